@@ -1,0 +1,77 @@
+# Developer and CI entry points. Stamp files keep re-runs cheap: each step runs
+# again only when its inputs change.
+
+PY     := .venv/bin/python
+VENV   := .venv/.installed.stamp
+PROTOS := $(wildcard proto/mazzo/v1/*.proto)
+GEN    := server/mazzo/v1/.generated.stamp
+DEPS   := build/proto-deps/.copied.stamp
+BUF    := tools/buf/node_modules/.bin/buf
+BUFDIR := tools/buf/node_modules/.installed.stamp
+
+.PHONY: all venv gen proto-deps lint-protos descriptor lint run test test-fast bench clean distclean
+
+all: venv gen
+
+venv: $(VENV)
+$(VENV): pyproject.toml setup.py
+	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+# The editable install imports from server/ and may skip the build hook, so the
+# generated code goes into the source tree explicitly. The stamp lives inside the
+# generated folder: deleting the folder regenerates.
+gen: $(GEN)
+$(GEN): $(PROTOS) scripts/gen_proto.py $(VENV)
+	$(PY) scripts/gen_proto.py
+	touch $@
+
+# google/api protos our protos import, copied from the installed
+# googleapis-common-protos so buf resolves them offline (never committed).
+proto-deps: $(DEPS)
+$(DEPS): $(PROTOS) scripts/gen_proto.py $(VENV)
+	$(PY) scripts/gen_proto.py --deps-out build/proto-deps
+	touch $@
+
+# buf from npm, exactly as pinned by the committed lock file. Its postinstall step
+# only swaps the JS launcher for the binary, so scripts are skipped.
+$(BUFDIR): tools/buf/package-lock.json
+	npm ci --prefix tools/buf --prefer-offline --ignore-scripts --no-audit --no-fund
+	touch $@
+
+lint-protos: $(BUFDIR) $(DEPS)
+	$(BUF) lint
+
+# A descriptor set of our protos and their imports, for tools that need one.
+descriptor: $(BUFDIR) $(DEPS)
+	$(BUF) build -o build/mazzo.binpb
+
+# Runs every checker, then fails if any failed, so one run shows all problems.
+lint: lint-protos $(GEN)
+	@status=0; \
+	.venv/bin/ruff check . || status=1; \
+	.venv/bin/ruff format --check . || status=1; \
+	.venv/bin/mypy || status=1; \
+	exit $$status
+
+run: $(GEN)
+	.venv/bin/mazzo serve
+
+# pytest's exit code is passed through as is (5 = no tests collected fails too).
+test: $(GEN) lint-protos
+	.venv/bin/pytest -n auto tests/
+
+test-fast: $(GEN) lint-protos
+	.venv/bin/pytest -n auto -m "not slow" tests/
+
+bench: $(GEN)
+	.venv/bin/mazzo bench
+
+clean:
+	rm -rf build dist server/*.egg-info server/mazzo/v1 tools/buf/node_modules \
+		.mypy_cache .ruff_cache .pytest_cache .hypothesis
+	find . -path ./.venv -prune -o -name __pycache__ -type d -exec rm -rf {} +
+
+distclean: clean
+	rm -rf .venv

@@ -1,0 +1,1 @@
+"""Game-independent pieces: cards, the seeded shuffle, errors, the rules protocol."""

@@ -1,0 +1,70 @@
+"""The contract every game module fulfils, so the service and referee need no game code.
+
+A game is a value with pure functions over its own immutable state, move and view
+types; the codec of that game turns them into wire messages and back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+S = TypeVar("S")
+M = TypeVar("M")
+Opt = TypeVar("Opt")
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option as ListGames describes it."""
+
+    name: str
+    description: str
+    default: str
+    allowed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SideScore:
+    """One side's score: its seats, its match total, and the game's own detail."""
+
+    side: int
+    seats: tuple[int, ...]
+    match_total: int
+    detail: Any
+
+
+@dataclass(frozen=True)
+class ScoreReport:
+    sides: tuple[SideScore, ...]
+    finished: bool
+    winners: tuple[int, ...]
+
+
+class Rules(Protocol, Generic[S, M, Opt]):
+    """What a game provides. ``apply`` checks the move; ``validate`` checks a state."""
+
+    id: str
+    display_name: str
+    player_counts: tuple[int, ...]
+    default_players: int
+    options: tuple[OptionSpec, ...]
+
+    def default_options(self) -> Opt: ...
+
+    def deal(self, options: Opt, players: int, seed: int) -> tuple[S, Sequence[Any]]: ...
+
+    def to_act(self, state: S) -> int: ...
+
+    def finished(self, state: S) -> bool: ...
+
+    def legal_moves(self, state: S) -> Sequence[M]: ...
+
+    def apply(self, state: S, move: M) -> tuple[S, Sequence[Any]]: ...
+
+    def view(self, state: S, seat: int) -> Any: ...
+
+    def score(self, state: S) -> ScoreReport: ...
+
+    def validate(self, state: S, claimed_to_act: int | None = None) -> None: ...

@@ -1,0 +1,567 @@
+"""The Maraffa engine: deal, legal moves and apply, exactly per maraffa.md.
+
+Pure functions over immutable ``State`` values. ``apply`` checks every move
+(``verify`` raises with the reason) and carries out every step that needs no
+decision: completing a trick, the draws of the 2-player form, scoring the hand,
+ending the game and dealing the next hand (README §4.2).
+
+Card plays are most of a match, so their path is written for speed: hands are bit
+masks, legal-move lists are table lookups, and ``_new`` builds the state tuples
+without NamedTuple's Python-level ``__new__``. Everything else is plain code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mazzo.core.errors import IllegalMove, InvalidArgument, NotAllowedNow
+from mazzo.core.shuffle import draw_below, shuffled
+from mazzo.games.maraffa import events as ev
+from mazzo.games.maraffa.cards import (
+    BIT,
+    DECK,
+    FOUR_OF_COINS,
+    FULL_SUIT,
+    MARAFONA,
+    STRENGTH,
+    SUIT,
+    SUIT_BITS,
+    SUIT_MASK,
+    THIRDS,
+    cards_of,
+    hand_thirds,
+)
+from mazzo.games.maraffa.moves import (
+    CLAIM,
+    PLAYS,
+    REDEAL,
+    TRUMPS,
+    Claim,
+    DeclareTrump,
+    Move,
+    PlayCard,
+    RequestRedeal,
+    Signal,
+)
+from mazzo.games.maraffa.options import PLAYER_COUNTS, MarafonaRule, Options, Series
+from mazzo.games.maraffa.scoring import (
+    LAST_TRICK_THIRDS,
+    claim_result,
+    game_winner,
+    hand_scores,
+    target_units,
+)
+from mazzo.games.maraffa.signals import (
+    CORE,
+    LEADER_SIGNALS,
+    enabled,
+    marafona_error,
+    signal_error,
+)
+from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, Trick, team_of
+
+WEAK_HAND_THIRDS = 4
+#: Added to a trump's strength so that any trump beats any card of the led suit.
+TRUMP_BONUS = 20
+_new = tuple.__new__
+_PLAY = Phase.PLAY
+
+PlayRow = tuple[Move, ...]
+SuitTable = tuple[tuple[PlayRow, ...], ...]
+
+
+def _by_suit_field(plays_of: Callable[[int], PlayRow]) -> SuitTable:
+    """table[suit][field]: the plays of the cards of a suit's 10-bit field, in order."""
+    return tuple(
+        tuple(
+            tuple(
+                m
+                for i in range(SUIT_BITS)
+                if field >> i & 1
+                for m in plays_of(DECK[SUIT_BITS * suit + i])
+            )
+            for field in range(FULL_SUIT + 1)
+        )
+        for suit in range(4)
+    )
+
+
+def _plays(*signals: Signal) -> Callable[[int], PlayRow]:
+    return lambda c: tuple(PLAYS[c][s][False] for s in signals)
+
+
+def _with_claim(table: SuitTable) -> SuitTable:
+    return tuple(tuple((*row, CLAIM) for row in suit) for suit in table)
+
+
+# The common cases are table lookups; _legal_plays_general gives the same lists.
+# Plays without signal or declaration:
+_PLAIN = _by_suit_field(_plays(Signal.NONE))
+# A leader's plays with the core signals, unchecked: the same four for every card:
+_LEAD_CORE = _by_suit_field(_plays(Signal.NONE, Signal.BUSSO, Signal.STRISCIO, Signal.VOLO))
+# A trump played by a follower void in a non-trump led suit may announce the cut:
+_CUT = _by_suit_field(_plays(Signal.NONE, Signal.TAGLIO))
+# The same with CLAIM after the plays, for the last suit of a listing.
+_PLAIN_CLAIM = _with_claim(_PLAIN)
+_LEAD_CORE_CLAIM = _with_claim(_LEAD_CORE)
+_CUT_CLAIM = _with_claim(_CUT)
+
+
+def _listed(table: SuitTable, last: SuitTable, mask: int) -> tuple[Move, ...]:
+    """The plays of a mask's cards from a table, then CLAIM."""
+    return (
+        table[0][mask & FULL_SUIT]
+        + table[1][mask >> 10 & FULL_SUIT]
+        + table[2][mask >> 20 & FULL_SUIT]
+        + last[3][mask >> 30]
+    )
+
+
+# --------------------------------------------------------------------------- deal
+
+
+def deal(options: Options, players: int, seed: int) -> tuple[State, list[ev.Event]]:
+    """A new match: the first dealer by the seed (draw 0), then the first hand."""
+    if players not in PLAYER_COUNTS:
+        raise InvalidArgument("players", f"Maraffa is for 2, 3 or 4 players, not {players}")
+    if not 0 <= seed < 2**64:
+        raise InvalidArgument("seed", "seed must fit in 64 bits")
+    check_options(options, players)
+    seats = 2 if players == 2 else 4
+    dealer = draw_below(seed, 0, seats) if options.first_dealer is None else options.first_dealer
+    target = 3 * options.target if options.keep_thirds else options.target
+    table = Table(
+        options=options,
+        players=players,
+        seats=seats,
+        seed=seed,
+        counter=1,
+        dealer=dealer,
+        battezzante=NO_SEAT,
+        hand_number=1,
+        game_number=1,
+        games_won=(0, 0),
+        totals=(0, 0),
+        effective_target=target,
+    )
+    return _deal_hand(table)
+
+
+def check_options(options: Options, players: int) -> None:
+    """Reject options out of their allowed ranges (maraffa.md §5)."""
+    if options.target < 1:
+        raise InvalidArgument("options.maraffa.target", "target must be at least 1")
+    if options.bella_target is not None and options.bella_target < 1:
+        raise InvalidArgument("options.maraffa.bella_target", "bella_target must be at least 1")
+    if not 0 <= options.dummy_seat <= 3:
+        raise InvalidArgument("options.maraffa.dummy_seat", "dummy_seat must be 0..3")
+    seats = 2 if players == 2 else 4
+    if options.first_dealer is not None and not 0 <= options.first_dealer < seats:
+        raise InvalidArgument(
+            "options.maraffa.first_dealer", f"first_dealer must be 0..{seats - 1}"
+        )
+
+
+def _deal_hand(table: Table) -> tuple[State, list[ev.Event]]:
+    """Shuffle with the next draw and deal in batches of five from ``next(dealer)`` (§3.1)."""
+    seats = table.seats
+    deck = shuffled(DECK, table.seed, table.counter)
+    bits = [BIT[c] for c in deck]
+    dealer = table.dealer
+    hands = [0] * seats
+    batches = 8 if seats == 4 else 4
+    for b in range(batches):
+        hands[(dealer + 1 + b) % seats] |= sum(bits[5 * b : 5 * b + 5])
+    if table.hand_number == 1:
+        holder = [s for s in range(seats) if hands[s] & BIT[FOUR_OF_COINS]]
+        battezzante = holder[0] if holder else (dealer + 1) % seats
+    else:
+        battezzante = (dealer + 1) % seats
+    table = table._replace(counter=table.counter + 1, battezzante=battezzante)
+    state = State(
+        table=table,
+        phase=Phase.TRUMP,
+        to_act=battezzante,
+        trump=NO_SUIT,
+        hands=tuple(hands),
+        leader=battezzante,
+        stock=tuple(deck[5 * batches :]),
+    )
+    dealt = ev.HandDealt(table.game_number, table.hand_number, dealer, battezzante)
+    return state, [dealt]
+
+
+# --------------------------------------------------------------------------- legal moves
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every legal move in the stable order of maraffa.md §3.3 (CLAIM last)."""
+    phase = state.phase
+    if phase is _PLAY:
+        hand = state.hands[state.to_act]
+        cards = state.trick_cards
+        if cards and state.tricks:
+            # Following suit after trick 1 (so no marafona, no signal): the commonest case.
+            led = SUIT[cards[0]]
+            follow = hand & SUIT_MASK[led]
+            if follow and (not state.stock or state.table.options.two_player_must_follow):
+                return _PLAIN_CLAIM[led][follow >> (SUIT_BITS * led)]
+        return _legal_plays(state, hand)
+    if phase is Phase.TRUMP:
+        if _may_redeal(state):
+            return (*TRUMPS, REDEAL, CLAIM)
+        return (*TRUMPS, CLAIM)
+    return ()
+
+
+def _may_redeal(state: State) -> bool:
+    table = state.table
+    return (
+        table.options.redeal_weak_hand
+        and hand_thirds(state.hands[table.battezzante]) < WEAK_HAND_THIRDS
+    )
+
+
+def _playable(state: State, hand: int) -> int:
+    """Cards that may be played: must follow suit when able (§3.3.3, §2.3.5)."""
+    cards = state.trick_cards
+    if not cards:
+        return hand
+    follow = hand & SUIT_MASK[SUIT[cards[0]]]
+    if not follow or (state.stock and not state.table.options.two_player_must_follow):
+        return hand
+    return follow
+
+
+def _legal_plays(state: State, hand: int) -> tuple[Move, ...]:
+    table = state.table
+    options = table.options
+    trump = state.trump
+    declare = (
+        not state.tricks
+        and options.marafona_rule is not MarafonaRule.OFF
+        and hand & MARAFONA[trump] == MARAFONA[trump]
+    )
+    playable = _playable(state, hand)
+    signals = enabled(options, table.seats)
+    cards = state.trick_cards
+    if declare:
+        pass
+    elif not cards:
+        if not signals:
+            return _listed(_PLAIN, _PLAIN_CLAIM, playable)
+        if signals is CORE and not options.signals_checked:
+            return _listed(_LEAD_CORE, _LEAD_CORE_CLAIM, playable)
+    elif playable != hand or Signal.TAGLIO not in signals or SUIT[cards[0]] == trump:
+        # A follower may only signal TAGLIO, and only when cutting a non-trump lead.
+        return _listed(_PLAIN, _PLAIN_CLAIM, playable)
+    elif not hand & SUIT_MASK[SUIT[cards[0]]]:
+        moves: tuple[Move, ...] = ()
+        for suit in range(4):
+            table_ = (
+                (_CUT_CLAIM if suit == 3 else _CUT)
+                if suit == trump
+                else (_PLAIN_CLAIM if suit == 3 else _PLAIN)
+            )
+            moves += table_[suit][playable >> (SUIT_BITS * suit) & FULL_SUIT]
+        return moves
+    return _legal_plays_general(state, hand, playable, signals, declare)
+
+
+def _legal_plays_general(
+    state: State, hand: int, playable: int, signals: frozenset[Signal], declare: bool
+) -> tuple[Move, ...]:
+    """Each playable card with every signal and declaration allowed on it (§3.3 order)."""
+    seat = state.to_act
+    auto = state.table.options.marafona_auto_declare
+    candidates = LEADER_SIGNALS if not state.trick_cards else (Signal.TAGLIO,)
+    moves: list[Move] = []
+    for c in cards_of(playable):
+        row = PLAYS[c]
+        declares = declare and marafona_error(state, seat, hand, c) is None
+        sigs = [Signal.NONE]
+        sigs.extend(
+            s for s in candidates if s in signals and signal_error(state, hand, c, s) is None
+        )
+        for s in sorted(sigs):
+            if not declares:
+                moves.append(row[s][False])
+                continue
+            if not auto:
+                moves.append(row[s][False])
+            moves.append(row[s][True])
+    moves.append(CLAIM)
+    return tuple(moves)
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def verify(state: State, move: Move) -> None:
+    """Raise ``IllegalMove`` (or ``NotAllowedNow``) with the reason if ``move`` is illegal."""
+    phase = state.phase
+    if phase is Phase.OVER:
+        raise NotAllowedNow("move", "the match is over")
+    if type(move) is PlayCard:
+        if phase is not Phase.PLAY:
+            raise IllegalMove("move.maraffa.play_card", f"{move}: trump has not been declared")
+        _verify_play(state, move)
+    elif type(move) is DeclareTrump:
+        if phase is not Phase.TRUMP:
+            raise IllegalMove("move.maraffa.declare_trump", f"{move}: trump is already declared")
+        if not 0 <= move.suit < 4:
+            raise IllegalMove("move.maraffa.declare_trump.suit", f"unknown suit {move.suit}")
+    elif type(move) is RequestRedeal:
+        if phase is not Phase.TRUMP:
+            raise IllegalMove(
+                "move.maraffa.request_redeal", "a redeal may be asked only before trump"
+            )
+        if not state.table.options.redeal_weak_hand:
+            raise IllegalMove(
+                "move.maraffa.request_redeal", "redeals are off in this match (redeal_weak_hand)"
+            )
+        if not _may_redeal(state):
+            raise IllegalMove(
+                "move.maraffa.request_redeal", "a redeal needs a hand worth less than 4 thirds"
+            )
+    elif type(move) is not Claim:
+        raise IllegalMove("move", f"not a Maraffa move: {move!r}")
+
+
+def _verify_play(state: State, move: PlayCard) -> None:
+    seat = state.to_act
+    hand = state.hands[seat]
+    c = move.card
+    if not hand & BIT[c]:
+        raise IllegalMove("move.maraffa.play_card.card", f"{move}: the card is not in hand")
+    cards = state.trick_cards
+    if cards and SUIT[c] != SUIT[cards[0]] and not _playable(state, hand) & BIT[c]:
+        led = "SHDC"[SUIT[cards[0]]]
+        raise IllegalMove("move.maraffa.play_card.card", f"{move}: must follow suit ({led} led)")
+    if move.signal:
+        why = signal_error(state, hand, c, move.signal)
+        if why:
+            raise IllegalMove("move.maraffa.play_card.signal", f"{move}: {why}")
+    if move.marafona:
+        why = marafona_error(state, seat, hand, c)
+        if why:
+            raise IllegalMove("move.maraffa.play_card.declare_marafona", f"{move}: {why}")
+
+
+def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
+    """The state after ``move`` and the events it caused; raises if it is illegal."""
+    if type(move) is PlayCard and state.phase is _PLAY:
+        return _play(state, move)
+    verify(state, move)
+    if type(move) is DeclareTrump:
+        seat = state.to_act
+        new = state._replace(phase=Phase.PLAY, trump=move.suit, leader=seat)
+        return new, [ev.TrumpDeclared(seat, move.suit)]
+    if type(move) is RequestRedeal:
+        return _redeal(state)
+    return _claim(state)
+
+
+def _redeal(state: State) -> tuple[State, list[ev.Event]]:
+    """Same dealer, next shuffle; the battezzante is found again (§3.2.4)."""
+    table = state.table
+    seat = state.to_act
+    table = table._replace(redeal_requests=(*table.redeal_requests, seat))
+    new, events = _deal_hand(table)
+    return new, [ev.RedealRequested(seat), *events]
+
+
+def _play(state: State, move: PlayCard) -> tuple[State, list[ev.Event]]:
+    """Check and play a card (PLAY phase); the quick checks come first."""
+    seat = state.to_act
+    c = move.card
+    hands = list(state.hands)
+    hand = hands[seat]
+    trick_cards = state.trick_cards
+    if (
+        not hand & BIT[c]
+        or move.signal
+        or move.marafona
+        or (
+            trick_cards
+            and SUIT[c] != SUIT[trick_cards[0]]
+            and hand & SUIT_MASK[SUIT[trick_cards[0]]]
+        )
+    ):
+        _verify_play(state, move)  # raises, or accepts a signal, a declaration, a free discard
+    table = state.table
+    marafona = move.marafona
+    if not marafona and not state.tricks and table.options.marafona_auto_declare:
+        marafona = marafona_error(state, seat, hands[seat], c) is None
+    hands[seat] ^= BIT[c]
+    cards = (*trick_cards, c)
+    signals = (*state.trick_signals, move.signal)
+    events: list[ev.Event] = [_new(ev.CardPlayed, (seat, c, move.signal, marafona))]
+    marafona_seat = seat if marafona else state.marafona_seat
+    seats = table.seats
+    if len(cards) < seats:
+        next_state = _new(
+            State,
+            (
+                table,
+                _PLAY,
+                (seat + 1) % seats,
+                state.trump,
+                tuple(hands),
+                state.leader,
+                cards,
+                signals,
+                state.tricks,
+                state.stock,
+                state.drawn,
+                marafona_seat,
+            ),
+        )
+        return next_state, events
+    # The trick is complete: the winner takes it; in the 2-player form both draw (§2.3.2).
+    leader = state.leader
+    winner = (leader + _winning_index(cards, state.trump)) % seats
+    tricks = (*state.tricks, _new(Trick, (leader, cards, signals, winner)))
+    last = len(tricks) == (20 if seats == 2 else 10)
+    thirds = sum(map(THIRDS.__getitem__, cards)) + (LAST_TRICK_THIRDS if last else 0)
+    events.append(_new(ev.TrickWon, (len(tricks), winner, thirds)))
+    stock, drawn = state.stock, state.drawn
+    if stock:
+        hands[winner] |= BIT[stock[0]]
+        hands[1 - winner] |= BIT[stock[1]]
+        events.append(ev.CardDrawn(winner, stock[0]))
+        events.append(ev.CardDrawn(1 - winner, stock[1]))
+        drawn = (*drawn, stock[0], stock[1])
+        stock = stock[2:]
+    next_state = _new(
+        State,
+        (
+            table,
+            _PLAY,
+            winner,
+            state.trump,
+            tuple(hands),
+            winner,
+            (),
+            (),
+            tricks,
+            stock,
+            drawn,
+            marafona_seat,
+        ),
+    )
+    if last:
+        return _end_hand(next_state, events)
+    return next_state, events
+
+
+def _winning_index(cards: tuple[int, ...], trump: int) -> int:
+    """Highest trump, else highest card of the led suit (§3.3.4): its play index."""
+    led = SUIT[cards[0]]
+    best = 0
+    best_key = STRENGTH[cards[0]] + (TRUMP_BONUS if led == trump else 0)
+    for i in range(1, len(cards)):
+        c = cards[i]
+        suit = SUIT[c]
+        if suit == trump:
+            key = TRUMP_BONUS + STRENGTH[c]
+        elif suit == led:
+            key = STRENGTH[c]
+        else:
+            continue
+        if key > best_key:
+            best, best_key = i, key
+    return best
+
+
+def trick_winner(trick: Trick, trump: int, seats: int) -> int:
+    """The seat that wins a complete trick."""
+    return (trick.leader + _winning_index(trick.cards, trump)) % seats
+
+
+# --------------------------------------------------------------------------- hand and game end
+
+
+def _end_hand(state: State, events: list[ev.Event]) -> tuple[State, list[ev.Event]]:
+    """Score the hand, then end the game or deal the next hand (§3.7, §4)."""
+    table = state.table
+    scores = hand_scores(state)
+    totals = (table.totals[0] + scores[0].hand_score, table.totals[1] + scores[1].hand_score)
+    events.append(ev.HandScored(scores, totals))
+    target = table.effective_target
+    winner = game_winner(totals, target)
+    if winner is not None:
+        table = table._replace(totals=totals, last_hand=scores)
+        return _end_game(state._replace(table=table), winner, events)
+    if totals[0] == totals[1] and totals[0] >= target:
+        target = totals[0] + 1
+        events.append(ev.TargetRaised(target))
+    # The battezzante deals the next hand (§3.7.2).
+    table = table._replace(
+        totals=totals,
+        last_hand=scores,
+        effective_target=target,
+        dealer=table.battezzante,
+        hand_number=table.hand_number + 1,
+        redeal_requests=(),
+    )
+    new, dealt = _deal_hand(table)
+    events.extend(dealt)
+    return new, events
+
+
+def _claim(state: State) -> tuple[State, list[ev.Event]]:
+    """A claim ends the game at once: won if true, lost if false (§3.6)."""
+    result = claim_result(state, state.to_act)
+    table = state.table._replace(last_claim=result)
+    winner = result.team if result.valid else 1 - result.team
+    return _end_game(state._replace(table=table), winner, [ev.Claimed(result)])
+
+
+def _end_game(state: State, winner: int, events: list[ev.Event]) -> tuple[State, list[ev.Event]]:
+    """Count the game; the match ends, or the next game of the series is dealt (§4.3)."""
+    table = state.table
+    events.append(ev.GameWon(table.game_number, winner, table.totals))
+    won = list(table.games_won)
+    won[winner] += 1
+    games_won = tuple(won)
+    needed = 2 if table.options.series is Series.BEST_OF_THREE else 1
+    if games_won[winner] >= needed:
+        events.append(ev.MatchWon(winner, games_won))
+        over = state._replace(table=table._replace(games_won=games_won), phase=Phase.OVER)
+        return over, events
+    game_number = table.game_number + 1
+    table = table._replace(
+        games_won=games_won,
+        game_number=game_number,
+        hand_number=1,
+        totals=(0, 0),
+        dealer=(table.dealer + 1) % table.seats,
+        redeal_requests=(),
+    )
+    table = table._replace(effective_target=target_units(table.options, game_number))
+    new, dealt = _deal_hand(table)
+    events.extend(dealt)
+    return new, events
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def to_act(state: State) -> int:
+    """Who decides in a phase: the battezzante, or the next seat of the trick."""
+    if state.phase is Phase.TRUMP:
+        return state.table.battezzante
+    return (state.leader + len(state.trick_cards)) % state.table.seats
+
+
+def match_winner(state: State) -> int | None:
+    """The side that won the match, once it is over."""
+    if state.phase is not Phase.OVER:
+        return None
+    won = state.table.games_won
+    return 0 if won[0] > won[1] else 1
+
+
+def team(seat: int) -> int:
+    return team_of(seat)

@@ -1,0 +1,109 @@
+"""The state of a Maraffa match, as immutable values.
+
+``State`` holds what changes move by move; ``Table`` what changes at most once a
+hand. Splitting them keeps a card play cheap: it builds one small tuple and
+shares the table. Cards are card ids; hands are masks (see cards.py).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+from mazzo.games.maraffa.options import Options
+
+
+class Phase(IntEnum):
+    TRUMP = 1
+    PLAY = 2
+    OVER = 3
+
+
+NO_SEAT = -1
+NO_SUIT = -1
+
+
+class Trick(NamedTuple):
+    """One trick: the i-th card was played by ``(leader + i) % seats``."""
+
+    leader: int
+    cards: tuple[int, ...] = ()
+    signals: tuple[int, ...] = ()
+    winner: int = NO_SEAT
+
+
+class HandScore(NamedTuple):
+    """One side's score for one hand, every component (maraffa.md §4.1)."""
+
+    aces: int
+    third_cards: int
+    last_trick: int
+    thirds: int
+    card_points: int
+    marafona_bonus: int
+    #: In match units: whole points, or thirds with ``keep_thirds``.
+    hand_score: int
+
+
+class ClaimResult(NamedTuple):
+    seat: int
+    team: int
+    value: int
+    needed: int
+    valid: bool
+
+
+class Table(NamedTuple):
+    """What stays fixed within a hand."""
+
+    options: Options
+    #: ``Deal.players``: 2, 3 (four seats, one a dummy) or 4.
+    players: int
+    seats: int
+    seed: int
+    #: The generator's next draw number (core/shuffle.py).
+    counter: int
+    dealer: int
+    battezzante: int
+    hand_number: int
+    game_number: int
+    games_won: tuple[int, ...]
+    #: Match totals of this game per side, in match units.
+    totals: tuple[int, ...]
+    #: In match units (points, or thirds with ``keep_thirds``).
+    effective_target: int
+    redeal_requests: tuple[int, ...] = ()
+    last_hand: tuple[HandScore, ...] = ()
+    last_claim: ClaimResult | None = None
+
+
+class State(NamedTuple):
+    table: Table
+    phase: Phase
+    to_act: int
+    trump: int
+    #: One mask per seat (cards.py).
+    hands: tuple[int, ...]
+    #: The trick being played, kept flat because it changes at every card.
+    leader: int
+    trick_cards: tuple[int, ...] = ()
+    trick_signals: tuple[int, ...] = ()
+    tricks: tuple[Trick, ...] = ()
+    #: 2 players: the stock (top first) and every card drawn this hand, in order.
+    stock: tuple[int, ...] = ()
+    drawn: tuple[int, ...] = ()
+    marafona_seat: int = NO_SEAT
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def trick(self) -> Trick:
+        """The current trick as a ``Trick`` (no winner yet)."""
+        return Trick(self.leader, self.trick_cards, self.trick_signals)
+
+
+def team_of(seat: int) -> int:
+    """Side of a seat: partners sit opposite (s mod 2); with two seats, each alone."""
+    return seat % 2
