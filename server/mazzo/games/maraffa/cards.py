@@ -52,9 +52,25 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+#: _FIELD_CARDS[suit][field]: the cards of a suit's 10-bit field, in canonical order.
+_FIELD_CARDS = tuple(
+    tuple(
+        tuple(DECK[SUIT_BITS * suit + i] for i in range(SUIT_BITS) if field >> i & 1)
+        for field in range(FULL_SUIT + 1)
+    )
+    for suit in range(4)
+)
+
+
 def cards_of(mask: int) -> tuple[int, ...]:
     """The cards of a mask, in canonical order."""
-    return tuple(c for i, c in enumerate(DECK) if mask >> i & 1)
+    f = _FIELD_CARDS
+    return (
+        f[0][mask & FULL_SUIT]
+        + f[1][mask >> 10 & FULL_SUIT]
+        + f[2][mask >> 20 & FULL_SUIT]
+        + f[3][mask >> 30 & FULL_SUIT]
+    )
 
 
 def suit_field(mask: int, suit: int) -> int:

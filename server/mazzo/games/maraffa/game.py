@@ -103,8 +103,8 @@ class MaraffaRules:
     def view(self, state: State, seat: int) -> View:
         return view(state, seat)
 
-    def validate(self, state: State, claimed_to_act: int | None = None) -> None:
-        validate(state, claimed_to_act)
+    def validate(self, state: State) -> None:
+        validate(state)
 
     def score(self, state: State) -> ScoreReport:
         table = state.table

@@ -23,7 +23,6 @@ from mazzo.games.maraffa.cards import (
     FOUR_OF_COINS,
     FULL_SUIT,
     MARAFONA,
-    STRENGTH,
     SUIT,
     SUIT_BITS,
     SUIT_MASK,
@@ -58,11 +57,10 @@ from mazzo.games.maraffa.signals import (
     marafona_error,
     signal_error,
 )
-from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, Trick, team_of
+from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, team_of
+from mazzo.games.maraffa.tricks import winning_index
 
 WEAK_HAND_THIRDS = 4
-#: Added to a trump's strength so that any trump beats any card of the led suit.
-TRUMP_BONUS = 20
 _new = tuple.__new__
 _PLAY = Phase.PLAY
 
@@ -105,6 +103,22 @@ _CUT = _by_suit_field(_plays(Signal.NONE, Signal.TAGLIO))
 _PLAIN_CLAIM = _with_claim(_PLAIN)
 _LEAD_CORE_CLAIM = _with_claim(_LEAD_CORE)
 _CUT_CLAIM = _with_claim(_CUT)
+
+
+def _may_cut(options: Options, seats: int) -> bool:
+    return Signal.TAGLIO in enabled(options, seats)
+
+
+def _listed_cut(hand: int, trump: int) -> tuple[Move, ...]:
+    """A follower void in a non-trump led suit: any card; trumps may announce TAGLIO."""
+    moves: tuple[Move, ...] = ()
+    for suit in range(4):
+        if suit == trump:
+            table = _CUT_CLAIM if suit == 3 else _CUT
+        else:
+            table = _PLAIN_CLAIM if suit == 3 else _PLAIN
+        moves += table[suit][hand >> (SUIT_BITS * suit) & FULL_SUIT]
+    return moves
 
 
 def _listed(table: SuitTable, last: SuitTable, mask: int) -> tuple[Move, ...]:
@@ -166,29 +180,34 @@ def _deal_hand(table: Table) -> tuple[State, list[ev.Event]]:
     """Shuffle with the next draw and deal in batches of five from ``next(dealer)`` (§3.1)."""
     seats = table.seats
     deck = shuffled(DECK, table.seed, table.counter)
-    bits = [BIT[c] for c in deck]
+    bits = list(map(BIT.__getitem__, deck))
     dealer = table.dealer
     hands = [0] * seats
     batches = 8 if seats == 4 else 4
     for b in range(batches):
         hands[(dealer + 1 + b) % seats] |= sum(bits[5 * b : 5 * b + 5])
+    battezzante = (dealer + 1) % seats
     if table.hand_number == 1:
-        holder = [s for s in range(seats) if hands[s] & BIT[FOUR_OF_COINS]]
-        battezzante = holder[0] if holder else (dealer + 1) % seats
-    else:
-        battezzante = (dealer + 1) % seats
+        # The holder of the 4 of coins; in the 2-player form it may be in the stock.
+        four = BIT[FOUR_OF_COINS]
+        battezzante = next((s for s in range(seats) if hands[s] & four), battezzante)
     table = table._replace(counter=table.counter + 1, battezzante=battezzante)
-    state = State(
-        table=table,
-        phase=Phase.TRUMP,
-        to_act=battezzante,
-        trump=NO_SUIT,
-        hands=tuple(hands),
-        leader=battezzante,
-        stock=tuple(deck[5 * batches :]),
+    state = _new(
+        State,
+        (
+            table,
+            Phase.TRUMP,
+            battezzante,
+            NO_SUIT,
+            tuple(hands),
+            (),
+            (),
+            tuple(deck[5 * batches :]),
+            (),
+            NO_SEAT,
+        ),
     )
-    dealt = ev.HandDealt(table.game_number, table.hand_number, dealer, battezzante)
-    return state, [dealt]
+    return state, [ev.HandDealt(table.game_number, table.hand_number, dealer, battezzante)]
 
 
 # --------------------------------------------------------------------------- legal moves
@@ -199,13 +218,28 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     phase = state.phase
     if phase is _PLAY:
         hand = state.hands[state.to_act]
-        cards = state.trick_cards
-        if cards and state.tricks:
-            # Following suit after trick 1 (so no marafona, no signal): the commonest case.
-            led = SUIT[cards[0]]
-            follow = hand & SUIT_MASK[led]
-            if follow and (not state.stock or state.table.options.two_player_must_follow):
-                return _PLAIN_CLAIM[led][follow >> (SUIT_BITS * led)]
+        played = state.played
+        table = state.table
+        n = len(played)
+        seats = table.seats
+        if n >= seats:
+            # After trick 1 (no marafona any more) every common case is a table lookup.
+            in_trick = n % seats
+            options = table.options
+            if in_trick:
+                led = SUIT[played[-in_trick]]
+                follow = hand & SUIT_MASK[led]
+                if follow and (not state.stock or options.two_player_must_follow):
+                    return _PLAIN_CLAIM[led][follow >> (SUIT_BITS * led)]
+                if not follow and led != state.trump and _may_cut(options, seats):
+                    return _listed_cut(hand, state.trump)
+                return _listed(_PLAIN, _PLAIN_CLAIM, hand)
+            if not options.signals_checked:
+                signals = enabled(options, seats)
+                if signals is CORE:
+                    return _listed(_LEAD_CORE, _LEAD_CORE_CLAIM, hand)
+                if not signals:
+                    return _listed(_PLAIN, _PLAIN_CLAIM, hand)
         return _legal_plays(state, hand)
     if phase is Phase.TRUMP:
         if _may_redeal(state):
@@ -222,12 +256,18 @@ def _may_redeal(state: State) -> bool:
     )
 
 
+def _led_suit(state: State) -> int:
+    """The suit led in the current trick, or NO_SUIT before its first card."""
+    in_trick = len(state.played) % state.table.seats
+    return SUIT[state.played[-in_trick]] if in_trick else NO_SUIT
+
+
 def _playable(state: State, hand: int) -> int:
     """Cards that may be played: must follow suit when able (§3.3.3, §2.3.5)."""
-    cards = state.trick_cards
-    if not cards:
+    led = _led_suit(state)
+    if led == NO_SUIT:
         return hand
-    follow = hand & SUIT_MASK[SUIT[cards[0]]]
+    follow = hand & SUIT_MASK[led]
     if not follow or (state.stock and not state.table.options.two_player_must_follow):
         return hand
     return follow
@@ -238,33 +278,25 @@ def _legal_plays(state: State, hand: int) -> tuple[Move, ...]:
     options = table.options
     trump = state.trump
     declare = (
-        not state.tricks
+        len(state.played) < table.seats
         and options.marafona_rule is not MarafonaRule.OFF
         and hand & MARAFONA[trump] == MARAFONA[trump]
     )
     playable = _playable(state, hand)
     signals = enabled(options, table.seats)
-    cards = state.trick_cards
+    led = _led_suit(state)
     if declare:
         pass
-    elif not cards:
+    elif led == NO_SUIT:
         if not signals:
             return _listed(_PLAIN, _PLAIN_CLAIM, playable)
         if signals is CORE and not options.signals_checked:
             return _listed(_LEAD_CORE, _LEAD_CORE_CLAIM, playable)
-    elif playable != hand or Signal.TAGLIO not in signals or SUIT[cards[0]] == trump:
+    elif playable != hand or Signal.TAGLIO not in signals or led == trump:
         # A follower may only signal TAGLIO, and only when cutting a non-trump lead.
         return _listed(_PLAIN, _PLAIN_CLAIM, playable)
-    elif not hand & SUIT_MASK[SUIT[cards[0]]]:
-        moves: tuple[Move, ...] = ()
-        for suit in range(4):
-            table_ = (
-                (_CUT_CLAIM if suit == 3 else _CUT)
-                if suit == trump
-                else (_PLAIN_CLAIM if suit == 3 else _PLAIN)
-            )
-            moves += table_[suit][playable >> (SUIT_BITS * suit) & FULL_SUIT]
-        return moves
+    elif not hand & SUIT_MASK[led]:
+        return _listed_cut(playable, trump)
     return _legal_plays_general(state, hand, playable, signals, declare)
 
 
@@ -274,7 +306,7 @@ def _legal_plays_general(
     """Each playable card with every signal and declaration allowed on it (§3.3 order)."""
     seat = state.to_act
     auto = state.table.options.marafona_auto_declare
-    candidates = LEADER_SIGNALS if not state.trick_cards else (Signal.TAGLIO,)
+    candidates = LEADER_SIGNALS if _led_suit(state) == NO_SUIT else (Signal.TAGLIO,)
     moves: list[Move] = []
     for c in cards_of(playable):
         row = PLAYS[c]
@@ -334,10 +366,10 @@ def _verify_play(state: State, move: PlayCard) -> None:
     c = move.card
     if not hand & BIT[c]:
         raise IllegalMove("move.maraffa.play_card.card", f"{move}: the card is not in hand")
-    cards = state.trick_cards
-    if cards and SUIT[c] != SUIT[cards[0]] and not _playable(state, hand) & BIT[c]:
-        led = "SHDC"[SUIT[cards[0]]]
-        raise IllegalMove("move.maraffa.play_card.card", f"{move}: must follow suit ({led} led)")
+    led = _led_suit(state)
+    if led != NO_SUIT and SUIT[c] != led and not _playable(state, hand) & BIT[c]:
+        suit = "SHDC"[led]
+        raise IllegalMove("move.maraffa.play_card.card", f"{move}: must follow suit ({suit} led)")
     if move.signal:
         why = signal_error(state, hand, c, move.signal)
         if why:
@@ -355,7 +387,7 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     verify(state, move)
     if type(move) is DeclareTrump:
         seat = state.to_act
-        new = state._replace(phase=Phase.PLAY, trump=move.suit, leader=seat)
+        new = state._replace(phase=Phase.PLAY, trump=move.suit)
         return new, [ev.TrumpDeclared(seat, move.suit)]
     if type(move) is RequestRedeal:
         return _redeal(state)
@@ -371,35 +403,62 @@ def _redeal(state: State) -> tuple[State, list[ev.Event]]:
     return new, [ev.RedealRequested(seat), *events]
 
 
+_TAGLIO = Signal.TAGLIO
+_FREE_LEAD_SIGNALS = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO})
+
+
+def _free_lead_signal(options: Options, seats: int, signal: Signal) -> bool:
+    """A lead signal valid on any card: core, enabled, and not checked for truth."""
+    return (
+        signal in _FREE_LEAD_SIGNALS
+        and not options.signals_checked
+        and signal in enabled(options, seats)
+    )
+
+
+def _is_cut(state: State, hand: int, c: int, led: int) -> bool:
+    """TAGLIO is true of a trump played while void in a non-trump led suit (§3.5)."""
+    trump = state.trump
+    return (
+        led != trump
+        and SUIT[c] == trump
+        and not hand & SUIT_MASK[led]
+        and _TAGLIO in enabled(state.table.options, state.table.seats)
+    )
+
+
 def _play(state: State, move: PlayCard) -> tuple[State, list[ev.Event]]:
     """Check and play a card (PLAY phase); the quick checks come first."""
     seat = state.to_act
     c = move.card
     hands = list(state.hands)
     hand = hands[seat]
-    trick_cards = state.trick_cards
-    if (
-        not hand & BIT[c]
-        or move.signal
-        or move.marafona
-        or (
-            trick_cards
-            and SUIT[c] != SUIT[trick_cards[0]]
-            and hand & SUIT_MASK[SUIT[trick_cards[0]]]
-        )
-    ):
-        _verify_play(state, move)  # raises, or accepts a signal, a declaration, a free discard
     table = state.table
-    marafona = move.marafona
-    if not marafona and not state.tricks and table.options.marafona_auto_declare:
-        marafona = marafona_error(state, seat, hands[seat], c) is None
-    hands[seat] ^= BIT[c]
-    cards = (*trick_cards, c)
-    signals = (*state.trick_signals, move.signal)
-    events: list[ev.Event] = [_new(ev.CardPlayed, (seat, c, move.signal, marafona))]
-    marafona_seat = seat if marafona else state.marafona_seat
     seats = table.seats
-    if len(cards) < seats:
+    played = state.played
+    n = len(played)
+    in_trick = n % seats
+    signal = move.signal
+    if in_trick:
+        led = SUIT[played[-in_trick]]
+        quick = hand & BIT[c] and (
+            # Following suit, or a plain discard or cut when void in the led suit.
+            (SUIT[c] == led or not hand & SUIT_MASK[led])
+            and (not signal or (signal is _TAGLIO and _is_cut(state, hand, c, led)))
+        )
+    else:
+        quick = hand & BIT[c] and (not signal or _free_lead_signal(table.options, seats, signal))
+    if not quick or move.marafona:
+        _verify_play(state, move)  # raises, or accepts what the quick checks leave out
+    marafona = move.marafona
+    if not marafona and n < seats and table.options.marafona_auto_declare:
+        marafona = marafona_error(state, seat, hand, c) is None
+    hands[seat] = hand ^ BIT[c]
+    played = (*played, c)
+    signals = (*state.signals, signal)
+    events: list[ev.Event] = [_new(ev.CardPlayed, (seat, c, signal, marafona))]
+    marafona_seat = seat if marafona else state.marafona_seat
+    if in_trick < seats - 1:
         next_state = _new(
             State,
             (
@@ -408,10 +467,8 @@ def _play(state: State, move: PlayCard) -> tuple[State, list[ev.Event]]:
                 (seat + 1) % seats,
                 state.trump,
                 tuple(hands),
-                state.leader,
-                cards,
+                played,
                 signals,
-                state.tricks,
                 state.stock,
                 state.drawn,
                 marafona_seat,
@@ -419,12 +476,12 @@ def _play(state: State, move: PlayCard) -> tuple[State, list[ev.Event]]:
         )
         return next_state, events
     # The trick is complete: the winner takes it; in the 2-player form both draw (§2.3.2).
-    leader = state.leader
-    winner = (leader + _winning_index(cards, state.trump)) % seats
-    tricks = (*state.tricks, _new(Trick, (leader, cards, signals, winner)))
-    last = len(tricks) == (20 if seats == 2 else 10)
+    cards = played[-seats:]
+    winner = (seat + 1 + winning_index(cards, state.trump)) % seats
+    number = (n + 1) // seats
+    last = number == (20 if seats == 2 else 10)
     thirds = sum(map(THIRDS.__getitem__, cards)) + (LAST_TRICK_THIRDS if last else 0)
-    events.append(_new(ev.TrickWon, (len(tricks), winner, thirds)))
+    events.append(_new(ev.TrickWon, (number, winner, thirds)))
     stock, drawn = state.stock, state.drawn
     if stock:
         hands[winner] |= BIT[stock[0]]
@@ -441,10 +498,8 @@ def _play(state: State, move: PlayCard) -> tuple[State, list[ev.Event]]:
             winner,
             state.trump,
             tuple(hands),
-            winner,
-            (),
-            (),
-            tricks,
+            played,
+            signals,
             stock,
             drawn,
             marafona_seat,
@@ -453,30 +508,6 @@ def _play(state: State, move: PlayCard) -> tuple[State, list[ev.Event]]:
     if last:
         return _end_hand(next_state, events)
     return next_state, events
-
-
-def _winning_index(cards: tuple[int, ...], trump: int) -> int:
-    """Highest trump, else highest card of the led suit (§3.3.4): its play index."""
-    led = SUIT[cards[0]]
-    best = 0
-    best_key = STRENGTH[cards[0]] + (TRUMP_BONUS if led == trump else 0)
-    for i in range(1, len(cards)):
-        c = cards[i]
-        suit = SUIT[c]
-        if suit == trump:
-            key = TRUMP_BONUS + STRENGTH[c]
-        elif suit == led:
-            key = STRENGTH[c]
-        else:
-            continue
-        if key > best_key:
-            best, best_key = i, key
-    return best
-
-
-def trick_winner(trick: Trick, trump: int, seats: int) -> int:
-    """The seat that wins a complete trick."""
-    return (trick.leader + _winning_index(trick.cards, trump)) % seats
 
 
 # --------------------------------------------------------------------------- hand and game end
@@ -549,10 +580,8 @@ def _end_game(state: State, winner: int, events: list[ev.Event]) -> tuple[State,
 
 
 def to_act(state: State) -> int:
-    """Who decides in a phase: the battezzante, or the next seat of the trick."""
-    if state.phase is Phase.TRUMP:
-        return state.table.battezzante
-    return (state.leader + len(state.trick_cards)) % state.table.seats
+    """Who decides now (meaningless once the match is over)."""
+    return state.to_act
 
 
 def match_winner(state: State) -> int | None:

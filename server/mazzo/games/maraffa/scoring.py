@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from mazzo.games.maraffa.cards import ACES, BIT, DECK, THIRDS
+from mazzo.games.maraffa.cards import ACES, THIRDS
 from mazzo.games.maraffa.options import ClaimRule, Options
 from mazzo.games.maraffa.state import ClaimResult, HandScore, State, Trick, team_of
+from mazzo.games.maraffa.tricks import winning_index
 
 LAST_TRICK_THIRDS = 3
-ACE_MASK = sum(BIT[c] for c in ACES)
-#: The cards worth one third: 3, 2, K, Q, J.
-THIRD_CARD_MASK = sum(BIT[c] for c in DECK if THIRDS[c] == 1)
+#: Per card id: 256 for an ace, 1 for a card worth one third (3, 2, K, Q, J), so one
+#: sum over a trick counts both.
+_COUNT = [256 if c in ACES else THIRDS[c] for c in range(54)]
 MARAFONA_POINTS = 3
 
 
@@ -24,18 +25,24 @@ def trick_thirds(trick: Trick) -> int:
 def hand_scores(state: State) -> tuple[HandScore, HandScore]:
     """Each side's score for the hand so far; final once every trick is played."""
     table = state.table
-    taken = [0, 0]
-    for trick in state.tricks:
-        taken[team_of(trick.winner)] |= sum(map(BIT.__getitem__, trick.cards))
-    aces = [(m & ACE_MASK).bit_count() for m in taken]
-    third_cards = [(m & THIRD_CARD_MASK).bit_count() for m in taken]
+    seats = table.seats
+    trump = state.trump
+    played = state.played
+    counts = [0, 0]  # per side: aces * 256 + third-cards
+    leader = winner = table.battezzante
+    for k in range(0, len(played) // seats * seats, seats):
+        cards = played[k : k + seats]
+        winner = (leader + winning_index(cards, trump)) % seats
+        counts[winner & 1] += sum(map(_COUNT.__getitem__, cards))
+        leader = winner
     last = [0, 0]
-    if len(state.tricks) == tricks_per_hand(table.seats):
-        last[team_of(state.tricks[-1].winner)] = 1
+    if len(played) == seats * tricks_per_hand(seats):
+        last[team_of(winner)] = 1
     marafona_team = team_of(state.marafona_seat) if state.marafona_seat >= 0 else -1
+    options = table.options
     return (
-        _side_score(table.options, aces[0], third_cards[0], last[0], marafona_team == 0),
-        _side_score(table.options, aces[1], third_cards[1], last[1], marafona_team == 1),
+        _side_score(options, counts[0] >> 8, counts[0] & 255, last[0], marafona_team == 0),
+        _side_score(options, counts[1] >> 8, counts[1] & 255, last[1], marafona_team == 1),
     )
 
 

@@ -16,6 +16,7 @@ from mazzo.games.maraffa.cards import (
 from mazzo.games.maraffa.moves import Signal
 from mazzo.games.maraffa.options import MarafonaRule, Options, SignalSet
 from mazzo.games.maraffa.state import State
+from mazzo.games.maraffa.tricks import fallen
 
 CORE = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO, Signal.TAGLIO})
 EXTENDED = CORE | {Signal.FUORI_TUTTO, Signal.TAGLIA, Signal.RISTRISCIO, Signal.BUONA}
@@ -65,7 +66,7 @@ def signal_error(state: State, hand: int, card: int, signal: Signal) -> str | No
     if signal is Signal.FUORI_TUTTO:
         if suit != trump:
             return "FUORI_TUTTO goes only with a trump lead"
-        if any(BIT[c] & MARAFONA[trump] for t in state.tricks for c in t.cards):
+        if any(BIT[c] & MARAFONA[trump] for c in fallen(state)):
             return "FUORI_TUTTO is not allowed once a top trump has fallen"
     if signal is Signal.TAGLIA and suit == trump:
         return "TAGLIA goes only with a non-trump lead"
@@ -87,9 +88,9 @@ def _falsehood(state: State, hand: int, card: int, signal: Signal) -> str | None
     if signal is Signal.FUORI_TUTTO and (hand | BIT[card]) & MARAFONA[state.trump]:
         return "false FUORI_TUTTO: a 3, 2 or A of trumps is held or led"
     if signal is Signal.BUONA:
-        fallen = {c for t in state.tricks for c in t.cards}
+        gone = set(fallen(state))
         stronger = [
-            c for c in DECK if SUIT[c] == suit and STRENGTH[c] > STRENGTH[card] and c not in fallen
+            c for c in DECK if SUIT[c] == suit and STRENGTH[c] > STRENGTH[card] and c not in gone
         ]
         if any(not hand & BIT[c] for c in stronger):
             return "false BUONA: another seat may hold a stronger card of the suit"
@@ -102,7 +103,7 @@ def marafona_error(state: State, seat: int, hand: int, card: int) -> str | None:
     rule = table.options.marafona_rule
     if rule is MarafonaRule.OFF:
         return "the marafona is off in this match"
-    if state.tricks:
+    if len(state.played) >= table.seats:
         return "the marafona may be declared only during trick 1"
     trump = state.trump
     if hand & MARAFONA[trump] != MARAFONA[trump]:

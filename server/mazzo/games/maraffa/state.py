@@ -2,7 +2,8 @@
 
 ``State`` holds what changes move by move; ``Table`` what changes at most once a
 hand. Splitting them keeps a card play cheap: it builds one small tuple and
-shares the table. Cards are card ids; hands are masks (see cards.py).
+shares the table. Cards are card ids; hands are masks (see cards.py); the hand's
+tricks are the flat list of cards played (see tricks.py for leaders and winners).
 """
 
 from __future__ import annotations
@@ -84,11 +85,12 @@ class State(NamedTuple):
     trump: int
     #: One mask per seat (cards.py).
     hands: tuple[int, ...]
-    #: The trick being played, kept flat because it changes at every card.
-    leader: int
-    trick_cards: tuple[int, ...] = ()
-    trick_signals: tuple[int, ...] = ()
-    tricks: tuple[Trick, ...] = ()
+    #: Every card played this hand, in order: trick k is ``played[k*seats:(k+1)*seats]``,
+    #: led by the winner of trick k-1 (trick 0 by the battezzante). Leaders and
+    #: winners follow from the cards, so they are not stored (tricks.py).
+    played: tuple[int, ...] = ()
+    #: Parallel to ``played``: the signal of each play, 0 for none.
+    signals: tuple[int, ...] = ()
     #: 2 players: the stock (top first) and every card drawn this hand, in order.
     stock: tuple[int, ...] = ()
     drawn: tuple[int, ...] = ()
@@ -99,9 +101,14 @@ class State(NamedTuple):
         return self.phase is Phase.OVER
 
     @property
-    def trick(self) -> Trick:
-        """The current trick as a ``Trick`` (no winner yet)."""
-        return Trick(self.leader, self.trick_cards, self.trick_signals)
+    def completed(self) -> int:
+        """Number of completed tricks in this hand."""
+        return len(self.played) // self.table.seats
+
+    @property
+    def trick_cards(self) -> tuple[int, ...]:
+        """The cards of the trick being played."""
+        return self.played[self.completed * self.table.seats :]
 
 
 def team_of(seat: int) -> int:

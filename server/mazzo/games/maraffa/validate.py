@@ -8,54 +8,69 @@ winners, a seat to act that matches the phase. Errors name the wire field at fau
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
+from functools import lru_cache
 
 from mazzo.core.cards import code
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa.cards import BIT, DECK, FOUR_OF_COINS, IN_DECK, MARAFONA
 from mazzo.games.maraffa.moves import Signal
 from mazzo.games.maraffa.options import Series
-from mazzo.games.maraffa.rules import check_options, to_act, trick_winner
+from mazzo.games.maraffa.rules import check_options
 from mazzo.games.maraffa.scoring import LAST_TRICK_THIRDS, target_units, tricks_per_hand
 from mazzo.games.maraffa.signals import enabled
-from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, HandScore, Phase, State
+from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, HandScore, Phase, State, Table
+from mazzo.games.maraffa.tricks import seat_of_play, trick_leaders
 
 FULL_DECK = sum(BIT[c] for c in DECK)
 P = "state.maraffa."
+T = P + "table."
 
 
-def hand_mask(cards: Iterable[int], field: str) -> int:
+def hand_mask(cards: Collection[int], field: str) -> int:
     """The mask of a hand given as a card list; rejects foreign and repeated cards."""
+    if IN_DECK.issuperset(cards):
+        mask = sum(map(BIT.__getitem__, cards))
+        if mask.bit_count() == len(cards):
+            return mask
     mask = 0
     for c in cards:
         if c not in IN_DECK:
             raise InvalidState(field, f"card {c} is not in the Maraffa pack")
-        bit = BIT[c]
-        if mask & bit:
+        if mask & BIT[c]:
             raise InvalidState(field, f"{code(c)} appears twice")
-        mask |= bit
+        mask |= BIT[c]
     return mask
 
 
-def validate(state: State, claimed_to_act: int | None = None) -> None:
+def validate(state: State) -> None:
     """Raise ``InvalidState`` naming the field if ``state`` breaks an invariant."""
     table = state.table
+    check_table(table)
     seats = table.seats
-    options = table.options
-    try:
-        check_options(options, table.players)
-    except InvalidArgument as e:
-        raise InvalidState(P + e.field.removeprefix("options.maraffa."), e.reason) from e
-    if seats != (2 if table.players == 2 else 4):
-        raise InvalidState("state.players", "players must be 2, 3 or 4")
-    _check_table(state)
+    over = state.phase is Phase.OVER
+    won = table.games_won
+    needed = 2 if table.options.series is Series.BEST_OF_THREE else 1
+    if over:
+        if max(won) != needed or sum(won) != table.game_number:
+            raise InvalidState(T + "games_won", "a finished match needs one side with its games")
+    elif max(won) >= needed or sum(won) != table.game_number - 1:
+        raise InvalidState(T + "games_won", "games won do not match the game number")
+    if not over and max(table.totals) >= table.effective_target:
+        raise InvalidState("state.match_score", "a total at the target would have ended the game")
+    if state.phase is Phase.TRUMP:
+        if state.trump != NO_SUIT:
+            raise InvalidState(P + "trump", "trump is set only after it is declared")
+    elif (state.phase is Phase.PLAY or state.played) and not 0 <= state.trump < 4:
+        raise InvalidState(P + "trump", "cards are played, so trump must be set")
+    leaders = trick_leaders(state)
+    _check_play(state, leaders)
     _check_cards(state)
-    _check_tricks(state)
-    _check_marafona(state)
-    if state.phase is not Phase.OVER and claimed_to_act is not None:
-        expected = to_act(state)
-        if claimed_to_act != expected:
-            raise InvalidState("state.to_act", f"seat {expected} is to act, not {claimed_to_act}")
+    _check_sizes(state, leaders[-1])
+    if table.hand_number == 1 and seats == 4:
+        if _dealt_four_of_coins(state, leaders) != table.battezzante:
+            raise InvalidState(T + "battezzante", "in hand 1 the holder of 4D is the battezzante")
+    _check_marafona(state, leaders)
 
 
 def _seat(value: int, seats: int, field: str) -> None:
@@ -63,78 +78,68 @@ def _seat(value: int, seats: int, field: str) -> None:
         raise InvalidState(field, f"seat {value} is out of range 0..{seats - 1}")
 
 
-def _check_table(state: State) -> None:
-    table = state.table
+@lru_cache(maxsize=4096)
+def check_table(table: Table) -> None:
+    """Checks of the match-level fields. Memoised: they change at most once a hand, and
+    a ``Table`` is an immutable value."""
     seats = table.seats
     options = table.options
+    if seats != (2 if table.players == 2 else 4):
+        raise InvalidState("state.players", "players must be 2, 3 or 4")
+    try:
+        check_options(options, table.players)
+    except InvalidArgument as e:
+        raise InvalidState(T + e.field.removeprefix("options.maraffa."), e.reason) from e
     if not 0 <= table.seed < 2**64:
         raise InvalidState(P + "rng.seed", "the seed must fit in 64 bits")
     if table.counter < 1:
         raise InvalidState(P + "rng.counter", "the generator counter starts at 1 after a deal")
-    _seat(table.dealer, seats, P + "dealer")
-    _seat(table.battezzante, seats, P + "battezzante")
+    _seat(table.dealer, seats, T + "dealer")
+    _seat(table.battezzante, seats, T + "battezzante")
     if table.hand_number < 1:
-        raise InvalidState(P + "hand_number", "hand numbers start at 1")
+        raise InvalidState(T + "hand_number", "hand numbers start at 1")
     if table.hand_number > 1 and table.battezzante != (table.dealer + 1) % seats:
-        raise InvalidState(P + "battezzante", "from hand 2 the battezzante is next(dealer)")
-    if table.hand_number == 1 and seats == 4 and _four_of_coins_holder(state) != table.battezzante:
-        raise InvalidState(P + "battezzante", "in hand 1 the holder of 4D is the battezzante")
+        raise InvalidState(T + "battezzante", "from hand 2 the battezzante is next(dealer)")
     best_of_three = options.series is Series.BEST_OF_THREE
     if not 1 <= table.game_number <= (3 if best_of_three else 1):
-        raise InvalidState(P + "game_number", "game number out of range for the series")
+        raise InvalidState(T + "game_number", "game number out of range for the series")
     won = table.games_won
     if len(won) != 2 or min(won) < 0:
-        raise InvalidState(P + "games_won", "games_won needs one count per side")
-    needed = 2 if best_of_three else 1
-    over = state.phase is Phase.OVER
-    if over:
-        if max(won) != needed or min(won) >= needed or sum(won) != table.game_number:
-            raise InvalidState(P + "games_won", "a finished match needs one side with its games")
-    elif max(won) >= needed or sum(won) != table.game_number - 1:
-        raise InvalidState(P + "games_won", "games won do not match the game number")
+        raise InvalidState(T + "games_won", "games_won needs one count per side")
     if len(table.totals) != 2 or min(table.totals) < 0:
         raise InvalidState("state.match_score", "match_score needs one total >= 0 per side")
     start = target_units(options, table.game_number)
     if table.effective_target < start:
-        raise InvalidState(P + "effective_target", f"effective_target is below {start}")
-    if not over and max(table.totals) >= table.effective_target:
-        raise InvalidState("state.match_score", "a total at the target would have ended the game")
+        raise InvalidState(T + "effective_target", f"effective_target is below {start}")
     if table.redeal_requests and not options.redeal_weak_hand:
-        raise InvalidState(P + "redeal_requests", "redeals are off in this match")
+        raise InvalidState(T + "redeal_requests", "redeals are off in this match")
     for i, s in enumerate(table.redeal_requests):
-        _seat(s, seats, f"{P}redeal_requests[{i}]")
+        _seat(s, seats, f"{T}redeal_requests[{i}]")
     if len(table.last_hand) not in (0, 2):
-        raise InvalidState(P + "last_hand_scores", "last hand scores need one entry per side")
+        raise InvalidState(T + "last_hand_scores", "last hand scores need one entry per side")
     for i, score in enumerate(table.last_hand):
-        _check_hand_score(score, state, f"{P}last_hand_scores[{i}]")
+        _check_hand_score(score, options.keep_thirds, f"{T}last_hand_scores[{i}]")
     claim = table.last_claim
     if claim is not None:
-        _seat(claim.seat, seats, P + "last_claim.seat")
+        _seat(claim.seat, seats, T + "last_claim.seat")
         if claim.team != claim.seat % 2 or claim.valid != (claim.value >= claim.needed):
-            raise InvalidState(P + "last_claim", "the claim result is inconsistent")
-    if state.phase is Phase.TRUMP:
-        if state.trump != NO_SUIT:
-            raise InvalidState(P + "trump", "trump is set only after it is declared")
-    elif state.phase is Phase.PLAY and not 0 <= state.trump < 4:
-        raise InvalidState(P + "trump", "the play phase needs a trump suit")
+            raise InvalidState(T + "last_claim", "the claim result is inconsistent")
 
 
-def _four_of_coins_holder(state: State) -> int | None:
+def _dealt_four_of_coins(state: State, leaders: list[int]) -> int | None:
     """Who was dealt 4D (4 seats): the seat holding it, or the seat that played it."""
     for s, hand in enumerate(state.hands):
         if hand & BIT[FOUR_OF_COINS]:
             return s
-    for trick in (*state.tricks, state.trick):
-        if FOUR_OF_COINS in trick.cards:
-            return (trick.leader + trick.cards.index(FOUR_OF_COINS)) % state.table.seats
+    if FOUR_OF_COINS in state.played:
+        return seat_of_play(leaders, state.played.index(FOUR_OF_COINS), state.table.seats)
     return None
 
 
-def _check_hand_score(score: HandScore, state: State, field: str) -> None:
-    options = state.table.options
+def _check_hand_score(score: HandScore, keep_thirds: bool, field: str) -> None:
     thirds = 3 * score.aces + score.third_cards + LAST_TRICK_THIRDS * score.last_trick
-    bonus_unit = 9 if options.keep_thirds else 3
-    expected = (thirds if options.keep_thirds else thirds // 3) + score.marafona_bonus
+    bonus_unit = 9 if keep_thirds else 3
+    expected = (thirds if keep_thirds else thirds // 3) + score.marafona_bonus
     if (
         score.aces > 4
         or score.third_cards > 20
@@ -148,37 +153,46 @@ def _check_hand_score(score: HandScore, state: State, field: str) -> None:
 
 
 def _check_cards(state: State) -> None:
-    """Each of the 40 cards exactly once; sizes that fit the trick count (§8)."""
-    table = state.table
-    seats = table.seats
-    seen = 0
-
-    def take(c: int, field: str) -> None:
-        nonlocal seen
-        if c not in IN_DECK:
-            raise InvalidState(field, f"card {c} is not in the Maraffa pack")
-        if seen & BIT[c]:
-            raise InvalidState(field, f"{code(c)} appears more than once in the state")
-        seen |= BIT[c]
-
+    """Each of the 40 cards exactly once across hands, played cards and stock (§8)."""
+    seats = state.table.seats
     if len(state.hands) != seats:
         raise InvalidState(P + "hands", f"there must be {seats} hands")
+    held = 0
+    for hand in state.hands:
+        if held & hand:
+            _find_card_error(state)
+        held |= hand
+    rest = state.played + state.stock
+    # rest holds no foreign card (the codec checks), so with no repeat its sum is its union.
+    rest_mask = sum(map(BIT.__getitem__, rest))
+    if len(set(rest)) != len(rest) or held & rest_mask or held | rest_mask != FULL_DECK:
+        _find_card_error(state)
+
+
+def _find_card_error(state: State) -> None:
+    """The slow path of ``_check_cards``: name the first field at fault."""
+    seen = 0
     for s, hand in enumerate(state.hands):
         if hand & seen:
             raise InvalidState(f"{P}hands[{s}].cards", "a card appears more than once in the state")
         seen |= hand
-    for i, c in enumerate(state.trick_cards):
-        take(c, f"{P}current_trick.cards[{i}]")
-    for t, trick in enumerate(state.tricks):
-        for i, c in enumerate(trick.cards):
-            take(c, f"{P}tricks[{t}].cards[{i}]")
-    for i, c in enumerate(state.stock):
-        take(c, f"{P}stock[{i}]")
-    if seen != FULL_DECK:
-        missing = " ".join(code(c) for c in DECK if not seen & BIT[c])
-        raise InvalidState(P + "hands", f"cards missing from the state: {missing}")
+    for field, cards in (("played", state.played), ("stock", state.stock)):
+        for i, c in enumerate(cards):
+            bit = BIT[c] if c in IN_DECK else 0
+            if not bit:
+                raise InvalidState(f"{P}{field}[{i}]", f"card {c} is not in the Maraffa pack")
+            if seen & bit:
+                raise InvalidState(f"{P}{field}[{i}]", f"{code(c)} appears more than once")
+            seen |= bit
+    missing = " ".join(code(c) for c in DECK if not seen & BIT[c])
+    raise InvalidState(P + "hands", f"cards missing from the state: {missing}")
 
-    completed = len(state.tricks)
+
+def _check_sizes(state: State, leader: int) -> None:
+    """Hand, stock and drawn sizes that fit the trick count (§8)."""
+    table = state.table
+    seats = table.seats
+    completed = len(state.played) // seats
     if seats == 2:
         base = 10 if completed <= 10 else 20 - completed
         stock_size = 20 - 2 * min(completed, 10)
@@ -186,16 +200,16 @@ def _check_cards(state: State) -> None:
             raise InvalidState(P + "stock", f"the stock must hold {stock_size} cards")
         if len(state.drawn) != 2 * min(completed, 10):
             raise InvalidState(P + "drawn", "drawn cards do not match the tricks played")
-        for i, c in enumerate(state.drawn):
-            if c not in IN_DECK or c in state.stock or state.drawn.index(c) != i:
-                raise InvalidState(f"{P}drawn[{i}]", "a drawn card must be a distinct card")
+        stock = set(state.stock)
+        if len(set(state.drawn)) != len(state.drawn) or stock.intersection(state.drawn):
+            raise InvalidState(P + "drawn", "drawn cards must be distinct and out of the stock")
     else:
         base = 10 - completed
         if state.stock or state.drawn:
             raise InvalidState(P + "stock", "only the 2-player form has a stock")
+    in_trick = len(state.played) - completed * seats
     for s, hand in enumerate(state.hands):
-        played = (s - state.leader) % seats < len(state.trick_cards)
-        expected = base - (1 if played else 0)
+        expected = base - (1 if (s - leader) % seats < in_trick else 0)
         if hand.bit_count() != expected:
             raise InvalidState(
                 f"{P}hands[{s}].cards",
@@ -203,63 +217,41 @@ def _check_cards(state: State) -> None:
             )
 
 
-def _check_tricks(state: State) -> None:
+def _check_play(state: State, leaders: list[int]) -> None:
+    """Trick structure, the seat to act, the signals (§8)."""
     table = state.table
     seats = table.seats
     phase = state.phase
-    completed = len(state.tricks)
+    played = state.played
+    completed = len(played) // seats
     per_hand = tricks_per_hand(seats)
-    if phase is Phase.TRUMP and (completed or state.trick_cards):
-        raise InvalidState(P + "tricks", "no card is played before trump is declared")
+    if phase is Phase.TRUMP and played:
+        raise InvalidState(P + "played", "no card is played before trump is declared")
     if completed > per_hand or (completed == per_hand and phase is not Phase.OVER):
-        raise InvalidState(P + "tricks", f"a hand has {per_hand} tricks")
+        raise InvalidState(P + "played", f"a hand has {per_hand} tricks")
+    if len(state.signals) != len(played):
+        raise InvalidState(P + "signals", "one signal (or none) per card played")
     allowed = enabled(table.options, seats)
-    leader = table.battezzante
-    for t, trick in enumerate(state.tricks):
-        field = f"{P}tricks[{t}]"
-        if trick.leader != leader:
-            raise InvalidState(field + ".leader", f"trick {t + 1} was led by seat {leader}")
-        if len(trick.cards) != seats:
-            raise InvalidState(field + ".cards", f"a completed trick has {seats} cards")
-        if not 0 <= state.trump < 4:
-            raise InvalidState(P + "trump", "tricks were played, so trump must be set")
-        winner = trick_winner(trick, state.trump, seats)
-        if trick.winner != winner:
-            raise InvalidState(field + ".winner", f"trick {t + 1} was won by seat {winner}")
-        _check_signals(trick.signals, len(trick.cards), allowed, field)
-        leader = winner
-    if state.leader != leader:
-        raise InvalidState(P + "current_trick.leader", f"seat {leader} leads this trick")
-    if len(state.trick_cards) >= seats:
-        raise InvalidState(P + "current_trick.cards", "the current trick is already complete")
-    _check_signals(state.trick_signals, len(state.trick_cards), allowed, P + "current_trick")
-    if phase is not Phase.TRUMP and state.trick_cards and not 0 <= state.trump < 4:
-        raise InvalidState(P + "trump", "cards were played, so trump must be set")
-
-
-def _check_signals(
-    signals: tuple[int, ...], n: int, allowed: frozenset[Signal], field: str
-) -> None:
-    if len(signals) > n:
-        raise InvalidState(field + ".signals", "more signals than cards")
-    for i, s in enumerate(signals):
+    for i, s in enumerate(state.signals):
         if s and s not in allowed:
-            raise InvalidState(f"{field}.signals[{i}]", f"signal {s} is not enabled")
+            raise InvalidState(f"{P}signals[{i}]", f"signal {Signal(s).name} is not enabled")
+    expected = (leaders[-1] + len(played) - completed * seats) % seats
+    if phase is not Phase.OVER and state.to_act != expected:
+        raise InvalidState("state.to_act", f"seat {expected} is to act, not {state.to_act}")
 
 
-def _check_marafona(state: State) -> None:
+def _check_marafona(state: State, leaders: list[int]) -> None:
     seat = state.marafona_seat
     if seat == NO_SEAT:
         return
-    _seat(seat, state.table.seats, P + "marafona_seat")
+    seats = state.table.seats
+    _seat(seat, seats, P + "marafona_seat")
     if not 0 <= state.trump < 4:
         raise InvalidState(P + "marafona_seat", "no marafona before trump is declared")
     top = MARAFONA[state.trump]
     held = state.hands[seat] & top
-    seats = state.table.seats
-    for trick in (*state.tricks, state.trick):
-        for i, c in enumerate(trick.cards):
-            if (trick.leader + i) % seats == seat:
-                held |= BIT[c] & top
+    for i, c in enumerate(state.played):
+        if BIT[c] & top and seat_of_play(leaders, i, seats) == seat:
+            held |= BIT[c]
     if held != top:
         raise InvalidState(P + "marafona_seat", f"seat {seat} did not hold the marafona")

@@ -10,9 +10,8 @@ from typing import NamedTuple
 
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.maraffa.cards import cards_of
-from mazzo.games.maraffa.options import Options
-from mazzo.games.maraffa.rules import to_act
-from mazzo.games.maraffa.state import ClaimResult, HandScore, Phase, State, Trick
+from mazzo.games.maraffa.state import Phase, State, Table, Trick
+from mazzo.games.maraffa.tricks import completed_tricks, current_trick
 
 
 class View(NamedTuple):
@@ -31,21 +30,16 @@ class View(NamedTuple):
     drawn: tuple[int, ...]
     trick: Trick
     tricks: tuple[Trick, ...]
-    options: Options
-    dealer: int
-    battezzante: int
-    hand_number: int
-    game_number: int
-    games_won: tuple[int, ...]
-    totals: tuple[int, ...]
-    effective_target: int
+    #: The public match fields; the generator's seed and counter are zeroed.
+    table: Table
     phase: Phase
     trump: int
     to_act: int
     marafona_seat: int
-    redeal_requests: tuple[int, ...]
-    last_hand: tuple[HandScore, ...]
-    last_claim: ClaimResult | None
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.table.totals
 
 
 def hidden_seat(state: State) -> int | None:
@@ -71,6 +65,7 @@ def view(state: State, seat: int) -> View:
     table = state.table
     if not 0 <= seat < table.seats:
         raise InvalidArgument("seat", f"seat must be 0..{table.seats - 1}")
+    tricks = completed_tricks(state)
     dummy = dummy_of(state)
     viewer = controller_of(dummy) if dummy is not None and seat == dummy else seat
     hidden = hidden_seat(state)
@@ -87,21 +82,11 @@ def view(state: State, seat: int) -> View:
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         stock_size=len(state.stock),
         drawn=state.drawn,
-        trick=state.trick,
-        tricks=state.tricks,
-        options=table.options,
-        dealer=table.dealer,
-        battezzante=table.battezzante,
-        hand_number=table.hand_number,
-        game_number=table.game_number,
-        games_won=table.games_won,
-        totals=table.totals,
-        effective_target=table.effective_target,
+        trick=current_trick(state),
+        tricks=tricks,
+        table=table._replace(seed=0, counter=0),
         phase=state.phase,
         trump=state.trump,
-        to_act=to_act(state),
+        to_act=state.to_act,
         marafona_seat=state.marafona_seat,
-        redeal_requests=table.redeal_requests,
-        last_hand=table.last_hand,
-        last_claim=table.last_claim,
     )

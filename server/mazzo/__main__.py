@@ -1,0 +1,5 @@
+import sys
+
+from mazzo.cli import main
+
+sys.exit(main())

@@ -1,0 +1,73 @@
+"""The ``mazzo`` command: ``serve`` and ``bench``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 50051
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("port must be 0..65535")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mazzo", description="Rules service for Italian card games"
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="serve GameService over gRPC")
+    serve.add_argument(
+        "--host",
+        default=os.environ.get("MAZZO_HOST", DEFAULT_HOST),
+        help="address to listen on (env MAZZO_HOST; default %(default)s)",
+    )
+    serve.add_argument(
+        "--port",
+        type=_port,
+        default=_port(os.environ.get("MAZZO_PORT", str(DEFAULT_PORT))),
+        help="port, 0 for any free one (env MAZZO_PORT; default %(default)s)",
+    )
+
+    bench = sub.add_parser("bench", help="measure speed; prints JSON")
+    bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    bench.add_argument(
+        "--only", action="append", default=None, help="run only these measurements (repeatable)"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    if args.command == "serve":
+        from mazzo.service.server import PortInUseError, serve
+
+        try:
+            asyncio.run(serve(args.host, args.port))
+        except PortInUseError as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 1
+        return 0
+    if args.command == "bench":
+        from mazzo.bench import run_all
+
+        report = run_all(args.seconds, args.only)
+        print(json.dumps(report, indent=2))
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

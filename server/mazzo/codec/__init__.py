@@ -1,0 +1,55 @@
+"""Domain <-> wire, one module per game; the only code that imports generated protobuf."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mazzo.codec import maraffa
+from mazzo.core.errors import InvalidArgument
+from mazzo.v1 import game_pb2
+
+
+@dataclass(frozen=True)
+class GameCodec:
+    """How one game's values travel. ``options`` reads the game's branch of GameOptions."""
+
+    game: str
+    options_field: str
+    options_from_wire: Callable[[Any, str], Any]
+    options_to_wire: Callable[[Any, Any], None]
+    state_from_wire: Callable[[game_pb2.GameState], Any]
+    state_to_wire: Callable[[Any, int, game_pb2.GameState], None]
+    move_from_wire: Callable[[game_pb2.Move, str], Any]
+    move_to_wire: Callable[[Any, game_pb2.Move], None]
+    moves_bytes: Callable[[Sequence[Any], int], bytes]
+    event_to_wire: Callable[[Any, game_pb2.Event], None]
+    events_bytes: Callable[[Sequence[Any], int], bytes]
+    view_to_wire: Callable[[Any, game_pb2.GameView], None]
+    side_score_to_wire: Callable[[Any, Any], None]
+
+    def options(self, msg: game_pb2.GameOptions, field: str = "options") -> Any:
+        branch = msg.WhichOneof("options")
+        if branch not in (None, self.options_field):
+            raise InvalidArgument(field, f"options for {branch} given to a {self.game} deal")
+        return self.options_from_wire(getattr(msg, self.options_field), f"{field}.{self.game}")
+
+
+CODECS: dict[str, GameCodec] = {
+    "maraffa": GameCodec(
+        game="maraffa",
+        options_field="maraffa",
+        options_from_wire=maraffa.options_from_wire,
+        options_to_wire=maraffa.options_to_wire,
+        state_from_wire=maraffa.state_from_wire,
+        state_to_wire=maraffa.state_to_wire,
+        move_from_wire=maraffa.move_from_wire,
+        move_to_wire=maraffa.move_to_wire,
+        moves_bytes=maraffa.moves_bytes,
+        event_to_wire=maraffa.event_to_wire,
+        events_bytes=maraffa.events_bytes,
+        view_to_wire=maraffa.view_to_wire,
+        side_score_to_wire=maraffa.side_score_to_wire,
+    ),
+}

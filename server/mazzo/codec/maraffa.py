@@ -1,0 +1,502 @@
+"""Maraffa domain values <-> wire messages. The only Maraffa code that sees protobuf.
+
+Cards keep their ids on the wire (the ``Card`` enum uses the same numbering) and
+signals their numbers, so most fields pass straight through. What comes in is
+checked here only as far as the wire allows (enum ranges, cards of the pack); the
+rules' invariants are checked by ``games.maraffa.validate``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
+
+from mazzo.core.errors import InvalidArgument, InvalidState
+from mazzo.games.maraffa import events as ev
+from mazzo.games.maraffa.cards import BIT, IN_DECK, cards_of
+from mazzo.games.maraffa.moves import CLAIM, PLAYS, REDEAL, TRUMPS, Move, PlayCard, Signal
+from mazzo.games.maraffa.options import (
+    ClaimRule,
+    Fractions,
+    MarafonaRule,
+    Options,
+    Series,
+    SignalSet,
+)
+from mazzo.games.maraffa.state import (
+    NO_SEAT,
+    NO_SUIT,
+    ClaimResult,
+    HandScore,
+    Phase,
+    State,
+    Table,
+    Trick,
+)
+from mazzo.games.maraffa.validate import hand_mask
+from mazzo.games.maraffa.view import View
+from mazzo.v1 import game_pb2, maraffa_pb2
+
+P = "state.maraffa."
+T = P + "table."
+_new = tuple.__new__
+#: The key byte of MaraffaHand.cards as a packed field (field 1, length-delimited).
+_PACKED_CARDS = 1 << 3 | 2
+_IN_DECK_BYTES = frozenset(IN_DECK)
+_SIGNALS = frozenset(int(s) for s in Signal)
+_PHASES = {int(p): p for p in Phase}
+
+
+# --------------------------------------------------------------------------- options
+
+
+def _enum(
+    value: int,
+    enum: type[Fractions | MarafonaRule | ClaimRule | SignalSet | Series],
+    default: object,
+    field: str,
+) -> object:
+    if value == 0:
+        return default
+    try:
+        return enum(value)
+    except ValueError:
+        raise InvalidArgument(field, f"unknown value {value}") from None
+
+
+def options_from_wire(msg: maraffa_pb2.MaraffaOptions, field: str = "options.maraffa") -> Options:
+    """Resolve wire options: unset fields take their defaults (maraffa.md §5).
+
+    A match keeps its options from deal to end, so decoding is memoised on the bytes.
+    """
+    return _options_from_bytes(msg.SerializeToString(), field)
+
+
+@lru_cache(maxsize=1024)
+def _options_from_bytes(data: bytes, field: str) -> Options:
+    return _options_from_message(maraffa_pb2.MaraffaOptions.FromString(data), field)
+
+
+def _options_from_message(msg: maraffa_pb2.MaraffaOptions, field: str) -> Options:
+    d = Options()
+    return Options(
+        target=msg.target if msg.HasField("target") else d.target,
+        fractions=_enum(msg.fractions, Fractions, d.fractions, f"{field}.fractions"),  # type: ignore[arg-type]
+        marafona_rule=_enum(  # type: ignore[arg-type]
+            msg.marafona_rule, MarafonaRule, d.marafona_rule, f"{field}.marafona_rule"
+        ),
+        marafona_auto_declare=msg.marafona_auto_declare,
+        claim_rule=_enum(msg.claim_rule, ClaimRule, d.claim_rule, f"{field}.claim_rule"),  # type: ignore[arg-type]
+        signals=_enum(msg.signals, SignalSet, d.signals, f"{field}.signals"),  # type: ignore[arg-type]
+        signals_checked=msg.signals_checked,
+        redeal_weak_hand=msg.redeal_weak_hand,
+        series=_enum(msg.series, Series, d.series, f"{field}.series"),  # type: ignore[arg-type]
+        bella_target=msg.bella_target if msg.HasField("bella_target") else None,
+        two_player_must_follow=(
+            msg.two_player_must_follow
+            if msg.HasField("two_player_must_follow")
+            else d.two_player_must_follow
+        ),
+        dummy_seat=msg.dummy_seat if msg.HasField("dummy_seat") else d.dummy_seat,
+        first_dealer=msg.first_dealer if msg.HasField("first_dealer") else None,
+    )
+
+
+def options_to_wire(options: Options, out: maraffa_pb2.MaraffaOptions) -> None:
+    """Every option written explicitly, so a state says which rules it plays by."""
+    out.MergeFromString(_options_bytes(options))
+
+
+@lru_cache(maxsize=1024)
+def _options_bytes(options: Options) -> bytes:
+    out = maraffa_pb2.MaraffaOptions()
+    _fill_options(options, out)
+    return out.SerializeToString()
+
+
+def _fill_options(options: Options, out: maraffa_pb2.MaraffaOptions) -> None:
+    out.target = options.target
+    out.fractions = options.fractions  # type: ignore[assignment]
+    out.marafona_rule = options.marafona_rule  # type: ignore[assignment]
+    out.marafona_auto_declare = options.marafona_auto_declare
+    out.claim_rule = options.claim_rule  # type: ignore[assignment]
+    out.signals = options.signals  # type: ignore[assignment]
+    out.signals_checked = options.signals_checked
+    out.redeal_weak_hand = options.redeal_weak_hand
+    out.series = options.series  # type: ignore[assignment]
+    out.bella_target = options.game_target(3)
+    out.two_player_must_follow = options.two_player_must_follow
+    out.dummy_seat = options.dummy_seat
+    if options.first_dealer is not None:
+        out.first_dealer = options.first_dealer
+    out.ClearField("first_dealer") if options.first_dealer is None else None
+
+
+# --------------------------------------------------------------------------- state
+
+
+def _cards(values: Iterable[int], field: str) -> tuple[int, ...]:
+    cards = tuple(values)
+    if not IN_DECK.issuperset(cards):
+        i = next(i for i, c in enumerate(cards) if c not in IN_DECK)
+        raise InvalidState(f"{field}[{i}]", f"card {cards[i]} is not in the Maraffa pack")
+    return cards
+
+
+def _signals(values: Iterable[int], field: str) -> tuple[int, ...]:
+    signals = tuple(values)
+    if not _SIGNALS.issuperset(signals):
+        i = next(i for i, s in enumerate(signals) if s not in _SIGNALS)
+        raise InvalidState(f"{field}[{i}]", f"unknown signal {signals[i]}")
+    return signals
+
+
+def _score(msg: maraffa_pb2.MaraffaHandScore) -> HandScore:
+    return HandScore(
+        msg.aces,
+        msg.third_cards,
+        msg.last_trick,
+        msg.thirds,
+        msg.card_points,
+        msg.marafona_bonus,
+        msg.hand_score,
+    )
+
+
+def state_from_wire(msg: game_pb2.GameState) -> State:
+    """The domain state of a wire state, before validation (see ``validate``)."""
+    if not msg.HasField("maraffa"):
+        raise InvalidState("state.maraffa", "a Maraffa state needs its maraffa detail")
+    m = msg.maraffa
+    players = msg.players
+    if players not in (2, 3, 4):
+        raise InvalidState("state.players", f"Maraffa is for 2, 3 or 4 players, not {players}")
+    phase = _PHASES.get(m.phase)
+    if phase is None:
+        raise InvalidState(P + "phase", f"unknown phase {m.phase}")
+    if msg.finished != (phase is Phase.OVER):
+        raise InvalidState("state.finished", "finished must be true exactly in phase OVER")
+    trump = m.trump
+    if not 0 <= trump <= 4:
+        raise InvalidState(P + "trump", f"unknown suit {trump}")
+    rng = m.rng
+    table = _table_from_bytes(
+        m.table.SerializeToString(), rng.seed, rng.counter, tuple(msg.match_score), players
+    )
+    played = _cards(m.played, P + "played")
+    signals = _signals(m.signals, P + "signals")
+    if len(signals) < len(played):
+        # Trailing plays without a signal may be left out; keep the lists parallel.
+        signals += (0,) * (len(played) - len(signals))
+    return _new(
+        State,
+        (
+            table,
+            phase,
+            msg.to_act,
+            trump - 1 if trump else NO_SUIT,
+            tuple([_hand(h, i) for i, h in enumerate(m.hands)]),
+            played,
+            signals,
+            _cards(m.stock, P + "stock"),
+            _cards(m.drawn, P + "drawn"),
+            m.marafona_seat if m.HasField("marafona_seat") else NO_SEAT,
+        ),
+    )
+
+
+def _hand(msg: maraffa_pb2.MaraffaHand, seat: int) -> int:
+    """A hand's mask. Fast path: a packed field of one-byte varints is exactly the card
+    ids, which is what every valid hand serialises to; anything else (an empty hand,
+    a foreign or repeated card) takes the checked path, which names the fault."""
+    data = msg.SerializeToString()
+    if len(data) > 2 and data[0] == _PACKED_CARDS and data[1] == len(data) - 2:
+        cards = data[2:]
+        if _IN_DECK_BYTES.issuperset(cards):
+            mask = sum(map(BIT.__getitem__, cards))
+            if mask.bit_count() == len(cards):
+                return mask
+    return hand_mask(msg.cards, f"{P}hands[{seat}].cards")
+
+
+@lru_cache(maxsize=4096)
+def _table_from_bytes(
+    data: bytes, seed: int, counter: int, totals: tuple[int, ...], players: int
+) -> Table:
+    """Match-level fields change at most once a hand: decoding them is memoised."""
+    t = maraffa_pb2.MaraffaTable.FromString(data)
+    claim = t.last_claim
+    return Table(
+        options=_options_from_message(t.options, T + "options"),
+        players=players,
+        seats=2 if players == 2 else 4,
+        seed=seed,
+        counter=counter,
+        dealer=t.dealer,
+        battezzante=t.battezzante,
+        hand_number=t.hand_number,
+        game_number=t.game_number,
+        games_won=tuple(t.games_won),
+        totals=totals,
+        effective_target=t.effective_target,
+        redeal_requests=tuple(t.redeal_requests),
+        last_hand=tuple(_score(s) for s in t.last_hand_scores),
+        last_claim=(
+            ClaimResult(claim.seat, claim.team, claim.value, claim.needed, claim.valid)
+            if t.HasField("last_claim")
+            else None
+        ),
+    )
+
+
+def _trick_to_wire(trick: Trick, out: maraffa_pb2.MaraffaTrick, completed: bool) -> None:
+    out.leader = trick.leader
+    out.cards.extend(trick.cards)  # type: ignore[arg-type]
+    if any(trick.signals):
+        out.signals.extend(trick.signals)  # type: ignore[arg-type]
+    if completed:
+        out.winner = trick.winner
+
+
+def _score_to_wire(score: HandScore, out: maraffa_pb2.MaraffaHandScore) -> None:
+    (
+        out.aces,
+        out.third_cards,
+        out.last_trick,
+        out.thirds,
+        out.card_points,
+        out.marafona_bonus,
+        out.hand_score,
+    ) = score
+
+
+def _claim_to_wire(claim: ClaimResult, out: maraffa_pb2.MaraffaClaimResult) -> None:
+    out.seat, out.team, out.value, out.needed, out.valid = claim
+
+
+@lru_cache(maxsize=4096)
+def _table_bytes(table: Table) -> bytes:
+    """The wire ``MaraffaTable`` of a table, memoised like its decoding."""
+    t = maraffa_pb2.MaraffaTable()
+    _fill_options(table.options, t.options)
+    t.dealer = table.dealer
+    t.battezzante = table.battezzante
+    t.hand_number = table.hand_number
+    t.game_number = table.game_number
+    t.games_won.extend(table.games_won)
+    t.effective_target = table.effective_target
+    t.redeal_requests.extend(table.redeal_requests)
+    for score in table.last_hand:
+        _score_to_wire(score, t.last_hand_scores.add())
+    if table.last_claim is not None:
+        _claim_to_wire(table.last_claim, t.last_claim)
+    return t.SerializeToString()
+
+
+@lru_cache(maxsize=4096)
+def _hands_bytes(hands: tuple[int, ...]) -> bytes:
+    """The ``hands`` entries of a ``MaraffaState`` (repeated field bytes), memoised."""
+    m = maraffa_pb2.MaraffaState()
+    for hand in hands:
+        m.hands.add().cards.extend(cards_of(hand))  # type: ignore[arg-type]
+    return m.SerializeToString()
+
+
+def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
+    """Fill a ``GameState`` (envelope and detail) from a domain state."""
+    table = state.table
+    out.game = "maraffa"
+    out.players = table.players
+    out.finished = state.phase is Phase.OVER
+    out.to_act = to_act
+    out.match_score.extend(table.totals)
+    m = out.maraffa
+    m.MergeFromString(_hands_bytes(state.hands))
+    m.table.MergeFromString(_table_bytes(table))
+    m.rng.seed = table.seed
+    m.rng.counter = table.counter
+    m.phase = state.phase  # type: ignore[assignment]
+    if state.trump != NO_SUIT:
+        m.trump = state.trump + 1  # type: ignore[assignment]
+    m.played.extend(state.played)  # type: ignore[arg-type]
+    if any(state.signals):
+        m.signals.extend(state.signals)  # type: ignore[arg-type]
+    m.stock.extend(state.stock)  # type: ignore[arg-type]
+    m.drawn.extend(state.drawn)  # type: ignore[arg-type]
+    if state.marafona_seat != NO_SEAT:
+        m.marafona_seat = state.marafona_seat
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
+    """The interned domain move of a wire move."""
+    if not msg.HasField("maraffa"):
+        raise InvalidArgument(field, "a Maraffa move is needed (move.maraffa)")
+    m = msg.maraffa
+    action = m.WhichOneof("action")
+    if action == "play_card":
+        play = m.play_card
+        if play.card not in IN_DECK:
+            raise InvalidArgument(
+                f"{field}.maraffa.play_card.card", f"card {play.card} is not in the Maraffa pack"
+            )
+        if play.signal not in _SIGNALS:
+            raise InvalidArgument(
+                f"{field}.maraffa.play_card.signal", f"unknown signal {play.signal}"
+            )
+        return PLAYS[play.card][play.signal][play.declare_marafona]
+    if action == "declare_trump":
+        suit = m.declare_trump.suit
+        if not 1 <= suit <= 4:
+            raise InvalidArgument(f"{field}.maraffa.declare_trump.suit", f"unknown suit {suit}")
+        return TRUMPS[suit - 1]
+    if action == "request_redeal":
+        return REDEAL
+    if action == "claim":
+        return CLAIM
+    raise InvalidArgument(f"{field}.maraffa", "the move names no action")
+
+
+def move_to_wire(move: Move, out: game_pb2.Move) -> None:
+    m = out.maraffa
+    if type(move) is PlayCard:
+        play = m.play_card
+        play.card = move.card  # type: ignore[assignment]
+        if move.signal:
+            play.signal = move.signal  # type: ignore[assignment]
+        if move.marafona:
+            play.declare_marafona = True
+    elif move is CLAIM:
+        m.claim.SetInParent()
+    elif move is REDEAL:
+        m.request_redeal.SetInParent()
+    else:
+        m.declare_trump.suit = TRUMPS.index(move) + 1  # type: ignore[arg-type, assignment]
+
+
+@cache
+def move_bytes(move: Move, field_number: int) -> bytes:
+    """A move encoded as one entry of a repeated ``Move`` field (memoised: moves are few).
+
+    Responses that list moves are assembled from these with ``MergeFromString``,
+    which costs a fraction of building each ``Move`` message in Python.
+    """
+    msg = game_pb2.Move()
+    move_to_wire(move, msg)
+    body = msg.SerializeToString()
+    return _key(field_number) + _varint(len(body)) + body
+
+
+def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
+    return b"".join([move_bytes(m, field_number) for m in moves])
+
+
+def _key(field_number: int) -> bytes:
+    return _varint(field_number << 3 | 2)
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+# --------------------------------------------------------------------------- events
+
+
+def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
+    """Events as entries of a repeated ``Event`` field; most recur, so each is memoised."""
+    return b"".join([_event_bytes(e, field_number) for e in events])
+
+
+@lru_cache(maxsize=8192)
+def _event_bytes(event: ev.Event, field_number: int) -> bytes:
+    msg = game_pb2.Event()
+    event_to_wire(event, msg)
+    body = msg.SerializeToString()
+    return _key(field_number) + _varint(len(body)) + body
+
+
+def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
+    m = out.maraffa
+    match event:
+        case ev.CardPlayed(seat, card, signal, declared):
+            e = m.card_played
+            e.seat, e.card, e.signal, e.declare_marafona = seat, card, signal, declared  # type: ignore[assignment]
+        case ev.TrickWon(trick, seat, thirds):
+            t = m.trick_won
+            t.trick, t.seat, t.thirds = trick, seat, thirds
+        case ev.CardDrawn(seat, card):
+            m.card_drawn.seat, m.card_drawn.card = seat, card  # type: ignore[assignment]
+        case ev.TrumpDeclared(seat, suit):
+            m.trump_declared.seat, m.trump_declared.suit = seat, suit + 1  # type: ignore[assignment]
+        case ev.HandDealt(game_number, hand_number, dealer, battezzante):
+            d = m.hand_dealt
+            d.game_number, d.hand_number, d.dealer, d.battezzante = (
+                game_number,
+                hand_number,
+                dealer,
+                battezzante,
+            )
+        case ev.RedealRequested(seat):
+            m.redeal_requested.seat = seat
+        case ev.HandScored(scores, totals):
+            for score in scores:
+                _score_to_wire(score, m.hand_scored.scores.add())
+            m.hand_scored.totals.extend(totals)
+        case ev.Claimed(result):
+            _claim_to_wire(result, m.claimed.result)
+        case ev.TargetRaised(target):
+            m.target_raised.effective_target = target
+        case ev.GameWon(game_number, team, totals):
+            m.game_won.game_number, m.game_won.team = game_number, team
+            m.game_won.totals.extend(totals)
+        case ev.MatchWon(team, games_won):
+            m.match_won.team = team
+            m.match_won.games_won.extend(games_won)
+
+
+# --------------------------------------------------------------------------- view and score
+
+
+def view_to_wire(view: View, out: game_pb2.GameView) -> None:
+    out.game = "maraffa"
+    out.players = view.players
+    out.seat = view.seat
+    out.to_act = view.to_act
+    out.finished = view.phase is Phase.OVER
+    out.match_score.extend(view.totals)
+    m = out.maraffa
+    m.table.MergeFromString(_table_bytes(view.table))
+    m.phase = view.phase  # type: ignore[assignment]
+    if view.trump != NO_SUIT:
+        m.trump = view.trump + 1  # type: ignore[assignment]
+    m.hand.extend(view.hand)  # type: ignore[arg-type]
+    m.hand_hidden = view.hand_hidden
+    if view.dummy_seat is not None:
+        m.dummy_seat = view.dummy_seat
+    m.dummy_hand.extend(view.dummy_hand)  # type: ignore[arg-type]
+    m.hand_sizes.extend(view.hand_sizes)
+    m.stock_size = view.stock_size
+    m.drawn.extend(view.drawn)  # type: ignore[arg-type]
+    for trick in view.tricks:
+        _trick_to_wire(trick, m.tricks.add(), completed=True)
+    _trick_to_wire(view.trick, m.current_trick, completed=False)
+    if view.marafona_seat != NO_SEAT:
+        m.marafona_seat = view.marafona_seat
+
+
+def side_score_to_wire(detail: object, out: maraffa_pb2.MaraffaSideScore) -> None:
+    current, last, games_won = detail  # type: ignore[misc]
+    _score_to_wire(current, out.current_hand)
+    if last is not None:
+        _score_to_wire(last, out.last_hand)
+    out.games_won = games_won

@@ -1,0 +1,76 @@
+"""Tricks from the flat list of plays: who led, who won (maraffa.md §3.3)."""
+
+from __future__ import annotations
+
+from mazzo.games.maraffa.cards import STRENGTH, SUIT
+from mazzo.games.maraffa.state import NO_SEAT, State, Trick
+
+#: Added to a trump's strength so that any trump beats any card of the led suit.
+TRUMP_BONUS = 20
+
+
+def winning_index(cards: tuple[int, ...], trump: int) -> int:
+    """Highest trump, else highest card of the led suit (§3.3.4): its index in the trick."""
+    led = SUIT[cards[0]]
+    best = 0
+    best_key = STRENGTH[cards[0]] + (TRUMP_BONUS if led == trump else 0)
+    for i in range(1, len(cards)):
+        c = cards[i]
+        suit = SUIT[c]
+        if suit == trump:
+            key = TRUMP_BONUS + STRENGTH[c]
+        elif suit == led:
+            key = STRENGTH[c]
+        else:
+            continue
+        if key > best_key:
+            best, best_key = i, key
+    return best
+
+
+def trick_leaders(state: State) -> list[int]:
+    """The leader of every trick of the hand, the one being played included: trick 0 is
+    led by the battezzante, each later trick by the winner of the one before."""
+    seats = state.table.seats
+    played, trump = state.played, state.trump
+    leader = state.table.battezzante
+    leaders = [leader]
+    for k in range(0, len(played) // seats * seats, seats):
+        leader = (leader + winning_index(played[k : k + seats], trump)) % seats
+        leaders.append(leader)
+    return leaders
+
+
+def seat_of_play(leaders: list[int], index: int, seats: int) -> int:
+    """Who made play number ``index`` of the hand."""
+    return (leaders[index // seats] + index % seats) % seats
+
+
+def completed_tricks(state: State) -> tuple[Trick, ...]:
+    """The completed tricks of the hand with their leaders and winners."""
+    seats = state.table.seats
+    played, signals = state.played, state.signals
+    leaders = trick_leaders(state)
+    return tuple(
+        Trick(
+            leaders[k],
+            played[k * seats : (k + 1) * seats],
+            signals[k * seats : (k + 1) * seats],
+            leaders[k + 1],
+        )
+        for k in range(len(leaders) - 1)
+    )
+
+
+def current_trick(state: State) -> Trick:
+    """The trick being played (no winner yet)."""
+    seats = state.table.seats
+    start = len(state.played) // seats * seats
+    leader = trick_leaders(state)[-1] if start else state.table.battezzante
+    return Trick(leader, state.played[start:], state.signals[start:], NO_SEAT)
+
+
+def fallen(state: State) -> tuple[int, ...]:
+    """Cards of the completed tricks of this hand."""
+    seats = state.table.seats
+    return state.played[: len(state.played) // seats * seats]

@@ -1,0 +1,1 @@
+"""The gRPC layer: translate, validate, call the rules, translate back."""

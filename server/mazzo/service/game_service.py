@@ -1,0 +1,130 @@
+"""``mazzo.v1.GameService``: thin handlers over the rules and codecs.
+
+Every state that comes in is decoded and validated before use; nothing is kept
+between calls. Responses that list moves are assembled from pre-encoded moves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+
+from mazzo.codec import CODECS, GameCodec
+from mazzo.core.errors import InvalidArgument, InvalidState
+from mazzo.games.registry import GAMES, rules_for
+from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+
+_LEGAL_MOVES_FIELD = game_service_pb2.LegalMovesResponse.DESCRIPTOR.fields_by_name["moves"].number
+_APPLY_MOVES_FIELD = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_name[
+    "legal_moves"
+].number
+_APPLY_EVENTS_FIELD = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_name["events"].number
+_DEAL_MOVES_FIELD = game_service_pb2.DealResponse.DESCRIPTOR.fields_by_name["legal_moves"].number
+
+
+def _game_of(msg: game_pb2.GameState) -> tuple[Any, GameCodec]:
+    if not msg.game:
+        raise InvalidState("state.game", "the state names no game")
+    return rules_for(msg.game, "state.game"), CODECS[msg.game]
+
+
+def load_state(msg: game_pb2.GameState) -> tuple[Any, GameCodec, Any]:
+    """Decode and validate an incoming state: the one door every state passes."""
+    rules, codec = _game_of(msg)
+    state = codec.state_from_wire(msg)
+    rules.validate(state)
+    return rules, codec, state
+
+
+def _decision(rules: Any, state: Any) -> tuple[int, Any]:
+    if rules.finished(state):
+        return 0, ()
+    return rules.to_act(state), rules.legal_moves(state)
+
+
+class GameService(game_service_pb2_grpc.GameServiceServicer):
+    async def ListGames(
+        self, request: game_service_pb2.ListGamesRequest, context: grpc.aio.ServicerContext
+    ) -> game_service_pb2.ListGamesResponse:
+        response = game_service_pb2.ListGamesResponse()
+        for game_id, rules in GAMES.items():
+            info = response.games.add(
+                id=game_id,
+                display_name=rules.display_name,
+                player_counts=rules.player_counts,
+                default_players=rules.default_players,
+            )
+            for spec in rules.options:
+                info.options.add(
+                    name=spec.name,
+                    description=spec.description,
+                    default_value=spec.default,
+                    allowed_values=spec.allowed,
+                )
+            codec = CODECS[game_id]
+            codec.options_to_wire(
+                rules.default_options(), getattr(info.defaults, codec.options_field)
+            )
+        return response
+
+    async def Deal(
+        self, request: game_service_pb2.DealRequest, context: grpc.aio.ServicerContext
+    ) -> game_service_pb2.DealResponse:
+        rules = rules_for(request.game)
+        codec = CODECS[request.game]
+        options = codec.options(request.options)
+        players = request.players or rules.default_players
+        if players not in rules.player_counts:
+            allowed = ", ".join(map(str, rules.player_counts))
+            raise InvalidArgument("players", f"{request.game} is for {allowed} players")
+        state, _ = rules.deal(options, players, request.seed)
+        response = game_service_pb2.DealResponse()
+        seat, moves = _decision(rules, state)
+        codec.state_to_wire(state, seat, response.state)
+        response.seat = seat
+        response.MergeFromString(codec.moves_bytes(moves, _DEAL_MOVES_FIELD))
+        return response
+
+    async def LegalMoves(
+        self, request: game_service_pb2.LegalMovesRequest, context: grpc.aio.ServicerContext
+    ) -> game_service_pb2.LegalMovesResponse:
+        rules, codec, state = load_state(request.state)
+        seat, moves = _decision(rules, state)
+        response = game_service_pb2.LegalMovesResponse(seat=seat)
+        response.MergeFromString(codec.moves_bytes(moves, _LEGAL_MOVES_FIELD))
+        return response
+
+    async def ApplyMove(
+        self, request: game_service_pb2.ApplyMoveRequest, context: grpc.aio.ServicerContext
+    ) -> game_service_pb2.ApplyMoveResponse:
+        rules, codec, state = load_state(request.state)
+        move = codec.move_from_wire(request.move, "move")
+        state, events = rules.apply(state, move)
+        seat, moves = _decision(rules, state)
+        response = game_service_pb2.ApplyMoveResponse(seat=seat)
+        codec.state_to_wire(state, seat, response.state)
+        response.MergeFromString(
+            codec.events_bytes(events, _APPLY_EVENTS_FIELD)
+            + codec.moves_bytes(moves, _APPLY_MOVES_FIELD)
+        )
+        return response
+
+    async def GetView(
+        self, request: game_service_pb2.GetViewRequest, context: grpc.aio.ServicerContext
+    ) -> game_service_pb2.GetViewResponse:
+        rules, codec, state = load_state(request.state)
+        response = game_service_pb2.GetViewResponse()
+        codec.view_to_wire(rules.view(state, request.seat), response.view)
+        return response
+
+    async def Score(
+        self, request: game_service_pb2.ScoreRequest, context: grpc.aio.ServicerContext
+    ) -> game_service_pb2.ScoreResponse:
+        rules, codec, state = load_state(request.state)
+        report = rules.score(state)
+        response = game_service_pb2.ScoreResponse(finished=report.finished, winners=report.winners)
+        for side in report.sides:
+            out = response.sides.add(side=side.side, seats=side.seats, match_total=side.match_total)
+            codec.side_score_to_wire(side.detail, getattr(out, codec.options_field))
+        return response
