@@ -1,0 +1,25 @@
+"""Shared fixtures: an in-process gRPC server on port 0 and stubs to reach it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import grpc
+import pytest_asyncio
+
+from mazzo.service.server import start_server, stop_server
+from mazzo.v1 import game_service_pb2_grpc
+
+
+@pytest_asyncio.fixture
+async def channel() -> AsyncIterator[grpc.aio.Channel]:
+    """A channel to a fresh in-process server on a free port of 127.0.0.1."""
+    server, port = await start_server("127.0.0.1", 0)
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
+        yield ch
+    await stop_server(server, grace=0.5)
+
+
+@pytest_asyncio.fixture
+async def stub(channel: grpc.aio.Channel) -> game_service_pb2_grpc.GameServiceStub:
+    return game_service_pb2_grpc.GameServiceStub(channel)
