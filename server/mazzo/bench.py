@@ -24,6 +24,7 @@ from typing import Any
 from mazzo.games.maraffa import events as maraffa_events
 from mazzo.games.maraffa import rules as maraffa
 from mazzo.games.maraffa.options import Options
+from mazzo.games.maraffa.state import Phase
 
 Report = dict[str, Any]
 
@@ -33,6 +34,7 @@ def maraffa_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
     rnd = random.Random(seed).random
     legal_moves, apply = maraffa.legal_moves, maraffa.apply
     hand_scored = maraffa_events.HandScored
+    over = Phase.OVER
     options = Options()
     hands = moves = matches = 0
     start = time.perf_counter()
@@ -40,7 +42,7 @@ def maraffa_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
     while time.perf_counter() < deadline:
         state, _ = maraffa.deal(options, players, matches)
         matches += 1
-        while not state.finished:
+        while state.phase is not over:
             legal = legal_moves(state)
             state, events = apply(state, legal[int(rnd() * (len(legal) - 1))])
             moves += 1

@@ -10,11 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
+from typing import Any, TypeVar
 
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa import events as ev
 from mazzo.games.maraffa.cards import BIT, IN_DECK, cards_of
-from mazzo.games.maraffa.moves import CLAIM, PLAYS, REDEAL, TRUMPS, Move, PlayCard, Signal
+from mazzo.games.maraffa.game import MaraffaSideScore
+from mazzo.games.maraffa.moves import (
+    CLAIM,
+    PLAYS,
+    REDEAL,
+    TRUMPS,
+    DeclareTrump,
+    Move,
+    PlayCard,
+    Signal,
+)
 from mazzo.games.maraffa.options import (
     ClaimRule,
     Fractions,
@@ -35,11 +46,25 @@ from mazzo.games.maraffa.state import (
 )
 from mazzo.games.maraffa.validate import hand_mask
 from mazzo.games.maraffa.view import View
-from mazzo.v1 import game_pb2, maraffa_pb2
+from mazzo.v1 import cards_pb2, game_pb2, maraffa_pb2
 
 P = "state.maraffa."
 T = P + "table."
 _new = tuple.__new__
+
+# Card ids, suits + 1, signal and phase numbers are the wire enums' numbers, so the
+# codec passes them through; these name the wire types for the type checker.
+_CardV = cards_pb2.Card.ValueType
+_SuitV = cards_pb2.Suit.ValueType
+_SignalV = maraffa_pb2.MaraffaSignal.ValueType
+_PhaseV = maraffa_pb2.MaraffaPhase.ValueType
+
+
+def _wire(cards: Iterable[int]) -> Iterable[Any]:
+    """Card ids (or signal numbers) as the wire enum values they already are."""
+    return cards
+
+
 #: The key byte of MaraffaHand.cards as a packed field (field 1, length-delimited).
 _PACKED_CARDS = 1 << 3 | 2
 _IN_DECK_BYTES = frozenset(IN_DECK)
@@ -50,12 +75,10 @@ _PHASES = {int(p): p for p in Phase}
 # --------------------------------------------------------------------------- options
 
 
-def _enum(
-    value: int,
-    enum: type[Fractions | MarafonaRule | ClaimRule | SignalSet | Series],
-    default: object,
-    field: str,
-) -> object:
+E = TypeVar("E", Fractions, MarafonaRule, ClaimRule, SignalSet, Series)
+
+
+def _enum(value: int, enum: type[E], default: E, field: str) -> E:
     if value == 0:
         return default
     try:
@@ -81,16 +104,16 @@ def _options_from_message(msg: maraffa_pb2.MaraffaOptions, field: str) -> Option
     d = Options()
     return Options(
         target=msg.target if msg.HasField("target") else d.target,
-        fractions=_enum(msg.fractions, Fractions, d.fractions, f"{field}.fractions"),  # type: ignore[arg-type]
-        marafona_rule=_enum(  # type: ignore[arg-type]
+        fractions=_enum(msg.fractions, Fractions, d.fractions, f"{field}.fractions"),
+        marafona_rule=_enum(
             msg.marafona_rule, MarafonaRule, d.marafona_rule, f"{field}.marafona_rule"
         ),
         marafona_auto_declare=msg.marafona_auto_declare,
-        claim_rule=_enum(msg.claim_rule, ClaimRule, d.claim_rule, f"{field}.claim_rule"),  # type: ignore[arg-type]
-        signals=_enum(msg.signals, SignalSet, d.signals, f"{field}.signals"),  # type: ignore[arg-type]
+        claim_rule=_enum(msg.claim_rule, ClaimRule, d.claim_rule, f"{field}.claim_rule"),
+        signals=_enum(msg.signals, SignalSet, d.signals, f"{field}.signals"),
         signals_checked=msg.signals_checked,
         redeal_weak_hand=msg.redeal_weak_hand,
-        series=_enum(msg.series, Series, d.series, f"{field}.series"),  # type: ignore[arg-type]
+        series=_enum(msg.series, Series, d.series, f"{field}.series"),
         bella_target=msg.bella_target if msg.HasField("bella_target") else None,
         two_player_must_follow=(
             msg.two_player_must_follow
@@ -116,14 +139,14 @@ def _options_bytes(options: Options) -> bytes:
 
 def _fill_options(options: Options, out: maraffa_pb2.MaraffaOptions) -> None:
     out.target = options.target
-    out.fractions = options.fractions  # type: ignore[assignment]
-    out.marafona_rule = options.marafona_rule  # type: ignore[assignment]
+    out.fractions = maraffa_pb2.MaraffaFractions.ValueType(options.fractions)
+    out.marafona_rule = maraffa_pb2.MaraffaMarafonaRule.ValueType(options.marafona_rule)
     out.marafona_auto_declare = options.marafona_auto_declare
-    out.claim_rule = options.claim_rule  # type: ignore[assignment]
-    out.signals = options.signals  # type: ignore[assignment]
+    out.claim_rule = maraffa_pb2.MaraffaClaimRule.ValueType(options.claim_rule)
+    out.signals = maraffa_pb2.MaraffaSignalSet.ValueType(options.signals)
     out.signals_checked = options.signals_checked
     out.redeal_weak_hand = options.redeal_weak_hand
-    out.series = options.series  # type: ignore[assignment]
+    out.series = maraffa_pb2.MaraffaSeries.ValueType(options.series)
     out.bella_target = options.game_target(3)
     out.two_player_must_follow = options.two_player_must_follow
     out.dummy_seat = options.dummy_seat
@@ -251,9 +274,9 @@ def _table_from_bytes(
 
 def _trick_to_wire(trick: Trick, out: maraffa_pb2.MaraffaTrick, completed: bool) -> None:
     out.leader = trick.leader
-    out.cards.extend(trick.cards)  # type: ignore[arg-type]
+    out.cards.extend(_wire(trick.cards))
     if any(trick.signals):
-        out.signals.extend(trick.signals)  # type: ignore[arg-type]
+        out.signals.extend(_wire(trick.signals))
     if completed:
         out.winner = trick.winner
 
@@ -298,7 +321,7 @@ def _hands_bytes(hands: tuple[int, ...]) -> bytes:
     """The ``hands`` entries of a ``MaraffaState`` (repeated field bytes), memoised."""
     m = maraffa_pb2.MaraffaState()
     for hand in hands:
-        m.hands.add().cards.extend(cards_of(hand))  # type: ignore[arg-type]
+        m.hands.add().cards.extend(_wire(cards_of(hand)))
     return m.SerializeToString()
 
 
@@ -315,14 +338,14 @@ def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
     m.table.MergeFromString(_table_bytes(table))
     m.rng.seed = table.seed
     m.rng.counter = table.counter
-    m.phase = state.phase  # type: ignore[assignment]
+    m.phase = _PhaseV(state.phase)
     if state.trump != NO_SUIT:
-        m.trump = state.trump + 1  # type: ignore[assignment]
-    m.played.extend(state.played)  # type: ignore[arg-type]
+        m.trump = _SuitV(state.trump + 1)
+    m.played.extend(_wire(state.played))
     if any(state.signals):
-        m.signals.extend(state.signals)  # type: ignore[arg-type]
-    m.stock.extend(state.stock)  # type: ignore[arg-type]
-    m.drawn.extend(state.drawn)  # type: ignore[arg-type]
+        m.signals.extend(_wire(state.signals))
+    m.stock.extend(_wire(state.stock))
+    m.drawn.extend(_wire(state.drawn))
     if state.marafona_seat != NO_SEAT:
         m.marafona_seat = state.marafona_seat
 
@@ -363,9 +386,9 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
     m = out.maraffa
     if type(move) is PlayCard:
         play = m.play_card
-        play.card = move.card  # type: ignore[assignment]
+        play.card = _CardV(move.card)
         if move.signal:
-            play.signal = move.signal  # type: ignore[assignment]
+            play.signal = _SignalV(move.signal)
         if move.marafona:
             play.declare_marafona = True
     elif move is CLAIM:
@@ -373,7 +396,8 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
     elif move is REDEAL:
         m.request_redeal.SetInParent()
     else:
-        m.declare_trump.suit = TRUMPS.index(move) + 1  # type: ignore[arg-type, assignment]
+        assert isinstance(move, DeclareTrump)
+        m.declare_trump.suit = _SuitV(move.suit + 1)
 
 
 @cache
@@ -430,14 +454,15 @@ def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
     match event:
         case ev.CardPlayed(seat, card, signal, declared):
             e = m.card_played
-            e.seat, e.card, e.signal, e.declare_marafona = seat, card, signal, declared  # type: ignore[assignment]
+            e.seat, e.card, e.signal = seat, _CardV(card), _SignalV(signal)
+            e.declare_marafona = declared
         case ev.TrickWon(trick, seat, thirds):
             t = m.trick_won
             t.trick, t.seat, t.thirds = trick, seat, thirds
         case ev.CardDrawn(seat, card):
-            m.card_drawn.seat, m.card_drawn.card = seat, card  # type: ignore[assignment]
+            m.card_drawn.seat, m.card_drawn.card = seat, _CardV(card)
         case ev.TrumpDeclared(seat, suit):
-            m.trump_declared.seat, m.trump_declared.suit = seat, suit + 1  # type: ignore[assignment]
+            m.trump_declared.seat, m.trump_declared.suit = seat, _SuitV(suit + 1)
         case ev.HandDealt(game_number, hand_number, dealer, battezzante):
             d = m.hand_dealt
             d.game_number, d.hand_number, d.dealer, d.battezzante = (
@@ -476,17 +501,17 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
     out.match_score.extend(view.totals)
     m = out.maraffa
     m.table.MergeFromString(_table_bytes(view.table))
-    m.phase = view.phase  # type: ignore[assignment]
+    m.phase = _PhaseV(view.phase)
     if view.trump != NO_SUIT:
-        m.trump = view.trump + 1  # type: ignore[assignment]
-    m.hand.extend(view.hand)  # type: ignore[arg-type]
+        m.trump = _SuitV(view.trump + 1)
+    m.hand.extend(_wire(view.hand))
     m.hand_hidden = view.hand_hidden
     if view.dummy_seat is not None:
         m.dummy_seat = view.dummy_seat
-    m.dummy_hand.extend(view.dummy_hand)  # type: ignore[arg-type]
+    m.dummy_hand.extend(_wire(view.dummy_hand))
     m.hand_sizes.extend(view.hand_sizes)
     m.stock_size = view.stock_size
-    m.drawn.extend(view.drawn)  # type: ignore[arg-type]
+    m.drawn.extend(_wire(view.drawn))
     for trick in view.tricks:
         _trick_to_wire(trick, m.tricks.add(), completed=True)
     _trick_to_wire(view.trick, m.current_trick, completed=False)
@@ -494,9 +519,8 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
         m.marafona_seat = view.marafona_seat
 
 
-def side_score_to_wire(detail: object, out: maraffa_pb2.MaraffaSideScore) -> None:
-    current, last, games_won = detail  # type: ignore[misc]
-    _score_to_wire(current, out.current_hand)
-    if last is not None:
-        _score_to_wire(last, out.last_hand)
-    out.games_won = games_won
+def side_score_to_wire(detail: MaraffaSideScore, out: maraffa_pb2.MaraffaSideScore) -> None:
+    _score_to_wire(detail.current_hand, out.current_hand)
+    if detail.last_hand is not None:
+        _score_to_wire(detail.last_hand, out.last_hand)
+    out.games_won = detail.games_won

@@ -48,7 +48,7 @@ async def start_server(host: str = "127.0.0.1", port: int = 50051) -> tuple[grpc
     await server.start()
     for name in ("", GAME_SERVICE):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    server.health = health_servicer  # type: ignore[attr-defined]
+    server.health = health_servicer
     _tune_gc()
     return server, bound
 

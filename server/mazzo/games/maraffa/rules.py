@@ -109,16 +109,25 @@ def _may_cut(options: Options, seats: int) -> bool:
     return Signal.TAGLIO in enabled(options, seats)
 
 
+def _may_declare(options: Options, hand: int, trump: int) -> bool:
+    """In trick 1: may this hand declare the marafona on some play?"""
+    return (
+        options.marafona_rule is not MarafonaRule.OFF and hand & MARAFONA[trump] == MARAFONA[trump]
+    )
+
+
+# Per trump suit: plain plays, except that trumps may carry TAGLIO.
+_CUT_BY_TRUMP = tuple(
+    tuple(_CUT[s] if s == trump else _PLAIN[s] for s in range(4)) for trump in range(4)
+)
+_CUT_BY_TRUMP_CLAIM = tuple(
+    tuple(_CUT_CLAIM[s] if s == trump else _PLAIN_CLAIM[s] for s in range(4)) for trump in range(4)
+)
+
+
 def _listed_cut(hand: int, trump: int) -> tuple[Move, ...]:
     """A follower void in a non-trump led suit: any card; trumps may announce TAGLIO."""
-    moves: tuple[Move, ...] = ()
-    for suit in range(4):
-        if suit == trump:
-            table = _CUT_CLAIM if suit == 3 else _CUT
-        else:
-            table = _PLAIN_CLAIM if suit == 3 else _PLAIN
-        moves += table[suit][hand >> (SUIT_BITS * suit) & FULL_SUIT]
-    return moves
+    return _listed(_CUT_BY_TRUMP[trump], _CUT_BY_TRUMP_CLAIM[trump], hand)
 
 
 def _listed(table: SuitTable, last: SuitTable, mask: int) -> tuple[Move, ...]:
@@ -222,10 +231,10 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         table = state.table
         n = len(played)
         seats = table.seats
-        if n >= seats:
-            # After trick 1 (no marafona any more) every common case is a table lookup.
+        options = table.options
+        if n >= seats or not _may_declare(options, hand, state.trump):
+            # No marafona declaration is possible: every common case is a table lookup.
             in_trick = n % seats
-            options = table.options
             if in_trick:
                 led = SUIT[played[-in_trick]]
                 follow = hand & SUIT_MASK[led]
@@ -277,11 +286,7 @@ def _legal_plays(state: State, hand: int) -> tuple[Move, ...]:
     table = state.table
     options = table.options
     trump = state.trump
-    declare = (
-        len(state.played) < table.seats
-        and options.marafona_rule is not MarafonaRule.OFF
-        and hand & MARAFONA[trump] == MARAFONA[trump]
-    )
+    declare = len(state.played) < table.seats and _may_declare(options, hand, trump)
     playable = _playable(state, hand)
     signals = enabled(options, table.seats)
     led = _led_suit(state)

@@ -9,23 +9,22 @@ from mazzo.games.maraffa.state import NO_SEAT, State, Trick
 TRUMP_BONUS = 20
 
 
+def _key(card: int, trump: int, led: int) -> int:
+    if SUIT[card] == trump:
+        return TRUMP_BONUS + STRENGTH[card]
+    return STRENGTH[card] if SUIT[card] == led else 0
+
+
+#: _KEYS[trump][led][card]: how strongly a card stands in a trick (0: it cannot win).
+_KEYS = tuple(
+    tuple([_key(c, trump, led) for c in range(54)] for led in range(4)) for trump in range(4)
+)
+
+
 def winning_index(cards: tuple[int, ...], trump: int) -> int:
     """Highest trump, else highest card of the led suit (§3.3.4): its index in the trick."""
-    led = SUIT[cards[0]]
-    best = 0
-    best_key = STRENGTH[cards[0]] + (TRUMP_BONUS if led == trump else 0)
-    for i in range(1, len(cards)):
-        c = cards[i]
-        suit = SUIT[c]
-        if suit == trump:
-            key = TRUMP_BONUS + STRENGTH[c]
-        elif suit == led:
-            key = STRENGTH[c]
-        else:
-            continue
-        if key > best_key:
-            best, best_key = i, key
-    return best
+    keys = list(map(_KEYS[trump][SUIT[cards[0]]].__getitem__, cards))
+    return keys.index(max(keys))
 
 
 def trick_leaders(state: State) -> list[int]:

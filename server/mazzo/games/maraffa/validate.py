@@ -67,9 +67,9 @@ def validate(state: State) -> None:
     _check_play(state, leaders)
     _check_cards(state)
     _check_sizes(state, leaders[-1])
-    if table.hand_number == 1 and seats == 4:
-        if _dealt_four_of_coins(state, leaders) != table.battezzante:
-            raise InvalidState(T + "battezzante", "in hand 1 the holder of 4D is the battezzante")
+    in_first_hand = table.hand_number == 1 and seats == 4
+    if in_first_hand and _dealt_four_of_coins(state, leaders) != table.battezzante:
+        raise InvalidState(T + "battezzante", "in hand 1 the holder of 4D is the battezzante")
     _check_marafona(state, leaders)
 
 
