@@ -148,6 +148,33 @@ async def _rate(call: Callable[[], Any], seconds: float, in_flight: int) -> floa
     return done / (time.perf_counter() - start)
 
 
+async def _play_forward_rate(stub: Any, seconds: float, in_flight: int, seed: int = 1) -> float:
+    """ApplyMove calls per second from ``in_flight`` matches each played forward: every
+    request carries the state the previous response returned, as a real client does."""
+    from mazzo.v1 import game_service_pb2
+
+    rnd = random.Random(seed)
+    done = 0
+    deadline = time.perf_counter() + seconds
+
+    async def player(match: int) -> None:
+        nonlocal done
+        dealt = await stub.Deal(game_service_pb2.DealRequest(game="maraffa", seed=match))
+        state, moves = dealt.state, dealt.legal_moves
+        while time.perf_counter() < deadline:
+            if state.finished:
+                dealt = await stub.Deal(game_service_pb2.DealRequest(game="maraffa", seed=match))
+                state, moves = dealt.state, dealt.legal_moves
+            move = moves[rnd.randrange(len(moves) - 1)]  # never the final CLAIM
+            reply = await stub.ApplyMove(game_service_pb2.ApplyMoveRequest(state=state, move=move))
+            state, moves = reply.state, reply.legal_moves
+            done += 1
+
+    start = time.perf_counter()
+    await asyncio.gather(*(player(m) for m in range(in_flight)))
+    return done / (time.perf_counter() - start)
+
+
 async def _grpc_rates(port: int, seconds: float) -> Report:
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -183,11 +210,24 @@ async def _grpc_rates(port: int, seconds: float) -> Report:
                 "health_check_per_second": round(health_rate),
                 "apply_over_health": round(apply_rate / health_rate, 3),
             }
+        # Matches played forward: the states come back as the server produced them.
+        health_rate = await _rate(lambda: health.Check(check), seconds / 3, 64)
+        forward_rate = await _play_forward_rate(stub, seconds / 3, 64)
+        report["play_forward_in_flight_64"] = {
+            "apply_move_per_second": round(forward_rate),
+            "health_check_per_second": round(health_rate),
+            "apply_over_health": round(forward_rate / health_rate, 3),
+        }
     return report
 
 
 def grpc_apply_vs_health(seconds: float) -> Report:
-    """``ApplyMove`` calls per second against ``Health/Check`` on the same server and channel."""
+    """``ApplyMove`` calls per second against ``Health/Check`` on the same server and channel.
+
+    ``in_flight_N`` repeats one mid-hand request the server never produced, so every
+    call decodes and validates the state in full (the worst case);
+    ``play_forward_in_flight_64`` plays 64 matches forward as clients do.
+    """
     with _server_process() as port:
         return asyncio.run(_grpc_rates(port, seconds))
 

@@ -13,6 +13,7 @@ import grpc
 from mazzo.codec import CODECS, GameCodec
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.registry import GAMES, rules_for
+from mazzo.service.state_memo import StateMemo
 from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 _LEGAL_MOVES_FIELD = game_service_pb2.LegalMovesResponse.DESCRIPTOR.fields_by_name["moves"].number
@@ -29,12 +30,30 @@ def _game_of(msg: game_pb2.GameState) -> tuple[Any, GameCodec]:
     return rules_for(msg.game, "state.game"), CODECS[msg.game]
 
 
-def load_state(msg: game_pb2.GameState) -> tuple[Any, GameCodec, Any]:
-    """Decode and validate an incoming state: the one door every state passes."""
+Loaded = tuple[Any, GameCodec, Any]
+
+
+def load_state(msg: game_pb2.GameState, memo: StateMemo | None = None) -> Loaded:
+    """Decode and validate an incoming state: the one door every state passes.
+
+    A state this process produced comes back byte for byte and is known valid; the
+    memo (see state_memo.py) skips the work for it and nothing else.
+    """
+    key = b""
+    if memo is not None:
+        key = msg.SerializeToString()
+        known = memo.get(key)
+        if known is not None:
+            loaded: Loaded = known
+            return loaded
     rules, codec = _game_of(msg)
     state = codec.state_from_wire(msg)
     rules.validate(state)
     return rules, codec, state
+
+
+def _remember(memo: StateMemo, msg: game_pb2.GameState, loaded: Loaded) -> None:
+    memo.put(msg.SerializeToString(), loaded)
 
 
 def _decision(rules: Any, state: Any) -> tuple[int, Any]:
@@ -44,6 +63,9 @@ def _decision(rules: Any, state: Any) -> tuple[int, Any]:
 
 
 class GameService(game_service_pb2_grpc.GameServiceServicer):
+    def __init__(self, memo: StateMemo | None = None) -> None:
+        self.memo = memo if memo is not None else StateMemo()
+
     async def ListGames(
         self, request: game_service_pb2.ListGamesRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.ListGamesResponse:
@@ -82,6 +104,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         response = game_service_pb2.DealResponse()
         seat, moves = _decision(rules, state)
         codec.state_to_wire(state, seat, response.state)
+        _remember(self.memo, response.state, (rules, codec, state))
         response.seat = seat
         response.MergeFromString(codec.moves_bytes(moves, _DEAL_MOVES_FIELD))
         return response
@@ -89,7 +112,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     async def LegalMoves(
         self, request: game_service_pb2.LegalMovesRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.LegalMovesResponse:
-        rules, codec, state = load_state(request.state)
+        rules, codec, state = load_state(request.state, self.memo)
         seat, moves = _decision(rules, state)
         response = game_service_pb2.LegalMovesResponse(seat=seat)
         response.MergeFromString(codec.moves_bytes(moves, _LEGAL_MOVES_FIELD))
@@ -98,12 +121,13 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     async def ApplyMove(
         self, request: game_service_pb2.ApplyMoveRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.ApplyMoveResponse:
-        rules, codec, state = load_state(request.state)
+        rules, codec, state = load_state(request.state, self.memo)
         move = codec.move_from_wire(request.move, "move")
         state, events = rules.apply(state, move)
         seat, moves = _decision(rules, state)
         response = game_service_pb2.ApplyMoveResponse(seat=seat)
         codec.state_to_wire(state, seat, response.state)
+        _remember(self.memo, response.state, (rules, codec, state))
         response.MergeFromString(
             codec.events_bytes(events, _APPLY_EVENTS_FIELD)
             + codec.moves_bytes(moves, _APPLY_MOVES_FIELD)
@@ -113,7 +137,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     async def GetView(
         self, request: game_service_pb2.GetViewRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.GetViewResponse:
-        rules, codec, state = load_state(request.state)
+        rules, codec, state = load_state(request.state, self.memo)
         response = game_service_pb2.GetViewResponse()
         codec.view_to_wire(rules.view(state, request.seat), response.view)
         return response
@@ -121,7 +145,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     async def Score(
         self, request: game_service_pb2.ScoreRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.ScoreResponse:
-        rules, codec, state = load_state(request.state)
+        rules, codec, state = load_state(request.state, self.memo)
         report = rules.score(state)
         response = game_service_pb2.ScoreResponse(finished=report.finished, winners=report.winners)
         for side in report.sides:
