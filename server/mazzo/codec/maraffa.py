@@ -147,7 +147,8 @@ def _fill_options(options: Options, out: maraffa_pb2.MaraffaOptions) -> None:
     out.signals_checked = options.signals_checked
     out.redeal_weak_hand = options.redeal_weak_hand
     out.series = maraffa_pb2.MaraffaSeries.ValueType(options.series)
-    out.bella_target = options.game_target(3)
+    if options.bella_target is not None:
+        out.bella_target = options.bella_target
     out.two_player_must_follow = options.two_player_must_follow
     out.dummy_seat = options.dummy_seat
     if options.first_dealer is not None:

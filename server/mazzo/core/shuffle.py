@@ -6,11 +6,11 @@ the game state (``seed`` and ``counter``) and any language can reproduce a draw:
 1. Block ``k`` of draw ``counter`` is the 64-byte BLAKE2b digest (``person`` =
    ``b"mazzo-v1"``) of ``seed`` (8 bytes, little-endian) ‖ ``counter`` (8 bytes,
    little-endian) ‖ ``k`` (4 bytes, little-endian).
-2. A draw below ``n`` reads as many blocks as needed to hold ``n`` with 64 bits to
-   spare (blocks concatenated, read as one big-endian unsigned integer ``x`` of
-   ``L`` bits). If ``x >= (2**L // n) * n`` the draw is rejected and the next
-   ``L/512`` blocks are read instead (probability below 2**-64); else the value
-   is ``x mod n``. The result is exactly uniform.
+2. A draw below ``n`` reads ``B = ceil((bit_length(n) + 64) / 512)`` blocks
+   ``k .. k+B-1`` (from ``k = 0``), concatenated and read as one big-endian unsigned
+   integer ``x`` of ``L = 512 * B`` bits. If ``x >= (2**L // n) * n`` the draw is
+   rejected and the next ``B`` blocks are read instead (probability below 2**-64);
+   else the value is ``x mod n``. The result is exactly uniform.
 3. A shuffle of a deck of ``m`` cards draws ``r`` below ``m!`` and runs
    Fisher-Yates from the back: for ``i = m-1 … 1``: ``r, j = divmod(r, i + 1)``,
    swap positions ``i`` and ``j``. Index 0 of the result is the top of the deck.

@@ -61,6 +61,9 @@ from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, tea
 from mazzo.games.maraffa.tricks import winning_index
 
 WEAK_HAND_THIRDS = 4
+#: The spec allows any target >= 1; a bound keeps every total (in thirds too) far
+#: inside the wire's integer fields. The documented targets go up to 361.
+MAX_TARGET = 1_000_000
 _new = tuple.__new__
 _PLAY = Phase.PLAY
 
@@ -172,10 +175,12 @@ def deal(options: Options, players: int, seed: int) -> tuple[State, list[ev.Even
 
 def check_options(options: Options, players: int) -> None:
     """Reject options out of their allowed ranges (maraffa.md §5)."""
-    if options.target < 1:
-        raise InvalidArgument("options.maraffa.target", "target must be at least 1")
-    if options.bella_target is not None and options.bella_target < 1:
-        raise InvalidArgument("options.maraffa.bella_target", "bella_target must be at least 1")
+    if not 1 <= options.target <= MAX_TARGET:
+        raise InvalidArgument("options.maraffa.target", f"target must be 1..{MAX_TARGET}")
+    if options.bella_target is not None and not 1 <= options.bella_target <= MAX_TARGET:
+        raise InvalidArgument(
+            "options.maraffa.bella_target", f"bella_target must be 1..{MAX_TARGET}"
+        )
     if not 0 <= options.dummy_seat <= 3:
         raise InvalidArgument("options.maraffa.dummy_seat", "dummy_seat must be 0..3")
     seats = 2 if players == 2 else 4

@@ -13,9 +13,8 @@ from functools import lru_cache
 
 from mazzo.core.cards import code
 from mazzo.core.errors import InvalidArgument, InvalidState
-from mazzo.games.maraffa.cards import BIT, DECK, FOUR_OF_COINS, IN_DECK, MARAFONA
-from mazzo.games.maraffa.moves import Signal
-from mazzo.games.maraffa.options import Series
+from mazzo.games.maraffa.cards import BIT, DECK, FOUR_OF_COINS, IN_DECK, MARAFONA, TRUMP_ACE
+from mazzo.games.maraffa.options import MarafonaRule, Series
 from mazzo.games.maraffa.rules import check_options
 from mazzo.games.maraffa.scoring import LAST_TRICK_THIRDS, target_units, tricks_per_hand
 from mazzo.games.maraffa.signals import enabled
@@ -25,6 +24,8 @@ from mazzo.games.maraffa.tricks import seat_of_play, trick_leaders
 FULL_DECK = sum(BIT[c] for c in DECK)
 P = "state.maraffa."
 T = P + "table."
+#: Far more deals than any match makes, and room to count on within 64 bits.
+MAX_COUNTER = 2**63
 
 
 def hand_mask(cards: Collection[int], field: str) -> int:
@@ -47,7 +48,6 @@ def validate(state: State) -> None:
     """Raise ``InvalidState`` naming the field if ``state`` breaks an invariant."""
     table = state.table
     check_table(table)
-    seats = table.seats
     over = state.phase is Phase.OVER
     won = table.games_won
     needed = 2 if table.options.series is Series.BEST_OF_THREE else 1
@@ -63,13 +63,14 @@ def validate(state: State) -> None:
             raise InvalidState(P + "trump", "trump is set only after it is declared")
     elif (state.phase is Phase.PLAY or state.played) and not 0 <= state.trump < 4:
         raise InvalidState(P + "trump", "cards are played, so trump must be set")
+    _check_cards(state)
     leaders = trick_leaders(state)
     _check_play(state, leaders)
-    _check_cards(state)
     _check_sizes(state, leaders[-1])
-    in_first_hand = table.hand_number == 1 and seats == 4
-    if in_first_hand and _dealt_four_of_coins(state, leaders) != table.battezzante:
-        raise InvalidState(T + "battezzante", "in hand 1 the holder of 4D is the battezzante")
+    if table.hand_number == 1 and _first_battezzante(state, leaders) != table.battezzante:
+        raise InvalidState(
+            T + "battezzante", "in hand 1 the battezzante is the seat dealt 4D (§3.2.1, §2.3.4)"
+        )
     _check_marafona(state, leaders)
 
 
@@ -89,11 +90,12 @@ def check_table(table: Table) -> None:
     try:
         check_options(options, table.players)
     except InvalidArgument as e:
-        raise InvalidState(T + e.field.removeprefix("options.maraffa."), e.reason) from e
+        field = T + "options." + e.field.removeprefix("options.maraffa.")
+        raise InvalidState(field, e.reason) from e
     if not 0 <= table.seed < 2**64:
         raise InvalidState(P + "rng.seed", "the seed must fit in 64 bits")
-    if table.counter < 1:
-        raise InvalidState(P + "rng.counter", "the generator counter starts at 1 after a deal")
+    if not 1 <= table.counter < MAX_COUNTER:
+        raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
     _seat(table.dealer, seats, T + "dealer")
     _seat(table.battezzante, seats, T + "battezzante")
     if table.hand_number < 1:
@@ -126,14 +128,16 @@ def check_table(table: Table) -> None:
             raise InvalidState(T + "last_claim", "the claim result is inconsistent")
 
 
-def _dealt_four_of_coins(state: State, leaders: list[int]) -> int | None:
-    """Who was dealt 4D (4 seats): the seat holding it, or the seat that played it."""
-    for s, hand in enumerate(state.hands):
-        if hand & BIT[FOUR_OF_COINS]:
-            return s
-    if FOUR_OF_COINS in state.played:
-        return seat_of_play(leaders, state.played.index(FOUR_OF_COINS), state.table.seats)
-    return None
+def _first_battezzante(state: State, leaders: list[int]) -> int:
+    """The battezzante of hand 1: the seat dealt 4D, or next(dealer) when 4D was dealt to
+    the stock (2 players). Hands change only by plays and, with 2 players, draws."""
+    seats = state.table.seats
+    four = FOUR_OF_COINS
+    if four in state.stock or four in state.drawn:
+        return (state.table.dealer + 1) % seats
+    if four in state.played:
+        return seat_of_play(leaders, state.played.index(four), seats)
+    return next(s for s, hand in enumerate(state.hands) if hand & BIT[four])
 
 
 def _check_hand_score(score: HandScore, keep_thirds: bool, field: str) -> None:
@@ -234,7 +238,7 @@ def _check_play(state: State, leaders: list[int]) -> None:
     allowed = enabled(table.options, seats)
     for i, s in enumerate(state.signals):
         if s and s not in allowed:
-            raise InvalidState(f"{P}signals[{i}]", f"signal {Signal(s).name} is not enabled")
+            raise InvalidState(f"{P}signals[{i}]", f"signal {s} is not enabled here")
     expected = (leaders[-1] + len(played) - completed * seats) % seats
     if phase is not Phase.OVER and state.to_act != expected:
         raise InvalidState("state.to_act", f"seat {expected} is to act, not {state.to_act}")
@@ -248,7 +252,20 @@ def _check_marafona(state: State, leaders: list[int]) -> None:
     _seat(seat, seats, P + "marafona_seat")
     if not 0 <= state.trump < 4:
         raise InvalidState(P + "marafona_seat", "no marafona before trump is declared")
+    table = state.table
+    rule = table.options.marafona_rule
+    if rule is MarafonaRule.OFF:
+        raise InvalidState(P + "marafona_seat", "the marafona is off in this match")
+    if rule is not MarafonaRule.ANY_HOLDER_FIRST_TRICK and seat != table.battezzante:
+        raise InvalidState(P + "marafona_seat", "only the battezzante may declare the marafona")
+    if rule is MarafonaRule.BATTEZZANTE_ACE_LEAD and (
+        not state.played or state.played[0] != TRUMP_ACE[state.trump]
+    ):
+        raise InvalidState(P + "marafona_seat", "the marafona needs the ace of trumps led first")
     top = MARAFONA[state.trump]
+    if any(BIT[c] & top for c in state.drawn):
+        # Draws come after trick 1, the only time a declaration can be made.
+        raise InvalidState(P + "marafona_seat", "a top trump was drawn after trick 1")
     held = state.hands[seat] & top
     for i, c in enumerate(state.played):
         if BIT[c] & top and seat_of_play(leaders, i, seats) == seat:
