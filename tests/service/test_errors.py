@@ -21,10 +21,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from mazzo.core.cards import card
 from mazzo.games.maraffa import rules
-from mazzo.games.maraffa.rules import MAX_TARGET
 from mazzo.games.maraffa.moves import CLAIM, parse
 from mazzo.games.maraffa.options import Fractions, MarafonaRule, Options, Series, SignalSet
 from mazzo.games.maraffa.positions import position
+from mazzo.games.maraffa.rules import MAX_TARGET
 from mazzo.games.maraffa.state import State
 from mazzo.v1 import game_pb2, game_service_pb2_grpc, maraffa_pb2
 from mazzo.v1 import game_service_pb2 as gs

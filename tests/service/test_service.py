@@ -68,7 +68,9 @@ async def test_random_match_through_grpc_finishes(
     assert score.sides[winner].match_total >= 41 or state.maraffa.table.HasField("last_claim")
 
 
-async def test_unknown_game_is_invalid_argument(stub: game_service_pb2_grpc.GameServiceStub) -> None:
+async def test_unknown_game_is_invalid_argument(
+    stub: game_service_pb2_grpc.GameServiceStub,
+) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await stub.Deal(gs.DealRequest(game="scopa"))
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
