@@ -31,13 +31,19 @@ async def test_health_reports_serving(channel: grpc.aio.Channel) -> None:
         assert reply.status == health_pb2.HealthCheckResponse.SERVING
 
 
-async def test_reflection_lists_both_services(channel: grpc.aio.Channel) -> None:
+async def test_reflection_lists_and_describes_both_services(channel: grpc.aio.Channel) -> None:
+    """What `grpcurl list` and `grpcurl describe` rely on."""
     stub = reflection_pb2_grpc.ServerReflectionStub(channel)
     request = reflection_pb2.ServerReflectionRequest(list_services="")
     names: set[str] = set()
     async for reply in stub.ServerReflectionInfo(iter([request])):
         names.update(s.name for s in reply.list_services_response.service)
     assert {"mazzo.v1.GameService", "mazzo.v1.Bot"} <= names
+    for name in ("mazzo.v1.GameService", "mazzo.v1.Bot"):
+        ask = reflection_pb2.ServerReflectionRequest(file_containing_symbol=name)
+        async for reply in stub.ServerReflectionInfo(iter([ask])):
+            assert not reply.HasField("error_response"), reply.error_response
+            assert reply.file_descriptor_response.file_descriptor_proto
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -13,12 +13,14 @@ from grpc_reflection.v1alpha import reflection
 
 from mazzo.service.errors import DomainErrorInterceptor
 from mazzo.service.game_service import GameService
-from mazzo.v1 import game_service_pb2, game_service_pb2_grpc
+from mazzo.v1 import bot_pb2, game_service_pb2, game_service_pb2_grpc
 
 log = logging.getLogger("mazzo.server")
 
 GAME_SERVICE = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
-BOT_SERVICE = "mazzo.v1.Bot"
+# Bots implement this service; the server only describes it through reflection, which
+# needs its descriptor loaded.
+BOT_SERVICE = bot_pb2.DESCRIPTOR.services_by_name["Bot"].full_name
 SHUTDOWN_GRACE_SECONDS = 5.0
 GC_THRESHOLD = 20_000
 

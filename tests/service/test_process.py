@@ -1,0 +1,119 @@
+"""``mazzo serve`` as its users run it: a process, a port, signals, the environment."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+START_TIMEOUT = 30
+
+
+@contextmanager
+def serve(
+    *args: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """Run ``mazzo serve`` and yield the process and the port it announced."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mazzo", "serve", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "serving gRPC on" in line, (line, proc.stderr.read() if proc.stderr else "")
+        yield proc, int(line.rsplit(":", 1)[1])
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(START_TIMEOUT)
+
+
+def check_serving(port: int) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        reply = health_pb2_grpc.HealthStub(channel).Check(
+            health_pb2.HealthCheckRequest(), timeout=10
+        )
+    assert reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_serve_on_port_zero_announces_the_port_and_stops_cleanly_on_sigterm() -> None:
+    with serve("--host", "127.0.0.1", "--port", "0") as (proc, port):
+        check_serving(port)
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=START_TIMEOUT)
+        assert proc.returncode == 0
+        assert "shutting down" in out
+
+
+def test_host_and_port_come_from_the_environment() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+    env = {"MAZZO_HOST": "127.0.0.1", "MAZZO_PORT": str(free)}
+    with serve(env=env) as (_, port):
+        assert port == free
+        check_serving(port)
+
+
+def test_a_second_server_on_a_busy_port_fails_loudly() -> None:
+    """Port reuse is off: the second server must not silently share the port."""
+    with serve("--port", "0") as (_, port):
+        second = subprocess.run(
+            [sys.executable, "-m", "mazzo", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=START_TIMEOUT,
+        )
+        assert second.returncode == 1
+        assert f"cannot listen on 127.0.0.1:{port}" in second.stderr
+        check_serving(port)
+
+
+def test_a_bad_port_is_refused_by_the_command_line() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mazzo", "serve", "--port", "70000"],
+        capture_output=True,
+        text=True,
+        timeout=START_TIMEOUT,
+    )
+    assert result.returncode == 2
+    assert "port must be 0..65535" in result.stderr
+
+
+@pytest.mark.slow
+def test_a_wheel_built_from_the_sources_carries_the_generated_code(
+    tmp_path: os.PathLike[str],
+) -> None:
+    """``pip install .`` works from a clean clone: the build generates mazzo.v1."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), root],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    import zipfile
+
+    (wheel,) = [p for p in os.listdir(tmp_path) if p.endswith(".whl")]
+    names = zipfile.ZipFile(os.path.join(tmp_path, wheel)).namelist()
+    for module in (
+        "game_service_pb2.py",
+        "game_service_pb2_grpc.py",
+        "maraffa_pb2.py",
+        "bot_pb2.py",
+    ):
+        assert f"mazzo/v1/{module}" in names
+    assert "mazzo/cli.py" in names

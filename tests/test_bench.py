@@ -1,0 +1,44 @@
+"""``mazzo bench`` prints JSON with its figures compared inside one run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run_bench(*args: str) -> dict[str, object]:
+    result = subprocess.run(
+        [sys.executable, "-m", "mazzo", "bench", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert isinstance(report, dict)
+    return report
+
+
+def test_bench_reports_engine_speed_and_codec_times_as_json() -> None:
+    report = run_bench(
+        "--seconds", "0.3", "--only", "maraffa_random_hands_4p", "--only", "maraffa_state_codec"
+    )
+    hands = report["maraffa_random_hands_4p"]
+    assert isinstance(hands, dict) and hands["hands"] > 0 and hands["hands_per_second"] > 0
+    codec = report["maraffa_state_codec"]
+    assert isinstance(codec, dict) and codec["encode_us"] > 0 and codec["decode_validate_us"] > 0
+
+
+@pytest.mark.slow
+def test_apply_move_keeps_pace_with_a_health_check() -> None:
+    """A regression guard, as a ratio in one run (absolute times vary by machine):
+    ApplyMove, which decodes, checks, plays and encodes a whole state, keeps at least
+    half the rate of Health/Check on the same server and channel."""
+    report = run_bench("--seconds", "1", "--only", "grpc_apply_move_vs_health_check")
+    figures = report["grpc_apply_move_vs_health_check"]
+    assert isinstance(figures, dict)
+    for case in ("in_flight_1", "in_flight_64", "play_forward_in_flight_64"):
+        assert figures[case]["apply_over_health"] >= 0.5, figures[case]
