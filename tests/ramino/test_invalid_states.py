@@ -362,3 +362,9 @@ def test_a_finished_match() -> None:
     b = state.bets
     broken = bets(state, pot=2, carry=2, shares=(0, 2), balances=(b.balances[0], b.balances[1] - 2))
     refused(broken, B + "pot", "paid or refunded")
+
+
+def test_a_hand_number_the_wire_could_not_count_on() -> None:
+    """Found by the fuzz test: a hand number near 2**32 would overflow the uint32 at the
+    next hand. A match has about 10**8 hands at most, so 2**31 bounds it."""
+    refused(table(bidding(), hand_number=2**32 - 1), T + "hand_number", "1..2147483648")

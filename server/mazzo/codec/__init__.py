@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mazzo.codec import maraffa
+from mazzo.codec import maraffa, ramino
 from mazzo.core.errors import InvalidArgument
 from mazzo.v1 import game_pb2
 
@@ -51,5 +51,20 @@ CODECS: dict[str, GameCodec] = {
         events_bytes=maraffa.events_bytes,
         view_to_wire=maraffa.view_to_wire,
         side_score_to_wire=maraffa.side_score_to_wire,
+    ),
+    "ramino": GameCodec(
+        game="ramino",
+        options_field="ramino",
+        options_from_wire=ramino.options_from_wire,
+        options_to_wire=ramino.options_to_wire,
+        state_from_wire=ramino.state_from_wire,
+        state_to_wire=ramino.state_to_wire,
+        move_from_wire=ramino.move_from_wire,
+        move_to_wire=ramino.move_to_wire,
+        moves_bytes=ramino.moves_bytes,
+        event_to_wire=ramino.event_to_wire,
+        events_bytes=ramino.events_bytes,
+        view_to_wire=ramino.view_to_wire,
+        side_score_to_wire=ramino.side_score_to_wire,
     ),
 }

@@ -6,8 +6,9 @@ from typing import Any
 
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.maraffa.game import RULES as MARAFFA
+from mazzo.games.ramino.game import RULES as RAMINO
 
-GAMES: dict[str, Any] = {MARAFFA.id: MARAFFA}
+GAMES: dict[str, Any] = {MARAFFA.id: MARAFFA, RAMINO.id: RAMINO}
 
 
 def rules_for(game: str, field: str = "game") -> Any:

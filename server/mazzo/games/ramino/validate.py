@@ -48,6 +48,9 @@ B = P + "bets."
 #: Far more draws than any match makes, and room to count on within 64 bits.
 MAX_COUNTER = 2**63
 DECK_SIZE = 2 * len(CODES)
+#: A match has at most match_hands decided hands with fewer than match_hands void
+#: hands before each (about 10**8); far below, and the uint32 on the wire has room left.
+MAX_HAND_NUMBER = 2**31
 _BID_KINDS = {
     BidAction.BUIO: Kind.BUIO,
     BidAction.NO_BUIO: Kind.NO_BUIO,
@@ -97,8 +100,8 @@ def check_table(table: Table) -> None:
     if not 1 <= table.counter < MAX_COUNTER:
         raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
     _seat(table.dealer, players, T + "dealer")
-    if not 1 <= table.hand_number <= MAX_COUNTER:
-        raise InvalidState(T + "hand_number", "hand numbers start at 1")
+    if not 1 <= table.hand_number <= MAX_HAND_NUMBER:
+        raise InvalidState(T + "hand_number", f"hand numbers are 1..{MAX_HAND_NUMBER}")
     if not 0 <= table.decided_hands <= MAX_MATCH_HANDS:
         raise InvalidState(T + "decided_hands", "decided hands out of range")
     if not 0 <= table.void_streak <= MAX_MATCH_HANDS:
