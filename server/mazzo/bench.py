@@ -6,7 +6,13 @@ on the same server and channel.
 
 Random play picks uniformly among the legal moves except CLAIM (listed last): a
 random claim would end the match at once, so "random hands" would mostly be
-claims. Every move still goes through ``apply``, which checks it.
+claims. Every move still goes through ``apply``, which checks it. Ramino's random
+player picks uniformly among all its legal moves, CLOSE included.
+
+Ramino's closure figures: the worst time of one ``best_closure`` over sampled hands,
+every memo cleared before each call; and the agreement of ``best_closure`` with the
+spec's own loop (``games.ramino.reference``) on ``--closure-hands`` hands, spread over
+the machine's cores.
 """
 
 from __future__ import annotations
@@ -56,6 +62,137 @@ def maraffa_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
         "seconds": round(elapsed, 3),
         "hands_per_second": round(hands / elapsed),
         "us_per_move": round(elapsed / moves * 1e6, 3),
+    }
+
+
+def ramino_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
+    """Random Ramino hands per second in-process, every move checked by ``apply``. A
+    hand runs from the deal to its end (closed, uncontested, void, stock exhausted).
+    The rate is also given per second of CPU time, which other processes on the
+    machine do not disturb."""
+    from mazzo.games.ramino import events as ramino_events
+    from mazzo.games.ramino import rules as ramino
+    from mazzo.games.ramino.options import Options as RaminoOptions
+
+    rnd = random.Random(seed).random
+    legal_moves, apply = ramino.legal_moves, ramino.apply
+    hand_ended = ramino_events.HandEnded
+    options = RaminoOptions()
+    hands = moves = closed = matches = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state, _ = ramino.deal(options, players, matches)
+        matches += 1
+        while not state.finished and time.perf_counter() < deadline:
+            legal = legal_moves(state)
+            state, events = apply(state, legal[int(rnd() * len(legal))])
+            moves += 1
+            for e in events:
+                if type(e) is hand_ended:
+                    hands += 1
+                    closed += e.result.closure is not None
+    elapsed, cpu_time = time.perf_counter() - start, time.process_time() - cpu
+    return {
+        "players": players,
+        "hands": hands,
+        "closed_hands": closed,
+        "moves": moves,
+        "seconds": round(elapsed, 3),
+        "hands_per_second": round(hands / elapsed),
+        "hands_per_cpu_second": round(hands / cpu_time),
+        "moves_per_hand": round(moves / max(hands, 1)),
+        "us_per_move": round(elapsed / moves * 1e6, 3),
+    }
+
+
+def _closure_sample(count: int, seed: int) -> list[tuple[tuple[int, ...], int, bool]]:
+    """Hands to value: closure shapes of every type with 0-2 cards changed, and random
+    ones (reference.sample_hand), with both jokers settings and both set rules."""
+    from mazzo.games.ramino.reference import sample_hand
+
+    rnd = random.Random(seed)
+    return [
+        (sample_hand(rnd), 1 if rnd.random() < 0.85 else 0, rnd.random() < 0.2)
+        for _ in range(count)
+    ]
+
+
+def ramino_closure_check(hands: int, seed: int = 7) -> Report:
+    """The time of one closure check (``best_closure`` of ten cards) over sampled hands:
+    ``cold`` with every memo cleared before each call, ``warm`` with only the memo of
+    whole results cleared (a running server keeps the rest). Each hand is timed three
+    times and its best time kept, so a time slice lost to another process is not taken
+    for the check's own cost."""
+    from mazzo.games.ramino import closures
+
+    sample = _closure_sample(hands, seed)
+    report: Report = {"hands": len(sample)}
+    for name, clear_all in (("cold", True), ("warm", False)):
+        times = []
+        for ten, jokers, dup in sample:
+            best = float("inf")
+            for _ in range(3):
+                closures._best_closure.cache_clear()
+                if clear_all:
+                    closures._combos.cache_clear()
+                t = time.perf_counter()
+                closures.best_closure(ten, jokers, dup)
+                best = min(best, time.perf_counter() - t)
+            times.append(best)
+        times.sort()
+        report[name] = {
+            "worst_us": round(times[-1] * 1e6, 1),
+            "p99_us": round(times[int(len(times) * 0.99)] * 1e6, 1),
+            "median_us": round(times[len(times) // 2] * 1e6, 1),
+        }
+    return report
+
+
+def _agreement_chunk(args: tuple[int, int]) -> tuple[int, int, dict[int, int], list[str]]:
+    from mazzo.core.cards import codes
+    from mazzo.games.ramino import reference
+    from mazzo.games.ramino.closures import best_closure
+
+    count, seed = args
+    agreed = 0
+    kinds: dict[int, int] = {}
+    wrong = []
+    for ten, jokers, dup in _closure_sample(count, seed):
+        found = best_closure(ten, jokers, dup)
+        expected = reference.best_closure(ten, jokers, dup)
+        if (found.multiplier, found.joker, found.stands_for) == expected:
+            agreed += 1
+        else:
+            wrong.append(f"{codes(ten)} jokers={jokers} dup={dup}: {found} != {expected}")
+        kinds[expected[0]] = kinds.get(expected[0], 0) + 1
+    return count, agreed, kinds, wrong
+
+
+def ramino_closure_agreement(hands: int, seed: int = 100) -> Report:
+    """``best_closure`` against the spec's loop on ``hands`` sampled hands: same
+    multiplier, same joker, same code it stands for."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunk = 500
+    jobs = [(min(chunk, hands - i), seed + i) for i in range(0, hands, chunk)]
+    start = time.perf_counter()
+    total = agreed = 0
+    kinds: dict[int, int] = {}
+    wrong: list[str] = []
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for count, ok, seen, bad in pool.map(_agreement_chunk, jobs):
+            total += count
+            agreed += ok
+            wrong.extend(bad)
+            for k, n in seen.items():
+                kinds[k] = kinds.get(k, 0) + n
+    return {
+        "hands": total,
+        "agreed": agreed,
+        "by_multiplier": dict(sorted(kinds.items())),
+        "disagreements": wrong[:10],
+        "seconds": round(time.perf_counter() - start, 1),
     }
 
 
@@ -232,13 +369,20 @@ def grpc_apply_vs_health(seconds: float) -> Report:
         return asyncio.run(_grpc_rates(port, seconds))
 
 
-def run_all(seconds: float = 2.0, only: list[str] | None = None) -> Report:
+def run_all(
+    seconds: float = 2.0, only: list[str] | None = None, closure_hands: int = 2000
+) -> Report:
     measurements: dict[str, Callable[[], Report]] = {
         "maraffa_random_hands_4p": lambda: maraffa_random_hands(4, seconds),
         "maraffa_random_hands_3p": lambda: maraffa_random_hands(3, seconds / 2),
         "maraffa_random_hands_2p": lambda: maraffa_random_hands(2, seconds / 2),
         "maraffa_state_codec": lambda: state_codec(seconds),
         "grpc_apply_move_vs_health_check": lambda: grpc_apply_vs_health(4 * seconds),
+        "ramino_random_hands_4p": lambda: ramino_random_hands(4, seconds),
+        "ramino_random_hands_3p": lambda: ramino_random_hands(3, seconds / 2),
+        "ramino_random_hands_2p": lambda: ramino_random_hands(2, seconds / 2),
+        "ramino_closure_check": lambda: ramino_closure_check(closure_hands),
+        "ramino_closure_agreement": lambda: ramino_closure_agreement(closure_hands),
     }
     report: Report = {"python": sys.version.split()[0], "seconds_per_measurement": seconds}
     for name, measure in measurements.items():

@@ -45,6 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--only", action="append", default=None, help="run only these measurements (repeatable)"
     )
+    bench.add_argument(
+        "--closure-hands",
+        type=int,
+        default=2000,
+        help="Ramino hands for the closure check and the agreement with the spec's loop",
+    )
     return parser
 
 
@@ -63,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "bench":
         from mazzo.bench import run_all
 
-        report = run_all(args.seconds, args.only)
+        report = run_all(args.seconds, args.only, args.closure_hands)
         print(json.dumps(report, indent=2))
         return 0
     return 2
