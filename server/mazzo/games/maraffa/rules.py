@@ -390,10 +390,8 @@ def _verify_play(state: State, move: PlayCard) -> None:
             raise IllegalMove("move.maraffa.play_card.declare_marafona", f"{move}: {why}")
 
 
-def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
-    """The state after ``move`` and the events it caused; raises if it is illegal."""
-    if type(move) is PlayCard and state.phase is _PLAY:
-        return _play(state, move)
+def _apply_other(state: State, move: Move) -> tuple[State, list[ev.Event]]:
+    """Every move but a card play in the play phase (which ``apply`` handles itself)."""
     verify(state, move)
     if type(move) is DeclareTrump:
         seat = state.to_act
@@ -437,8 +435,14 @@ def _is_cut(state: State, hand: int, c: int, led: int) -> bool:
     )
 
 
-def _play(state: State, move: PlayCard) -> tuple[State, list[ev.Event]]:
-    """Check and play a card (PLAY phase); the quick checks come first."""
+def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
+    """The state after ``move`` and the events it caused; raises if it is illegal.
+
+    A card play in the play phase, most of every match, is handled right here: the
+    quick checks first, the full ``verify`` only for what they leave out.
+    """
+    if type(move) is not PlayCard or state.phase is not _PLAY:
+        return _apply_other(state, move)
     seat = state.to_act
     c = move.card
     hands = list(state.hands)
