@@ -21,6 +21,7 @@ from mazzo.core.cards import SUITS, cards
 from mazzo.games.maraffa.cards import DECK, mask_of
 from mazzo.games.maraffa.moves import Signal
 from mazzo.games.maraffa.options import Options
+from mazzo.games.maraffa.scoring import target_units
 from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table
 from mazzo.games.maraffa.tricks import trick_leaders
 from mazzo.games.maraffa.validate import validate
@@ -59,9 +60,7 @@ def position(
     trump_suit = SUITS.index(trump) if trump else NO_SUIT
     if dealer is None:
         dealer = (battezzante - 1) % seats
-    target = effective_target
-    if target is None:
-        target = 3 * options.target if options.keep_thirds else options.target
+    target = target_units(options, 1) if effective_target is None else effective_target
     table = Table(
         options=options,
         players=players,

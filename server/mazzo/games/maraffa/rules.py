@@ -155,7 +155,6 @@ def deal(options: Options, players: int, seed: int) -> tuple[State, list[ev.Even
     check_options(options, players)
     seats = 2 if players == 2 else 4
     dealer = draw_below(seed, 0, seats) if options.first_dealer is None else options.first_dealer
-    target = 3 * options.target if options.keep_thirds else options.target
     table = Table(
         options=options,
         players=players,
@@ -168,7 +167,7 @@ def deal(options: Options, players: int, seed: int) -> tuple[State, list[ev.Even
         game_number=1,
         games_won=(0, 0),
         totals=(0, 0),
-        effective_target=target,
+        effective_target=target_units(options, 1),
     )
     return _deal_hand(table)
 
