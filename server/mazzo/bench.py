@@ -115,7 +115,7 @@ def _server_process() -> Iterator[int]:
     """``mazzo serve`` in its own process on a free port; yields the port."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mazzo", "serve", "--host", "127.0.0.1", "--port", "0"],
+        [sys.executable, "-m", "mazzo", "serve", "--host", "127.0.0.1", "--port", "0", "--no-http"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
+DEFAULT_HTTP_PORT = 8080
 
 
 def _port(text: str) -> int:
@@ -39,6 +40,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=_port(os.environ.get("MAZZO_PORT", str(DEFAULT_PORT))),
         help="port, 0 for any free one (env MAZZO_PORT; default %(default)s)",
     )
+    serve.add_argument(
+        "--http-port",
+        type=_port,
+        default=_port(os.environ.get("MAZZO_HTTP_PORT", str(DEFAULT_HTTP_PORT))),
+        help="HTTP/JSON port, 0 for any free one (env MAZZO_HTTP_PORT; default %(default)s)",
+    )
+    serve.add_argument("--no-http", action="store_true", help="serve gRPC only")
 
     bench = sub.add_parser("bench", help="measure speed; prints JSON")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
@@ -55,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from mazzo.service.server import PortInUseError, serve
 
         try:
-            asyncio.run(serve(args.host, args.port))
+            asyncio.run(serve(args.host, args.port, None if args.no_http else args.http_port))
         except PortInUseError as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 1

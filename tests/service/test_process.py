@@ -23,7 +23,7 @@ def serve(
 ) -> Iterator[tuple[subprocess.Popen[str], int]]:
     """Run ``mazzo serve`` and yield the process and the port it announced."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mazzo", "serve", *args],
+        [sys.executable, "-m", "mazzo", "serve", "--http-port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -71,7 +71,7 @@ def test_a_second_server_on_a_busy_port_fails_loudly() -> None:
     """Port reuse is off: the second server must not silently share the port."""
     with serve("--port", "0") as (_, port):
         second = subprocess.run(
-            [sys.executable, "-m", "mazzo", "serve", "--port", str(port)],
+            [sys.executable, "-m", "mazzo", "serve", "--no-http", "--port", str(port)],
             capture_output=True,
             text=True,
             timeout=START_TIMEOUT,
@@ -83,7 +83,7 @@ def test_a_second_server_on_a_busy_port_fails_loudly() -> None:
 
 def test_a_bad_port_is_refused_by_the_command_line() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mazzo", "serve", "--port", "70000"],
+        [sys.executable, "-m", "mazzo", "serve", "--no-http", "--port", "70000"],
         capture_output=True,
         text=True,
         timeout=START_TIMEOUT,

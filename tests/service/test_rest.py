@@ -1,0 +1,125 @@
+"""The same API as HTTP/JSON, routed by the proto's google.api.http annotations."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+import pytest_asyncio
+
+from mazzo.service.rest import http_rules
+from mazzo.service.server import GAME_SERVICE, start_server, stop_server
+from mazzo.v1 import cards_pb2, game_service_pb2_grpc
+from mazzo.v1 import game_service_pb2 as gs
+
+
+@pytest_asyncio.fixture
+async def servers() -> AsyncIterator[
+    tuple[httpx.AsyncClient, game_service_pb2_grpc.GameServiceStub]
+]:
+    """One server with both faces: an HTTP client and a gRPC stub to it."""
+    running, port = await start_server("127.0.0.1", 0, http_port=0)
+    base = f"http://127.0.0.1:{running.http_port}"
+    async with (
+        httpx.AsyncClient(base_url=base, timeout=10) as http,
+        grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
+    ):
+        yield http, game_service_pb2_grpc.GameServiceStub(channel)
+    await stop_server(running, grace=0.5)
+
+
+def test_every_rpc_has_a_route_from_its_annotation() -> None:
+    routes = {rule.method.name: (rule.verb, rule.path) for rule in http_rules(GAME_SERVICE)}
+    assert routes == {
+        "ListGames": ("GET", "/v1/games"),
+        "Deal": ("POST", "/v1/games/{game}:deal"),
+        "LegalMoves": ("POST", "/v1/state:legalMoves"),
+        "ApplyMove": ("POST", "/v1/state:apply"),
+        "GetView": ("POST", "/v1/state:view"),
+        "Score": ("POST", "/v1/state:score"),
+    }
+
+
+async def test_list_games(servers: Any) -> None:
+    http, _ = servers
+    reply = await http.get("/v1/games")
+    assert reply.status_code == 200
+    assert reply.headers["content-type"] == "application/json"
+    games = {g["id"]: g for g in reply.json()["games"]}
+    assert games["maraffa"]["playerCounts"] == [2, 3, 4]
+
+
+async def test_a_hand_played_over_rest_matches_grpc(servers: Any) -> None:
+    """Deal, then apply moves with the state each reply returns, until the first hand
+    is scored; the same requests over gRPC give the same answers."""
+    http, stub = servers
+    dealt = (await http.post("/v1/games/maraffa:deal", json={"players": 4, "seed": "11"})).json()
+    grpc_dealt = await stub.Deal(gs.DealRequest(game="maraffa", players=4, seed=11))
+    assert dealt["state"]["maraffa"]["hands"][0]["cards"] == [
+        cards_pb2.Card.Name(c) for c in grpc_dealt.state.maraffa.hands[0].cards
+    ]
+    state, moves = dealt["state"], dealt["legalMoves"]
+    rnd = random.Random(3)
+    for _ in range(41):
+        move = moves[rnd.randrange(len(moves) - 1)]  # never the final CLAIM
+        reply = await http.post("/v1/state:apply", json={"state": state, "move": move})
+        assert reply.status_code == 200, reply.text
+        body = reply.json()
+        state, moves = body["state"], body["legalMoves"]
+        if any("handScored" in e["maraffa"] for e in body["events"]):
+            break
+    else:
+        pytest.fail("no hand was scored in 41 moves")
+    legal = (await http.post("/v1/state:legalMoves", json={"state": state})).json()
+    assert legal["moves"] == moves
+    view = (await http.post("/v1/state:view", json={"state": state, "seat": 1})).json()
+    assert "rng" not in view["view"]["maraffa"]
+    score = (await http.post("/v1/state:score", json={"state": state})).json()
+    points = [side["maraffa"]["lastHand"].get("cardPoints", 0) for side in score["sides"]]
+    assert sum(points) == 11
+
+
+async def test_errors_carry_the_same_status_and_details_as_grpc(servers: Any) -> None:
+    http, stub = servers
+    reply = await http.post("/v1/games/scopa:deal", json={})
+    assert reply.status_code == 400
+    body = reply.json()
+    assert body["code"] == 3  # INVALID_ARGUMENT
+    (detail,) = body["details"]
+    assert detail["@type"] == "type.googleapis.com/google.rpc.BadRequest"
+    assert detail["fieldViolations"][0]["field"] == "game"
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub.Deal(gs.DealRequest(game="scopa"))
+    assert caught.value.details() == body["message"]
+
+
+async def test_a_move_after_the_match_is_409(servers: Any) -> None:
+    """FAILED_PRECONDITION maps to 409: the request is well-formed, the state forbids it."""
+    http, _ = servers
+    dealt = (await http.post("/v1/games/maraffa:deal", json={"seed": "2"})).json()
+    claim = dealt["legalMoves"][-1]
+    assert "claim" in claim["maraffa"]
+    over = await http.post("/v1/state:apply", json={"state": dealt["state"], "move": claim})
+    state = over.json()["state"]
+    assert state["finished"]
+    reply = await http.post("/v1/state:apply", json={"state": state, "move": claim})
+    assert reply.status_code == 409
+    assert reply.json()["code"] == 9  # FAILED_PRECONDITION
+    assert reply.json()["details"][0]["fieldViolations"][0]["field"] == "move"
+
+
+async def test_bad_json_unknown_routes_and_methods(servers: Any) -> None:
+    http, _ = servers
+    reply = await http.post("/v1/state:apply", content=b"{not json")
+    assert reply.status_code == 400
+    assert reply.json()["details"][0]["fieldViolations"][0]["field"] == "body"
+    reply = await http.post("/v1/state:apply", json={"stat": {}})
+    assert reply.status_code == 400, "unknown fields are refused, not ignored"
+    reply = await http.get("/v1/nowhere")
+    assert reply.status_code == 404 and reply.json()["code"] == 5
+    reply = await http.get("/v1/state:apply")
+    assert reply.status_code == 405
