@@ -9,7 +9,7 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: all venv gen proto-deps lint-protos descriptor lint run test test-fast bench clean distclean
+.PHONY: all venv gen proto-deps lint-protos openapi openapi-check descriptor lint run test test-fast bench clean distclean
 
 all: venv gen
 
@@ -43,12 +43,24 @@ $(BUFDIR): tools/buf/package-lock.json
 lint-protos: $(BUFDIR) $(DEPS)
 	$(BUF) lint
 
+# The OpenAPI document of the HTTP/JSON API is generated from the proto by
+# protoc-gen-openapi (google/gnostic, pinned) and committed; CI checks it is current.
+OPENAPI_PLUGIN := build/bin/protoc-gen-openapi
+$(OPENAPI_PLUGIN):
+	GOBIN=$(CURDIR)/build/bin go install github.com/google/gnostic/cmd/protoc-gen-openapi@v0.7.1
+
+openapi: $(OPENAPI_PLUGIN) $(VENV)
+	$(PY) scripts/gen_openapi.py --plugin $(OPENAPI_PLUGIN)
+
+openapi-check: $(OPENAPI_PLUGIN) $(VENV)
+	$(PY) scripts/gen_openapi.py --plugin $(OPENAPI_PLUGIN) --check
+
 # A descriptor set of our protos and their imports, for tools that need one.
 descriptor: $(BUFDIR) $(DEPS)
 	$(BUF) build -o build/mazzo.binpb
 
 # Runs every checker, then fails if any failed, so one run shows all problems.
-lint: lint-protos $(GEN)
+lint: lint-protos openapi-check $(GEN)
 	@status=0; \
 	.venv/bin/ruff check . || status=1; \
 	.venv/bin/ruff format --check . || status=1; \

@@ -117,6 +117,8 @@ async def test_bad_json_unknown_routes_and_methods(servers: Any) -> None:
     reply = await http.post("/v1/state:apply", content=b"{not json")
     assert reply.status_code == 400
     assert reply.json()["details"][0]["fieldViolations"][0]["field"] == "body"
+    reply = await http.post("/v1/state:apply", content=b"\xff\xfe not utf-8")
+    assert reply.status_code == 400, "found by schemathesis: once a 500"
     reply = await http.post("/v1/state:apply", json={"stat": {}})
     assert reply.status_code == 400, "unknown fields are refused, not ignored"
     reply = await http.get("/v1/nowhere")

@@ -10,6 +10,7 @@ same details as gRPC, under the HTTP status Google's mapping gives its code
 from __future__ import annotations
 
 import logging
+from importlib import resources
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -88,7 +89,7 @@ def _endpoint(rule: HttpRule, handler: Handler) -> Callable[[Request], Awaitable
                 json_format.ParseDict({name: value}, message)
             for name, value in request.path_params.items():
                 json_format.ParseDict({name: value}, message)
-        except json_format.ParseError as e:
+        except (json_format.ParseError, ValueError) as e:  # ValueError: not UTF-8
             bad = InvalidArgument("body", f"not a valid {request_class.__name__} in JSON: {e}")
             return _status_response(status_of(bad))
         try:
@@ -106,17 +107,34 @@ def _endpoint(rule: HttpRule, handler: Handler) -> Callable[[Request], Awaitable
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
-    code = code_pb2.NOT_FOUND
-    message = f"no route for {request.method} {request.url.path}"
+    """404 and 405 as a JSON Status; a 405 keeps the Allow header Starlette gives it."""
     if isinstance(exc, HTTPException) and exc.status_code == 405:
-        code, message = code_pb2.UNIMPLEMENTED, f"{request.method} is not allowed here"
-    return _status_response(status_pb2.Status(code=code, message=message))
+        status = status_pb2.Status(
+            code=code_pb2.UNIMPLEMENTED, message=f"{request.method} is not allowed here"
+        )
+        response = _status_response(status)
+        response.headers.update(exc.headers or {})
+        return response
+    message = f"no route for {request.method} {request.url.path}"
+    return _status_response(status_pb2.Status(code=code_pb2.NOT_FOUND, message=message))
+
+
+def openapi_document() -> bytes:
+    """The OpenAPI 3 document generated from the proto (scripts/gen_openapi.py)."""
+    return resources.files("mazzo.service").joinpath("openapi.json").read_bytes()
 
 
 def build_app(service: ServiceDescriptor, servicer: Any) -> Starlette:
-    """A Starlette app serving every annotated RPC of ``service`` through ``servicer``."""
+    """A Starlette app serving every annotated RPC of ``service`` through ``servicer``,
+    and the API's OpenAPI document at ``/openapi.json``."""
+    document = openapi_document()
+
+    async def openapi(request: Request) -> Response:
+        return Response(document, media_type=JSON)
+
     routes = [
         Route(rule.path, _endpoint(rule, getattr(servicer, rule.method.name)), methods=[rule.verb])
         for rule in http_rules(service)
     ]
+    routes.append(Route("/openapi.json", openapi, methods=["GET"]))
     return Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})
