@@ -10,9 +10,9 @@ same details as gRPC, under the HTTP status Google's mapping gives its code
 from __future__ import annotations
 
 import logging
-from importlib import resources
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 from google.api import annotations_pb2
