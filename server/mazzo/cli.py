@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -47,6 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="HTTP/JSON port, 0 for any free one (env MAZZO_HTTP_PORT; default %(default)s)",
     )
     serve.add_argument("--no-http", action="store_true", help="serve gRPC only")
+    serve.add_argument("--access-log", action="store_true", help="log every RPC (code, time, id)")
+    serve.add_argument(
+        "--log-format",
+        choices=("json", "text"),
+        default=os.environ.get("MAZZO_LOG_FORMAT", "json"),
+        help="log lines as JSON objects or plain text (env MAZZO_LOG_FORMAT; default %(default)s)",
+    )
 
     bench = sub.add_parser("bench", help="measure speed; prints JSON")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
@@ -58,12 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     if args.command == "serve":
+        from mazzo.service import logs
         from mazzo.service.server import PortInUseError, serve
 
+        logs.configure(args.log_format)
         try:
-            asyncio.run(serve(args.host, args.port, None if args.no_http else args.http_port))
+            http_port = None if args.no_http else args.http_port
+            asyncio.run(serve(args.host, args.port, http_port, args.access_log))
         except PortInUseError as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 1

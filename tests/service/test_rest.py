@@ -125,3 +125,40 @@ async def test_bad_json_unknown_routes_and_methods(servers: Any) -> None:
     assert reply.status_code == 404 and reply.json()["code"] == 5
     reply = await http.get("/v1/state:apply")
     assert reply.status_code == 405
+
+
+async def test_metrics_count_calls_by_method_code_and_game(servers: Any) -> None:
+    """Prometheus names operators already chart: grpc_server_handled_total by code,
+    grpc_server_handling_seconds, and per-game counters; HTTP calls by route."""
+    http, stub = servers
+    await stub.Deal(gs.DealRequest(game="maraffa", seed=1))
+    with pytest.raises(grpc.aio.AioRpcError):
+        await stub.Deal(gs.DealRequest(game="scopa"))
+    await http.post("/v1/games/maraffa:deal", json={"seed": "2"})
+    text = (await http.get("/metrics")).text
+    labels = 'grpc_method="Deal",grpc_service="mazzo.v1.GameService",grpc_type="unary"'
+    assert f'grpc_server_handled_total{{grpc_code="OK",{labels}}} 1.0' in text
+    assert f'grpc_server_handled_total{{grpc_code="INVALID_ARGUMENT",{labels}}} 1.0' in text
+    assert f"grpc_server_handling_seconds_count{{{labels}}} 2.0" in text
+    assert 'mazzo_requests_rejected_total{reason="InvalidArgument"} 1.0' in text
+    assert 'mazzo_deals_total{game="maraffa"} 2.0' in text
+    assert 'mazzo_http_requests_total{route="/v1/games/{game}:deal",status="200"} 1.0' in text
+
+
+async def test_access_log_lines_carry_the_callers_request_id(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    running, port = await start_server("127.0.0.1", 0, access_log=True)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = game_service_pb2_grpc.GameServiceStub(channel)
+            with caplog.at_level("INFO", logger="mazzo.access"):
+                await stub.ListGames(gs.ListGamesRequest(), metadata=(("x-request-id", "r-42"),))
+                await stub.ListGames(gs.ListGamesRequest())
+    finally:
+        await stop_server(running, grace=0.5)
+    lines = [r for r in caplog.records if r.name == "mazzo.access"]
+    assert len(lines) == 2
+    assert lines[0].request_id == "r-42"  # type: ignore[attr-defined]
+    assert lines[0].code == "OK" and lines[0].method == "/mazzo.v1.GameService/ListGames"  # type: ignore[attr-defined]
+    assert len(lines[1].request_id) == 32, "one is made up when the caller sends none"  # type: ignore[attr-defined]

@@ -21,6 +21,7 @@ from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 from google.rpc import code_pb2, status_pb2
+from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -29,6 +30,8 @@ from starlette.routing import Route
 
 from mazzo.core.errors import InvalidArgument, RulesError
 from mazzo.service.errors import status_of
+from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
+from mazzo.service.metrics import Metrics
 
 log = logging.getLogger("mazzo.rest")
 
@@ -75,10 +78,21 @@ def _status_response(status: status_pb2.Status) -> Response:
 Handler = Callable[[Any, Any], Awaitable[Message]]
 
 
-def _endpoint(rule: HttpRule, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+def _endpoint(
+    rule: HttpRule, handler: Handler, metrics: Metrics
+) -> Callable[[Request], Awaitable[Response]]:
     request_class = GetMessageClass(rule.method.input_type)
+    counted = {code: metrics.http.labels(rule.path, str(code)) for code in (200, 400, 409, 500)}
 
     async def endpoint(request: Request) -> Response:
+        bind_request(lambda: request.headers.get(REQUEST_ID_KEY))
+        response = await respond(request)
+        code = response.status_code
+        child = counted.get(code) or metrics.http.labels(rule.path, str(code))
+        child.inc()
+        return response
+
+    async def respond(request: Request) -> Response:
         message = request_class()
         try:
             if rule.body == "*":
@@ -97,7 +111,11 @@ def _endpoint(rule: HttpRule, handler: Handler) -> Callable[[Request], Awaitable
         except RulesError as e:
             return _status_response(status_of(e))
         except Exception:
-            log.exception("unexpected error in %s", rule.method.full_name)
+            log.exception(
+                "unexpected error in %s",
+                rule.method.full_name,
+                extra={"request_id": current_request_id()},
+            )
             return _status_response(
                 status_pb2.Status(code=code_pb2.INTERNAL, message="internal error")
             )
@@ -124,17 +142,26 @@ def openapi_document() -> bytes:
     return resources.files("mazzo.service").joinpath("openapi.json").read_bytes()
 
 
-def build_app(service: ServiceDescriptor, servicer: Any) -> Starlette:
+def build_app(service: ServiceDescriptor, servicer: Any, metrics: Metrics) -> Starlette:
     """A Starlette app serving every annotated RPC of ``service`` through ``servicer``,
-    and the API's OpenAPI document at ``/openapi.json``."""
+    the API's OpenAPI document at ``/openapi.json`` and Prometheus metrics at
+    ``/metrics``."""
     document = openapi_document()
 
     async def openapi(request: Request) -> Response:
         return Response(document, media_type=JSON)
 
+    async def prometheus(request: Request) -> Response:
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
+
     routes = [
-        Route(rule.path, _endpoint(rule, getattr(servicer, rule.method.name)), methods=[rule.verb])
+        Route(
+            rule.path,
+            _endpoint(rule, getattr(servicer, rule.method.name), metrics),
+            methods=[rule.verb],
+        )
         for rule in http_rules(service)
     ]
     routes.append(Route("/openapi.json", openapi, methods=["GET"]))
+    routes.append(Route("/metrics", prometheus, methods=["GET"]))
     return Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})

@@ -15,6 +15,7 @@ from grpc_reflection.v1alpha import reflection
 
 from mazzo.service.errors import DomainErrorInterceptor
 from mazzo.service.game_service import GameService
+from mazzo.service.metrics import Metrics
 from mazzo.service.rest import build_app
 from mazzo.v1 import bot_pb2, game_service_pb2, game_service_pb2_grpc
 
@@ -52,14 +53,21 @@ def _address(host: str, port: int) -> str:
 
 
 async def start_server(
-    host: str = "127.0.0.1", port: int = 50051, http_port: int | None = None
+    host: str = "127.0.0.1",
+    port: int = 50051,
+    http_port: int | None = None,
+    access_log: bool = False,
 ) -> tuple[Running, int]:
     """Start serving; returns the server and its gRPC port (``port=0`` picks one).
 
-    With ``http_port`` (0 picks one) the same service is also served as HTTP/JSON.
+    With ``http_port`` (0 picks one) the same service is also served as HTTP/JSON;
+    ``access_log`` logs every RPC with its code, time and request id.
     """
-    server = grpc.aio.server(interceptors=[DomainErrorInterceptor()], options=SERVER_OPTIONS)
-    service = GameService()
+    metrics = Metrics()
+    server = grpc.aio.server(
+        interceptors=[DomainErrorInterceptor(metrics, access_log)], options=SERVER_OPTIONS
+    )
+    service = GameService(metrics=metrics)
     game_service_pb2_grpc.add_GameServiceServicer_to_server(service, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -96,7 +104,9 @@ async def _start_http(running: Running, host: str, port: int) -> None:
         sock.close()
         raise PortInUseError(f"cannot listen on {_address(host, port)} (HTTP): {e}") from e
     config = uvicorn.Config(
-        build_app(GAME_SERVICE, running.service), log_level="warning", lifespan="off"
+        build_app(GAME_SERVICE, running.service, running.service.metrics),
+        log_level="warning",
+        lifespan="off",
     )
     http = uvicorn.Server(config)
     config.load()
@@ -117,9 +127,9 @@ async def stop_server(running: Running, grace: float = SHUTDOWN_GRACE_SECONDS) -
     await running.grpc.stop(grace)
 
 
-async def serve(host: str, port: int, http_port: int | None) -> None:
+async def serve(host: str, port: int, http_port: int | None, access_log: bool = False) -> None:
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
-    running, bound = await start_server(host, port, http_port)
+    running, bound = await start_server(host, port, http_port, access_log)
     log.info("mazzo serving gRPC on %s:%d", host, bound)
     print(f"mazzo: serving gRPC on {host}:{bound}", flush=True)
     if running.http_port is not None:
