@@ -9,14 +9,14 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: all venv gen proto-deps lint-protos openapi openapi-check descriptor lint run test test-fast bench clean distclean
+.PHONY: all venv gen proto-deps lint-protos openapi openapi-check deploy-check descriptor lint run test test-fast bench clean distclean
 
 all: venv gen
 
 venv: $(VENV)
 $(VENV): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv .venv
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,deploy]'
 	touch $@
 
 # The editable install imports from server/ and may skip the build hook, so the
@@ -59,8 +59,12 @@ openapi-check: $(OPENAPI_PLUGIN) $(VENV)
 descriptor: $(BUFDIR) $(DEPS)
 	$(BUF) build -o build/mazzo.binpb
 
+# deploy/ validated offline: kubernetes-validate --strict, hadolint, envoy --mode validate.
+deploy-check: descriptor $(VENV)
+	$(PY) scripts/check_deploy.py
+
 # Runs every checker, then fails if any failed, so one run shows all problems.
-lint: lint-protos openapi-check $(GEN)
+lint: lint-protos openapi-check deploy-check $(GEN)
 	@status=0; \
 	.venv/bin/ruff check . || status=1; \
 	.venv/bin/ruff format --check . || status=1; \

@@ -44,6 +44,12 @@ def test_every_rpc_has_a_route_from_its_annotation() -> None:
     }
 
 
+async def test_healthz_for_http_only_probes(servers: Any) -> None:
+    http, _ = servers
+    reply = await http.get("/healthz")
+    assert reply.status_code == 200 and reply.json() == {"status": "SERVING"}
+
+
 async def test_list_games(servers: Any) -> None:
     http, _ = servers
     reply = await http.get("/v1/games")

@@ -142,11 +142,21 @@ def openapi_document() -> bytes:
     return resources.files("mazzo.service").joinpath("openapi.json").read_bytes()
 
 
-def build_app(service: ServiceDescriptor, servicer: Any, metrics: Metrics) -> Starlette:
+def build_app(
+    service: ServiceDescriptor,
+    servicer: Any,
+    metrics: Metrics,
+    serving: Callable[[], bool] = lambda: True,
+) -> Starlette:
     """A Starlette app serving every annotated RPC of ``service`` through ``servicer``,
-    the API's OpenAPI document at ``/openapi.json`` and Prometheus metrics at
-    ``/metrics``."""
+    the API's OpenAPI document at ``/openapi.json``, Prometheus metrics at
+    ``/metrics`` and, for HTTP-only probes, ``/healthz`` (503 while shutting down)."""
     document = openapi_document()
+
+    async def healthz(request: Request) -> Response:
+        ok = serving()
+        body = b'{"status": "SERVING"}' if ok else b'{"status": "NOT_SERVING"}'
+        return Response(body, 200 if ok else 503, media_type=JSON)
 
     async def openapi(request: Request) -> Response:
         return Response(document, media_type=JSON)
@@ -164,4 +174,5 @@ def build_app(service: ServiceDescriptor, servicer: Any, metrics: Metrics) -> St
     ]
     routes.append(Route("/openapi.json", openapi, methods=["GET"]))
     routes.append(Route("/metrics", prometheus, methods=["GET"]))
+    routes.append(Route("/healthz", healthz, methods=["GET"]))
     return Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})

@@ -46,6 +46,7 @@ class Running:
     http: uvicorn.Server | None = None
     http_port: int | None = None
     http_task: asyncio.Task[None] | None = None
+    stopping: bool = False
 
 
 def _address(host: str, port: int) -> str:
@@ -103,8 +104,11 @@ async def _start_http(running: Running, host: str, port: int) -> None:
     except OSError as e:
         sock.close()
         raise PortInUseError(f"cannot listen on {_address(host, port)} (HTTP): {e}") from e
+    app = build_app(
+        GAME_SERVICE, running.service, running.service.metrics, lambda: not running.stopping
+    )
     config = uvicorn.Config(
-        build_app(GAME_SERVICE, running.service, running.service.metrics),
+        app,
         log_level="warning",
         lifespan="off",
     )
@@ -119,6 +123,7 @@ async def _start_http(running: Running, host: str, port: int) -> None:
 
 async def stop_server(running: Running, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
     """Stop taking calls, report NOT_SERVING, let calls in flight finish."""
+    running.stopping = True
     await running.health.enter_graceful_shutdown()
     if running.http is not None and running.http_task is not None:
         running.http.should_exit = True
