@@ -232,6 +232,41 @@ def grpc_apply_vs_health(seconds: float) -> Report:
         return asyncio.run(_grpc_rates(port, seconds))
 
 
+def grpc_through_envoy(seconds: float, counts: tuple[int, ...] = (1, 2, 4)) -> Report:
+    """ApplyMove calls per second through Envoy with 1, 2 and 4 replicas behind it,
+    64 in flight on one channel, against Health/Check through the same Envoy."""
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    from mazzo.codec import maraffa as codec
+    from mazzo.ops.replicas import fleet
+    from mazzo.v1 import game_service_pb2, game_service_pb2_grpc
+
+    state, move = _sample_state()
+    request = game_service_pb2.ApplyMoveRequest()
+    codec.state_to_wire(state, maraffa.to_act(state), request.state)
+    codec.move_to_wire(move, request.move)
+    check = health_pb2.HealthCheckRequest()
+    report: Report = {"cores": os.cpu_count()}
+
+    async def measure(port: int) -> Report:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = game_service_pb2_grpc.GameServiceStub(channel)
+            health = health_pb2_grpc.HealthStub(channel)
+            await stub.ApplyMove(request)
+            apply_rate = await _rate(lambda: stub.ApplyMove(request), seconds / 2, 64)
+            health_rate = await _rate(lambda: health.Check(check), seconds / 2, 64)
+        return {
+            "apply_move_per_second": round(apply_rate),
+            "health_check_per_second": round(health_rate),
+        }
+
+    for n in counts:
+        with fleet(n) as running:
+            report[f"replicas_{n}"] = asyncio.run(measure(running.envoy_port))
+    return report
+
+
 def run_all(seconds: float = 2.0, only: list[str] | None = None) -> Report:
     measurements: dict[str, Callable[[], Report]] = {
         "maraffa_random_hands_4p": lambda: maraffa_random_hands(4, seconds),
@@ -239,6 +274,7 @@ def run_all(seconds: float = 2.0, only: list[str] | None = None) -> Report:
         "maraffa_random_hands_2p": lambda: maraffa_random_hands(2, seconds / 2),
         "maraffa_state_codec": lambda: state_codec(seconds),
         "grpc_apply_move_vs_health_check": lambda: grpc_apply_vs_health(4 * seconds),
+        "grpc_through_envoy": lambda: grpc_through_envoy(2 * seconds),
     }
     report: Report = {"python": sys.version.split()[0], "seconds_per_measurement": seconds}
     for name, measure in measurements.items():
