@@ -48,6 +48,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--no-http", action="store_true", help="serve gRPC only")
     serve.add_argument("--access-log", action="store_true", help="log every RPC (code, time, id)")
     serve.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("MAZZO_WORKERS", "1")),
+        help="server processes sharing the ports (env MAZZO_WORKERS; default %(default)s)",
+    )
+    serve.add_argument(
+        "--reuse-port",
+        action="store_true",
+        help="share the ports with other processes (set by --workers for its workers)",
+    )
+    serve.add_argument(
         "--log-format",
         choices=("json", "text"),
         default=os.environ.get("MAZZO_LOG_FORMAT", "json"),
@@ -69,9 +80,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         from mazzo.service.server import PortInUseError, serve
 
         logs.configure(args.log_format)
+        http_port = None if args.no_http else args.http_port
+        if args.workers < 1:
+            print("mazzo: --workers must be at least 1", file=sys.stderr)
+            return 2
+        if args.workers > 1:
+            from mazzo.service.workers import run_workers
+
+            extra = ["--log-format", args.log_format] + (
+                ["--access-log"] if args.access_log else []
+            )
+            return run_workers(args.workers, args.host, args.port, http_port, extra)
         try:
-            http_port = None if args.no_http else args.http_port
-            asyncio.run(serve(args.host, args.port, http_port, args.access_log))
+            asyncio.run(serve(args.host, args.port, http_port, args.access_log, args.reuse_port))
         except PortInUseError as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 1

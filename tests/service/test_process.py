@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from mazzo.v1 import game_service_pb2 as gs
+from mazzo.v1 import game_service_pb2_grpc
 
 START_TIMEOUT = 30
 
@@ -117,3 +122,35 @@ def test_a_wheel_built_from_the_sources_carries_the_generated_code(
     ):
         assert f"mazzo/v1/{module}" in names
     assert "mazzo/cli.py" in names
+
+
+@pytest.mark.slow
+def test_workers_share_one_port_and_every_worker_serves() -> None:
+    """--workers N: N processes on one port (SO_REUSEPORT on purpose); connections
+    from many clients spread over all of them (each access-log line names its process)."""
+    with serve("--workers", "2", "--port", "0", "--access-log") as (proc, port):
+        assert proc.stdout is not None
+        assert "HTTP/JSON on" in proc.stdout.readline()
+        workers = {int(pid) for pid in proc.stdout.readline().split(":", 2)[2].split()}
+        assert len(workers) == 2
+        for _ in range(100):  # workers bind in their own time; wait until one answers
+            try:
+                check_serving(port)
+                break
+            except grpc.RpcError:
+                time.sleep(0.1)
+        for _ in range(40):  # a fresh connection each time: the kernel picks a worker
+            with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = game_service_pb2_grpc.GameServiceStub(channel)
+                stub.Deal(gs.DealRequest(game="maraffa", seed=1), timeout=10)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=START_TIMEOUT)
+        assert proc.returncode == 0
+    deals = [
+        json.loads(line)
+        for line in err.splitlines()
+        if line.startswith("{") and '"/mazzo.v1.GameService/Deal"' in line
+    ]
+    assert len(deals) == 40
+    assert {d["process"] for d in deals} == workers
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in workers)

@@ -55,7 +55,7 @@ def configure(fmt: str = "json", level: int = logging.INFO) -> None:
     if fmt == "json":
         handler.setFormatter(
             JsonFormatter(
-                "%(asctime)s %(levelname)s %(name)s %(message)s",
+                "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
                 rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
             )
         )

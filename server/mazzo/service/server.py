@@ -27,8 +27,10 @@ GAME_SERVICE = game_service_pb2.DESCRIPTOR.services_by_name["GameService"]
 BOT_SERVICE = bot_pb2.DESCRIPTOR.services_by_name["Bot"].full_name
 SHUTDOWN_GRACE_SECONDS = 5.0
 
-# Off: a second server on a busy port must fail, not silently share it.
+# Off: a second server on a busy port must fail, not silently share it. Only the
+# workers of `mazzo serve --workers N` share ports, on purpose (workers.py).
 SERVER_OPTIONS = [("grpc.so_reuseport", 0)]
+SHARED_PORT_OPTIONS = [("grpc.so_reuseport", 1)]
 
 
 class PortInUseError(RuntimeError):
@@ -58,15 +60,18 @@ async def start_server(
     port: int = 50051,
     http_port: int | None = None,
     access_log: bool = False,
+    reuse_port: bool = False,
 ) -> tuple[Running, int]:
     """Start serving; returns the server and its gRPC port (``port=0`` picks one).
 
     With ``http_port`` (0 picks one) the same service is also served as HTTP/JSON;
-    ``access_log`` logs every RPC with its code, time and request id.
+    ``access_log`` logs every RPC with its code, time and request id; ``reuse_port``
+    shares the ports with the other workers of ``--workers``.
     """
     metrics = Metrics()
     server = grpc.aio.server(
-        interceptors=[DomainErrorInterceptor(metrics, access_log)], options=SERVER_OPTIONS
+        interceptors=[DomainErrorInterceptor(metrics, access_log)],
+        options=SHARED_PORT_OPTIONS if reuse_port else SERVER_OPTIONS,
     )
     service = GameService(metrics=metrics)
     game_service_pb2_grpc.add_GameServiceServicer_to_server(service, server)
@@ -87,18 +92,20 @@ async def start_server(
     running = Running(server, bound, health_servicer, service)
     if http_port is not None:
         try:
-            await _start_http(running, host, http_port)
+            await _start_http(running, host, http_port, reuse_port)
         except BaseException:
             await server.stop(None)
             raise
     return running, bound
 
 
-async def _start_http(running: Running, host: str, port: int) -> None:
+async def _start_http(running: Running, host: str, port: int, reuse_port: bool) -> None:
     """HTTP/JSON on the same event loop, through the same servicer."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
         sock.bind((host, port))
     except OSError as e:
@@ -132,9 +139,15 @@ async def stop_server(running: Running, grace: float = SHUTDOWN_GRACE_SECONDS) -
     await running.grpc.stop(grace)
 
 
-async def serve(host: str, port: int, http_port: int | None, access_log: bool = False) -> None:
+async def serve(
+    host: str,
+    port: int,
+    http_port: int | None,
+    access_log: bool = False,
+    reuse_port: bool = False,
+) -> None:
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
-    running, bound = await start_server(host, port, http_port, access_log)
+    running, bound = await start_server(host, port, http_port, access_log, reuse_port)
     log.info("mazzo serving gRPC on %s:%d", host, bound)
     print(f"mazzo: serving gRPC on {host}:{bound}", flush=True)
     if running.http_port is not None:
