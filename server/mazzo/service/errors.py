@@ -18,10 +18,12 @@ import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
+from opentelemetry.trace import StatusCode, Tracer
 
 from mazzo.core.errors import NotAllowedNow, RulesError
 from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
 from mazzo.service.metrics import Metrics
+from mazzo.service.tracing import start_span
 
 log = logging.getLogger("mazzo.service")
 access = logging.getLogger("mazzo.access")
@@ -55,22 +57,28 @@ class _Observed:
         self.started = metrics.started.labels(*labels)
         self.handling = metrics.handling.labels(*labels)
         self._handled = metrics.handled
-        self._labels = labels
+        self.labels = labels
         self._by_code: dict[str, Any] = {}
         self.rejected = metrics.rejected
 
     def handled(self, code: grpc.StatusCode) -> None:
         child = self._by_code.get(code.name)
         if child is None:
-            child = self._by_code[code.name] = self._handled.labels(*self._labels, code.name)
+            child = self._by_code[code.name] = self._handled.labels(*self.labels, code.name)
         child.inc()
 
 
-def _guarded(handler: Handler, observed: _Observed, access_log: bool) -> Handler:
+def _guarded(
+    handler: Handler, observed: _Observed, access_log: bool, tracer: Tracer | None
+) -> Handler:
     async def guarded(request: Any, context: grpc.aio.ServicerContext) -> Any:
         observed.started.inc()
         start = time.perf_counter()
         bind_request(lambda: _metadata_value(context, REQUEST_ID_KEY))
+        span = None
+        if tracer is not None:
+            service, method = observed.labels[1], observed.labels[2]
+            span = start_span(tracer, service, method, context.invocation_metadata())
         code = grpc.StatusCode.OK
         try:
             reply = await handler(request, context)
@@ -96,6 +104,11 @@ def _guarded(handler: Handler, observed: _Observed, access_log: bool) -> Handler
             elapsed = time.perf_counter() - start
             observed.handling.observe(elapsed)
             observed.handled(code)
+            if span is not None:
+                span.set_attribute("rpc.grpc.status_code", code.value[0])
+                if code is not grpc.StatusCode.OK:
+                    span.set_status(StatusCode.ERROR, code.name)
+                span.end()
             if access_log:
                 access.info(
                     "rpc",
@@ -128,9 +141,15 @@ class DomainErrorInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     building one per call would tax every RPC.
     """
 
-    def __init__(self, metrics: Metrics | None = None, access_log: bool = False) -> None:
+    def __init__(
+        self,
+        metrics: Metrics | None = None,
+        access_log: bool = False,
+        tracer: Tracer | None = None,
+    ) -> None:
         self.metrics = metrics if metrics is not None else Metrics()
         self.access_log = access_log
+        self.tracer = tracer
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
 
     async def intercept_service(
@@ -146,7 +165,12 @@ class DomainErrorInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         if handler is None or handler.unary_unary is None:
             return handler
         wrapped = grpc.unary_unary_rpc_method_handler(
-            _guarded(handler.unary_unary, _Observed(self.metrics, method), self.access_log),
+            _guarded(
+                handler.unary_unary,
+                _Observed(self.metrics, method),
+                self.access_log,
+                self.tracer,
+            ),
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )

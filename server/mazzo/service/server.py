@@ -12,11 +12,13 @@ import grpc
 import uvicorn
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from opentelemetry.trace import Tracer
 
 from mazzo.service.errors import DomainErrorInterceptor
 from mazzo.service.game_service import GameService
 from mazzo.service.metrics import Metrics
 from mazzo.service.rest import build_app
+from mazzo.service.tracing import configured_tracer
 from mazzo.v1 import bot_pb2, game_service_pb2, game_service_pb2_grpc
 
 log = logging.getLogger("mazzo.server")
@@ -61,16 +63,18 @@ async def start_server(
     http_port: int | None = None,
     access_log: bool = False,
     reuse_port: bool = False,
+    tracer: Tracer | None = None,
 ) -> tuple[Running, int]:
     """Start serving; returns the server and its gRPC port (``port=0`` picks one).
 
     With ``http_port`` (0 picks one) the same service is also served as HTTP/JSON;
     ``access_log`` logs every RPC with its code, time and request id; ``reuse_port``
-    shares the ports with the other workers of ``--workers``.
+    shares the ports with the other workers of ``--workers``; ``tracer`` makes a span
+    of every RPC (tracing.py).
     """
     metrics = Metrics()
     server = grpc.aio.server(
-        interceptors=[DomainErrorInterceptor(metrics, access_log)],
+        interceptors=[DomainErrorInterceptor(metrics, access_log, tracer)],
         options=SHARED_PORT_OPTIONS if reuse_port else SERVER_OPTIONS,
     )
     service = GameService(metrics=metrics)
@@ -147,7 +151,8 @@ async def serve(
     reuse_port: bool = False,
 ) -> None:
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
-    running, bound = await start_server(host, port, http_port, access_log, reuse_port)
+    tracer = configured_tracer()
+    running, bound = await start_server(host, port, http_port, access_log, reuse_port, tracer)
     log.info("mazzo serving gRPC on %s:%d", host, bound)
     print(f"mazzo: serving gRPC on {host}:{bound}", flush=True)
     if running.http_port is not None:
