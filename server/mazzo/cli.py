@@ -1,4 +1,5 @@
-"""The ``mazzo`` command: ``serve`` and ``bench``."""
+"""The ``mazzo`` command: ``serve``, ``bench``, and the referee's ``match``, ``tournament``
+and ``replay``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from mazzo.core.errors import RulesError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
@@ -45,7 +50,74 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--only", action="append", default=None, help="run only these measurements (repeatable)"
     )
+    _add_match(sub)
     return parser
+
+
+def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument(
+        "--service", metavar="HOST:PORT", help="play through this GameService (default: in-process)"
+    )
+    cmd.add_argument("--move-time", type=float, default=1.0, help="seconds per move (default 1)")
+    cmd.add_argument("--bank", type=float, default=10.0, help="time bank per seat (default 10 s)")
+    cmd.add_argument(
+        "--on-fault",
+        choices=("random", "forfeit"),
+        default="random",
+        help="a fault forfeits the match, or a random legal move is played (default)",
+    )
+    cmd.add_argument(
+        "--disqualify-after", type=int, default=0, metavar="K", help="faults that disqualify"
+    )
+    cmd.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
+
+
+def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    match = sub.add_parser("match", help="play one match between bots")
+    match.add_argument("--game", required=True, help="game id, e.g. maraffa")
+    match.add_argument(
+        "--bot",
+        action="append",
+        required=True,
+        metavar="SPEC",
+        help="grpc://HOST:PORT, exec:COMMAND or builtin:NAME; one per seat or per side",
+    )
+    match.add_argument("--seed", type=int, default=1)
+    match.add_argument("--players", type=int, default=0, help="0: the game's default")
+    match.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
+    )
+    match.add_argument("--id", default=None, help="the match id in the record")
+    match.add_argument("--records", type=Path, help="append the record (one JSON line) here")
+    _add_referee_options(match)
+
+
+def _clock_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
+    from mazzo.referee.match import FaultRules, OnFault, TimeControl
+
+    return TimeControl(args.move_time, args.bank), FaultRules(
+        OnFault(args.on_fault), args.disqualify_after
+    )
+
+
+def _match(args: argparse.Namespace) -> int:
+    from mazzo.referee.match import MatchSpec, options_json, run_match, summary_line
+    from mazzo.referee.records import RecordWriter
+
+    spec = MatchSpec(
+        id=args.id or f"{args.game}-{args.seed}",
+        game=args.game,
+        seed=args.seed,
+        players=args.players,
+        options=options_json(args.game, args.option),
+    )
+    clock, rules = _clock_and_rules(args)
+    record = asyncio.run(run_match(spec, args.bot, args.service, clock, rules, args.bot_logs))
+    if args.records is not None:
+        with RecordWriter(args.records) as out:
+            out.write(record)
+    print(summary_line(record))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -60,6 +132,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"mazzo: {e}", file=sys.stderr)
             return 1
         return 0
+    if args.command == "match":
+        try:
+            return _match(args)
+        except (ValueError, RulesError) as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 2
     if args.command == "bench":
         from mazzo.bench import run_all
 
