@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--only", action="append", default=None, help="run only these measurements (repeatable)"
     )
     _add_match(sub)
+
+    replay = sub.add_parser("replay", help="re-check every move of a records file")
+    replay.add_argument("records", type=Path, help="a JSON-lines file of match records")
+    replay.add_argument("--id", help="only this match")
+    replay.add_argument("--hand", type=int, help="print hand K (from 1) of the match --id")
     return parser
 
 
@@ -120,6 +125,29 @@ def _match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay(args: argparse.Namespace) -> int:
+    from mazzo.referee.records import read_records
+    from mazzo.referee.replay import check_all, replay, show_hand
+
+    records = read_records(args.records)
+    if args.id is not None:
+        records = [r for r in records if r["id"] == args.id]
+        if not records:
+            raise ValueError(f"no match {args.id!r} in {args.records}")
+    if args.hand is not None:
+        if args.id is None:
+            raise ValueError("--hand needs --id")
+        done = replay(records[0])
+        print(show_hand(done, args.hand))
+        return 1 if done.divergence else 0
+    count, moves, divergence = check_all(records)
+    if divergence is not None:
+        print(f"divergence: {divergence}")
+        return 1
+    print(f"{count} records, {moves} moves re-checked: every move agrees with the rules")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
@@ -135,6 +163,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "match":
         try:
             return _match(args)
+        except (ValueError, RulesError) as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 2
+    if args.command == "replay":
+        try:
+            return _replay(args)
         except (ValueError, RulesError) as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 2
