@@ -52,6 +52,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_match(sub)
 
+    tour = sub.add_parser("tournament", help="play a tournament described by a TOML file")
+    tour.add_argument("config", type=Path, help="the tournament's TOML file (docs/referee.md)")
+    tour.add_argument("--records", type=Path, help="records file (default: the config's)")
+    tour.add_argument("--resume", action="store_true", help="play only what is not recorded")
+    tour.add_argument("--summary", type=Path, help="JSON summary (default: RECORDS.summary.json)")
+    tour.add_argument("--concurrency", type=int, help="matches in parallel (default: the config's)")
+    tour.add_argument("--service", metavar="HOST:PORT", help="play through this GameService")
+    tour.add_argument(
+        "--sprt",
+        nargs=4,
+        type=float,
+        metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
+        help="stop a two-entrant run once the sequential test decides",
+    )
+    tour.add_argument("--no-progress", action="store_true", help="no progress output")
+    tour.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
+
     replay = sub.add_parser("replay", help="re-check every move of a records file")
     replay.add_argument("records", type=Path, help="a JSON-lines file of match records")
     replay.add_argument("--id", help="only this match")
@@ -125,6 +142,40 @@ def _match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from mazzo.referee.sprt import Sprt
+    from mazzo.referee.tournament import Config, render, run_tournament
+
+    config = Config.load(args.config)
+    if args.concurrency:
+        config = dataclasses.replace(config, concurrency=max(1, args.concurrency))
+    if args.service:
+        config = dataclasses.replace(config, service=args.service)
+    records = args.records or config.records
+    if records is None:
+        raise ValueError("no records file: give --records or `records` in the config")
+    sprt = Sprt(*args.sprt) if args.sprt else None
+    if args.bot_logs:
+        args.bot_logs.mkdir(parents=True, exist_ok=True)
+    outcome = asyncio.run(
+        run_tournament(config, records, args.resume, sprt, not args.no_progress, logs=args.bot_logs)
+    )
+    summary_path = args.summary or records.with_name(records.name + ".summary.json")
+    summary_path.write_text(json.dumps(outcome.summary, indent=2) + "\n")
+    print(render(outcome.summary), end="")
+    print(f"summary: {summary_path}")
+    if outcome.interrupted:
+        print(
+            f"stopped: {outcome.summary['matches']} of {outcome.summary['scheduled']} matches "
+            "recorded; --resume continues",
+            file=sys.stderr,
+        )
+        return 130
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
     from mazzo.referee.records import read_records
     from mazzo.referee.replay import check_all, replay, show_hand
@@ -164,6 +215,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return _match(args)
         except (ValueError, RulesError) as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 2
+    if args.command == "tournament":
+        try:
+            return _tournament(args)
+        except (ValueError, KeyError, RulesError, OSError) as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 2
     if args.command == "replay":
