@@ -237,7 +237,9 @@ async def play_match(
             entrant = lineup[side].name
             request = await engine.request(position, seat)
             allowance = clock.move + bank[who]
-            request.time_left.FromNanoseconds(int(allowance * 1e9))
+            whole = int(allowance)
+            request.time_left.seconds = whole
+            request.time_left.nanos = int((allowance - whole) * 1e9)
             if (side, slot) in dead:
                 reply = Reply(None, 0.0, Fault.CRASH, "crashed earlier in the match")
             else:

@@ -3,7 +3,8 @@
 Moves, events and scores are stored in the proto3 JSON mapping of the wire
 messages, so a record is readable by any language and replays against any build
 of the rules. Moves and events recur endlessly (a Maraffa match is forty card
-plays a hand), so their JSON is memoised on their wire bytes.
+plays a hand), so their JSON is memoised on their wire bytes, and the same objects are shared by
+every record that holds them: records are values, never mutated in place.
 """
 
 from __future__ import annotations
@@ -30,26 +31,24 @@ def to_json(message: Message) -> Json:
 
 
 @lru_cache(maxsize=1 << 16)
-def _move_json(data: bytes) -> str:
-    return json.dumps(to_json(game_pb2.Move.FromString(data)), separators=(",", ":"))
+def _move_json(data: bytes) -> Json:
+    return to_json(game_pb2.Move.FromString(data))
 
 
 def move_json(move: game_pb2.Move) -> Json:
-    """The JSON of a move (a fresh dict: callers may keep it)."""
-    loaded: Json = json.loads(_move_json(move.SerializeToString()))
-    return loaded
+    """The JSON of a move. Memoised and shared between records: never mutate it."""
+    return _move_json(move.SerializeToString())
 
 
 @lru_cache(maxsize=1 << 16)
-def _events_json(data: bytes) -> str:
-    events = game_service_pb2.ApplyMoveResponse.FromString(data).events
-    return json.dumps([to_json(e) for e in events], separators=(",", ":"))
+def _events_json(data: bytes) -> list[Json]:
+    return [to_json(e) for e in game_service_pb2.ApplyMoveResponse.FromString(data).events]
 
 
 def events_json(data: bytes) -> list[Json]:
-    """The JSON of a move's events, from the bytes of ``ApplyMoveResponse.events``."""
-    loaded: list[Json] = json.loads(_events_json(data))
-    return loaded
+    """The JSON of a move's events, from the bytes of ``ApplyMoveResponse.events``.
+    Memoised and shared between records: never mutate it."""
+    return _events_json(data)
 
 
 def deal_hash(state: game_pb2.GameState) -> str:
