@@ -134,7 +134,13 @@ def _match(args: argparse.Namespace) -> int:
         options=options_json(args.game, args.option),
     )
     clock, rules = _clock_and_rules(args)
-    record = asyncio.run(run_match(spec, args.bot, args.service, clock, rules, args.bot_logs))
+
+    def published(header: dict[str, Any]) -> None:
+        print(f"{header['id']}: deal hash {header['deal_hash']}", flush=True)
+
+    record = asyncio.run(
+        run_match(spec, args.bot, args.service, clock, rules, args.bot_logs, published)
+    )
     if args.records is not None:
         with RecordWriter(args.records) as out:
             out.write(record)

@@ -16,11 +16,12 @@ from typing import Any
 import pytest
 
 from mazzo.games.registry import GAMES
-from mazzo.referee.match import Entrant, FaultRules, OnFault, TimeControl
+from mazzo.referee.match import Entrant, FaultRules, OnFault, TimeControl, table_of
 from mazzo.referee.records import read_records
 from mazzo.referee.replay import check_all, replay
 from mazzo.referee.sprt import Sprt
 from mazzo.referee.tournament import Config, Outcome, render, run_tournament
+from mazzo.v1 import game_pb2
 from tests.referee.conftest import NODE_EXAMPLE, fault_bot
 
 H, R = "builtin:heuristic", "builtin:random"
@@ -50,7 +51,9 @@ def stable(summary: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_a_tournament_of_builtin_bots_for_every_game(game: str, tmp_path: Path) -> None:
     rules = GAMES[game]
+    sides, _ = table_of(game, rules.default_players, game_pb2.GameOptions())
     entrants = (Entrant("h1", (H,)), Entrant("h2", (H,)), Entrant("r1", (R,)))
+    entrants += tuple(Entrant(f"r{i}", (R,)) for i in range(2, len(sides)))
     cfg = config(game=game, options={}, entrants=entrants, deals=2, concurrency=3)
     cfg = dataclasses.replace(cfg, players=rules.default_players)
     out = await run(cfg, tmp_path / "r.jsonl")
@@ -120,7 +123,7 @@ async def test_gauntlet_plays_only_the_challengers_games(tmp_path: Path) -> None
 
 def _fault_entrants() -> tuple[Entrant, ...]:
     return (
-        Entrant("slow", (fault_bot("slow", 7),)),
+        Entrant("slow", (fault_bot("slow", 25),)),
         Entrant("crashing", (fault_bot("crash", 9),)),
         Entrant("lying", (fault_bot("lie", 5),)),
         Entrant("garbage", (fault_bot("garbage", 6),)),
@@ -141,7 +144,8 @@ async def test_every_fault_class_is_adjudicated_and_nothing_is_lost(
         deals=1,
         concurrency=3,
         options={"maraffa": {"target": 11}},
-        clock=TimeControl(move=0.1, bank=0.2),
+        # Generous enough that answers meant to be in time are, on a busy machine.
+        clock=TimeControl(move=0.5, bank=0.5),
         faults=FaultRules(policy, disqualify_after=0),
     )
     out = await run(cfg, tmp_path / "r.jsonl")
@@ -219,6 +223,9 @@ def test_config_loads_from_toml(tmp_path: Path) -> None:
     assert len(cfg.jobs()) == 4
     path.write_text('game = "maraffa"\nrounds = 3\n')
     with pytest.raises(ValueError, match="rounds"):
+        Config.load(path)
+    path.write_text('deals = 3\n[[entrants]]\nname = "a"\nbot = "builtin:random"\n')
+    with pytest.raises(ValueError, match="game"):
         Config.load(path)
 
 

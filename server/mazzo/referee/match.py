@@ -16,7 +16,7 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -175,8 +175,10 @@ async def play_match(
     clock: TimeControl = TimeControl(),
     rules: FaultRules = FaultRules(),
     ledger: FaultLedger | None = None,
+    on_deal: Callable[[Json], None] | None = None,
 ) -> Json:
-    """Play one match to its end (or a forfeit) and return its record."""
+    """Play one match to its end (or a forfeit) and return its record. ``on_deal`` is
+    given the record's header (with the deal hash) before the first move."""
     started = datetime.now(UTC)
     wall = time.perf_counter()
     ledger = ledger if ledger is not None else FaultLedger(rules.disqualify_after)
@@ -210,6 +212,8 @@ async def play_match(
             "disqualify_after": rules.disqualify_after,
         },
     }
+    if on_deal is not None:
+        on_deal(record)
     moves: list[Json] = []
     faults: list[Json] = []
     forfeit: Json | None = None
@@ -397,6 +401,7 @@ async def run_match(
     clock: TimeControl = TimeControl(),
     rules: FaultRules = FaultRules(),
     logs: Path | None = None,
+    on_deal: Callable[[Json], None] | None = None,
 ) -> Json:
     """``mazzo match``: one match between the given bots; returns its record."""
     from mazzo.referee.engine import engine_for
@@ -406,7 +411,7 @@ async def run_match(
     engine = engine_for(service)
     pools = Pools(logs=logs)
     try:
-        return await play_match(spec, lineup, engine, pools, clock, rules)
+        return await play_match(spec, lineup, engine, pools, clock, rules, on_deal=on_deal)
     finally:
         await pools.close()
         await engine.close()

@@ -72,10 +72,16 @@ class Config:
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
-        game = data["game"]
+        game = data.get("game")
+        if not isinstance(game, str):
+            raise ValueError('a tournament config needs game = "<game id>"')
+        if not data.get("entrants"):
+            raise ValueError("a tournament config needs [[entrants]]")
         entrants = []
         for e in data.get("entrants", []):
             bots = e.get("bots") or ([e["bot"]] if "bot" in e else [])
+            if "name" not in e:
+                raise ValueError("every entrant needs a name")
             entrants.append(Entrant(e["name"], tuple(bots)))
         time_ = data.get("time", {})
         faults = data.get("faults", {})
