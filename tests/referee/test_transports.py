@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 
 import pytest
@@ -183,3 +184,20 @@ async def test_in_process_bot_too_slow_is_a_timeout() -> None:
     bot = InProcessBot(make)  # type: ignore[arg-type]
     assert (await bot.act(request, 1.0)).fault is None
     assert (await bot.act(request, 0.01)).fault is Fault.TIMEOUT
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_request_lines_are_the_proto3_json_of_the_request(seed: int) -> None:
+    from google.protobuf import json_format
+
+    from mazzo.referee.transports import request_line
+
+    request = await first_request(seed)
+    request.time_left.FromMilliseconds(1500)
+    for seat in (0, 3):
+        request.seat = seat
+        line = request_line(request)
+        assert line.endswith(b"\n") and line.count(b"\n") == 1
+        assert json.loads(line) == json.loads(json_format.MessageToJson(request))
+        parsed = json_format.Parse(line, bot_pb2.ActRequest())
+        assert parsed == request

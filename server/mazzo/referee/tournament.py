@@ -347,6 +347,10 @@ def _leader(records: Sequence[Json], names: Sequence[str]) -> str:
     return f"leader {best} {wins[best]:g}/{len(records)}"
 
 
+def _elo(value: float) -> str:
+    return f"{round(value):+d}" if round(value) else "0"
+
+
 def render(summary: Json) -> str:
     """The standings as a table for people."""
     from io import StringIO
@@ -374,7 +378,7 @@ def render(summary: Json) -> str:
         ]
         if elo:
             e = row["elo"]
-            cells.append(f"{e['elo']:+.0f} [{e['ci'][0]:+.0f}, {e['ci'][1]:+.0f}]")
+            cells.append(f"{_elo(e['elo'])} [{_elo(e['ci'][0])}, {_elo(e['ci'][1])}]")
         sk = row["openskill"]
         cells.append(f"{sk['mu']:.1f} ± {sk['sigma']:.1f}")
         dq = " DQ" if row["name"] in summary.get("disqualified", []) else ""
@@ -387,7 +391,7 @@ def render(summary: Json) -> str:
         line = f"{' vs '.join(p['entrants'])}: {p['matches']} matches"
         if "elo_difference" in p:
             d = p["elo_difference"]
-            line += f"; Elo of {d['of']} {d['elo']:+.0f} [{d['ci'][0]:+.0f}, {d['ci'][1]:+.0f}]"
+            line += f"; Elo of {d['of']} {_elo(d['elo'])} [{_elo(d['ci'][0])}, {_elo(d['ci'][1])}]"
         if "duplicate" in p:
             d = p["duplicate"]
             lo, hi = d["points_difference_ci"]

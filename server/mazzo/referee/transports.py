@@ -18,13 +18,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Protocol
 
 import grpc
 from google.protobuf import json_format
 
-from mazzo.v1 import bot_pb2, bot_pb2_grpc
+from mazzo.v1 import bot_pb2, bot_pb2_grpc, game_pb2
 
 #: A JSON line longer than this is a malformed answer (and the stream is dropped).
 LINE_LIMIT = 1 << 22
@@ -197,7 +198,7 @@ class ExecBot:
         proc = self._proc
         if proc is None or proc.returncode is not None or proc.stdin is None or proc.stdout is None:
             return Reply(None, 0.0, Fault.CRASH, self._exit_text())
-        line = json_format.MessageToJson(request, indent=None).encode() + b"\n"
+        line = request_line(request)
         start = time.perf_counter()
         try:
             proc.stdin.write(line)
@@ -265,6 +266,27 @@ class ExecBot:
         if self._err is not None:
             self._err.close()
             self._err = None
+
+
+@lru_cache(maxsize=1 << 14)
+def _move_text(data: bytes) -> str:
+    return json_format.MessageToJson(game_pb2.Move.FromString(data), indent=None)
+
+
+def request_line(request: bot_pb2.ActRequest) -> bytes:
+    """The proto3 JSON of a request, on one line. The same as ``MessageToJson`` gives,
+    built faster: a position has up to forty legal moves, each of which recurs all
+    match long, so their JSON is memoised."""
+    parts = ['{"view":', json_format.MessageToJson(request.view, indent=None)]
+    if request.legal_moves:
+        moves = [_move_text(m.SerializeToString()) for m in request.legal_moves]
+        parts += [',"legalMoves":[', ",".join(moves), "]"]
+    if request.seat:
+        parts.append(f',"seat":{request.seat}')
+    if request.HasField("time_left"):
+        parts += [',"timeLeft":', json_format.MessageToJson(request.time_left)]
+    parts.append("}\n")
+    return "".join(parts).encode()
 
 
 def _parse_answer(raw: bytes, elapsed: float) -> Reply:
