@@ -42,3 +42,22 @@ def test_apply_move_keeps_pace_with_a_health_check() -> None:
     assert isinstance(figures, dict)
     for case in ("in_flight_1", "in_flight_64", "play_forward_in_flight_64"):
         assert figures[case]["apply_over_health"] >= 0.5, figures[case]
+
+
+def test_bench_reports_referee_throughput_and_overhead() -> None:
+    report = run_bench(
+        "--seconds",
+        "0.3",
+        "--only",
+        "referee_maraffa_builtin_bots",
+        "--only",
+        "referee_maraffa_exec_bots",
+    )
+    for name in ("referee_maraffa_builtin_bots", "referee_maraffa_exec_bots"):
+        figures = report[name]
+        assert isinstance(figures, dict), name
+        assert figures["matches"] > 0 and figures["hands"] >= figures["matches"]
+        assert figures["hands_per_second"] > 0
+        total, bot = figures["us_per_move"], figures["bot_us_per_move"]
+        assert 0 < bot < total
+        assert figures["referee_overhead_us_per_move"] == pytest.approx(total - bot, abs=0.05)

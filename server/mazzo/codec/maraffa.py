@@ -442,7 +442,9 @@ def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
     return b"".join([_event_bytes(e, field_number) for e in events])
 
 
-@lru_cache(maxsize=8192)
+# typed: events are NamedTuples, and events of different kinds can be equal as tuples
+# (TrumpDeclared(0, 2) == CardDrawn(0, 2)); the key must tell them apart.
+@lru_cache(maxsize=8192, typed=True)
 def _event_bytes(event: ev.Event, field_number: int) -> bytes:
     msg = game_pb2.Event()
     event_to_wire(event, msg)
