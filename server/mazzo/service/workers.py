@@ -43,11 +43,26 @@ def run_workers(
     command += list(extra)
 
     def start() -> subprocess.Popen[bytes]:
-        return subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        """A worker, returned once it serves (it announces each port on stdout)."""
+        child = subprocess.Popen(command, stdout=subprocess.PIPE)
+        assert child.stdout is not None
+        for _ in range(1 if http_port is None else 2):
+            if b"serving" not in child.stdout.readline():
+                child.kill()
+                raise RuntimeError(f"a worker did not start: {' '.join(command)}")
+        return child
 
-    children = [start() for _ in range(workers)]
-    for sock in reserved:
-        sock.close()
+    children: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(workers):
+            children.append(start())
+    except RuntimeError as e:
+        print(f"mazzo: {e}", file=sys.stderr, flush=True)
+        _stop(children)
+        return 1
+    finally:
+        for sock in reserved:
+            sock.close()
     print(f"mazzo: serving gRPC on {host}:{port}", flush=True)
     if http_port is not None:
         print(f"mazzo: serving HTTP/JSON on {host}:{http_port}", flush=True)
@@ -71,6 +86,12 @@ def run_workers(
                 )
                 children[i] = start()
     print("mazzo: shutting down", flush=True)
+    _stop(children)
+    return 0
+
+
+def _stop(children: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM for a graceful stop; a worker that does not stop in time is killed."""
     for child in children:
         if child.poll() is None:
             child.send_signal(signal.SIGTERM)
@@ -79,4 +100,3 @@ def run_workers(
             child.wait(STOP_TIMEOUT)
         except subprocess.TimeoutExpired:
             child.kill()
-    return 0
