@@ -232,9 +232,9 @@ async def play_match(
             pool = pools.pool(lineup[side], slot)
             seed = spec.seed * 1000 + side * 10 + slot
             bots[side, slot] = await pool.acquire(seed)
-        for entrant in {e.name for e in lineup}:
-            if ledger.disqualified(entrant):
-                forfeit = _forfeit_of(lineup, entrant, -1, "disqualified before the match")
+        for e in lineup:
+            if ledger.disqualified(e.name):
+                forfeit = _forfeit_of(lineup, e.name, -1, "disqualified before the match")
                 break
         ply = 0
         while forfeit is None and not position.finished:
