@@ -113,6 +113,19 @@ async def test_resume_after_an_interrupt_gives_the_same_table(tmp_path: Path) ->
     )
 
 
+async def test_through_a_game_service_the_table_is_the_same(tmp_path: Path) -> None:
+    from mazzo.service.server import start_server, stop_server
+
+    server, port = await start_server("127.0.0.1", 0)
+    try:
+        remote = await run(config(service=f"127.0.0.1:{port}"), tmp_path / "remote.jsonl")
+    finally:
+        await stop_server(server, grace=0.5)
+    local = await run(config(), tmp_path / "local.jsonl")
+    assert stable(remote.summary) == stable(local.summary)
+    assert remote.summary["matches"] == 6
+
+
 async def test_gauntlet_plays_only_the_challengers_games(tmp_path: Path) -> None:
     entrants = (Entrant("h", (H,)), Entrant("r1", (R,)), Entrant("r2", (R,)))
     cfg = config(entrants=entrants, format="gauntlet", challengers=("h",), deals=1)
