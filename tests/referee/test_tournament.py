@@ -310,3 +310,22 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes_the_same(tmp_path: Path) -> No
     summaries = [json.loads((f.parent / "r.jsonl.summary.json").read_text()) for f in (whole, part)]
     assert stable(summaries[0]) == stable(summaries[1])
     assert len(read_records(records)) == 80
+
+
+def test_mazzo_tournament_command_with_sprt(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'name = "sprt"\ngame = "maraffa"\ndeals = 100\nrecords = "r.jsonl"\n'
+        '[[entrants]]\nname = "h"\nbot = "builtin:heuristic"\n'
+        '[[entrants]]\nname = "r"\nbot = "builtin:random"\n'
+    )
+    command = [sys.executable, "-m", "mazzo", "tournament", str(path), "--no-progress"]
+    done = subprocess.run(
+        [*command, "--sprt", "0", "50", "0.05", "0.05"], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "r.jsonl.summary.json").read_text())
+    assert summary["sprt"]["decision"] == "H1" and summary["matches"] < 200
+    assert "SPRT [0.0, 50.0] for h" in done.stdout
+    again = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 2 and "--resume" in again.stderr
