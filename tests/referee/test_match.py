@@ -80,6 +80,9 @@ async def test_seat_bots_per_seat_and_per_side() -> None:
     assert record["seat_bots"] == [H, R, R, H]
     with pytest.raises(ValueError):
         entrants_for_bots([H, R, R], sides, deciders)
+    dummy_at_1 = game_pb2.GameOptions()
+    dummy_at_1.maraffa.dummy_seat = 1
+    assert table_of("maraffa", 3, dummy_at_1)[1] == [0, 2, 3]
 
 
 async def test_the_dummy_is_played_by_its_controllers_bot(grpc_bot: ServeBot) -> None:
@@ -100,6 +103,12 @@ async def test_the_dummy_is_played_by_its_controllers_bot(grpc_bot: ServeBot) ->
     assert {m["seat"] for m in record["moves"]} >= {0, 1, 2, 3}
     assert set(seen) == {0, 2}
     assert seen.count(2) == sum(m["seat"] == 2 for m in record["moves"])
+
+    # A team given two bots (as a tournament entrant may be) plays the dummy's side
+    # with its first: only seat 0 decides there.
+    lineup = [Entrant("pair", (spec_text, H)), Entrant("R", (R,))]
+    record = await play(MatchSpec("d2", "maraffa", 5, players=3), lineup)
+    assert record["seat_bots"] == [spec_text, R, spec_text, R] and not record["faults"]
 
 
 @pytest.mark.parametrize(

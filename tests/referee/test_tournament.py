@@ -113,6 +113,19 @@ async def test_resume_after_an_interrupt_gives_the_same_table(tmp_path: Path) ->
     )
 
 
+async def test_through_a_game_service_the_table_is_the_same(tmp_path: Path) -> None:
+    from mazzo.service.server import start_server, stop_server
+
+    server, port = await start_server("127.0.0.1", 0)
+    try:
+        remote = await run(config(service=f"127.0.0.1:{port}"), tmp_path / "remote.jsonl")
+    finally:
+        await stop_server(server, grace=0.5)
+    local = await run(config(), tmp_path / "local.jsonl")
+    assert stable(remote.summary) == stable(local.summary)
+    assert remote.summary["matches"] == 6
+
+
 async def test_gauntlet_plays_only_the_challengers_games(tmp_path: Path) -> None:
     entrants = (Entrant("h", (H,)), Entrant("r1", (R,)), Entrant("r2", (R,)))
     cfg = config(entrants=entrants, format="gauntlet", challengers=("h",), deals=1)
@@ -297,3 +310,22 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes_the_same(tmp_path: Path) -> No
     summaries = [json.loads((f.parent / "r.jsonl.summary.json").read_text()) for f in (whole, part)]
     assert stable(summaries[0]) == stable(summaries[1])
     assert len(read_records(records)) == 80
+
+
+def test_mazzo_tournament_command_with_sprt(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'name = "sprt"\ngame = "maraffa"\ndeals = 100\nrecords = "r.jsonl"\n'
+        '[[entrants]]\nname = "h"\nbot = "builtin:heuristic"\n'
+        '[[entrants]]\nname = "r"\nbot = "builtin:random"\n'
+    )
+    command = [sys.executable, "-m", "mazzo", "tournament", str(path), "--no-progress"]
+    done = subprocess.run(
+        [*command, "--sprt", "0", "50", "0.05", "0.05"], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "r.jsonl.summary.json").read_text())
+    assert summary["sprt"]["decision"] == "H1" and summary["matches"] < 200
+    assert "SPRT [0.0, 50.0] for h" in done.stdout
+    again = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 2 and "--resume" in again.stderr

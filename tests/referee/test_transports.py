@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -94,6 +95,18 @@ async def test_exec_bot_that_cannot_start_is_a_crash() -> None:
     try:
         reply = await bot.act(request, 2.0)
         assert reply.fault is Fault.CRASH and "5" in reply.detail
+        assert not bot.alive
+    finally:
+        await bot.close()
+
+
+async def test_a_program_that_does_not_exist_is_a_crash(tmp_path: Path) -> None:
+    request = await first_request()
+    bot = ExecBot(str(tmp_path / "no-such-bot"))
+    await bot.start()
+    try:
+        reply = await bot.act(request, 2.0)
+        assert reply.fault is Fault.CRASH and "cannot start" in reply.detail
         assert not bot.alive
     finally:
         await bot.close()

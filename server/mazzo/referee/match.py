@@ -127,13 +127,16 @@ class Pools:
 def lineup_seats(
     sides: Sequence[Sequence[int]], deciders: Sequence[int], lineup: Sequence[Entrant]
 ) -> dict[int, tuple[int, int]]:
-    """Deciding seat -> (side, bot slot of that side's entrant)."""
+    """Deciding seat -> (side, bot slot of that side's entrant): one bot for all the
+    side's deciding seats, or its i-th bot for its i-th deciding seat."""
     if len(lineup) != len(sides):
         raise ValueError(f"{len(sides)} sides need {len(sides)} entrants, not {len(lineup)}")
     slots: dict[int, tuple[int, int]] = {}
     for side, (seats, entrant) in enumerate(zip(sides, lineup, strict=True)):
         mine = [s for s in seats if s in deciders]
-        if len(entrant.bots) not in (1, len(mine)):
+        # More bots than deciding seats is allowed: a side of two seats may hold the
+        # 3-player Maraffa dummy, whose controller's bot plays for both.
+        if len(entrant.bots) != 1 and len(entrant.bots) < len(mine):
             raise ValueError(
                 f"{entrant.name} plays {len(mine)} seats: give 1 bot or {len(mine)}, "
                 f"not {len(entrant.bots)}"
@@ -229,9 +232,9 @@ async def play_match(
             pool = pools.pool(lineup[side], slot)
             seed = spec.seed * 1000 + side * 10 + slot
             bots[side, slot] = await pool.acquire(seed)
-        for entrant in {e.name for e in lineup}:
-            if ledger.disqualified(entrant):
-                forfeit = _forfeit_of(lineup, entrant, -1, "disqualified before the match")
+        for e in lineup:
+            if ledger.disqualified(e.name):
+                forfeit = _forfeit_of(lineup, e.name, -1, "disqualified before the match")
                 break
         ply = 0
         while forfeit is None and not position.finished:

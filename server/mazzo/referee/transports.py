@@ -167,6 +167,7 @@ class ExecBot:
         self.stderr = stderr
         self._proc: asyncio.subprocess.Process | None = None
         self._stale = 0
+        self._start_error = ""
         self._err: IO[bytes] | None = None
 
     @property
@@ -180,16 +181,22 @@ class ExecBot:
     async def start(self) -> None:
         if self.stderr is not None:
             self._err = self.stderr.open("ab")
-        self._proc = await asyncio.create_subprocess_exec(
-            *self.argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=self._err if self._err is not None else asyncio.subprocess.DEVNULL,
-            cwd=self.cwd,
-            limit=LINE_LIMIT,
-            start_new_session=True,
-        )
         self._stale = 0
+        self._start_error = ""
+        try:
+            self._proc = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=self._err if self._err is not None else asyncio.subprocess.DEVNULL,
+                cwd=self.cwd,
+                limit=LINE_LIMIT,
+                start_new_session=True,
+            )
+        except OSError as e:
+            # A program that cannot be started crashes at its first move, like one
+            # that exits at once: the match goes on by the fault policy.
+            self._start_error = f"cannot start {self.argv[0]!r}: {e.strerror or e}"
 
     def new_match(self, seed: int) -> None:
         return None
@@ -239,6 +246,8 @@ class ExecBot:
             await proc.wait()
 
     def _exit_text(self) -> str:
+        if self._start_error:
+            return self._start_error
         code = None if self._proc is None else self._proc.returncode
         return "process not running" if code is None else f"process exited with status {code}"
 
