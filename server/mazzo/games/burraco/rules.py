@@ -652,6 +652,22 @@ def _discard(state: State, c: int) -> tuple[State, list[ev.Event]]:
     hands[seat] = hand
     n = state.table.players
     nxt = (seat + 1) % n
+    if closed or state.last_turn:
+        ended = state._replace(
+            stage=_ACQUIRE,
+            to_act=nxt,
+            hands=tuple(hands),
+            pile=pile,
+            pozzetti=pozzetti,
+            takers=takers,
+            locked=locked,
+            forbidden=NO_CARD,
+            last_turn=False,
+            solo=solo,
+        )
+        return end_hand(ended, events, seat if closed else NO_SEAT)
+    if locked:
+        locked = _unlocked(state, locked, solo, seat, nxt, events)
     new = _new(
         State,
         (
@@ -669,20 +685,26 @@ def _discard(state: State, c: int) -> tuple[State, list[ev.Event]]:
             False,
             state.pickups,
             solo,
-            state.log,
+            state.log + tuple(events),
         ),
     )
-    if closed or state.last_turn:
-        return end_hand(new, events, seat if closed else NO_SEAT)
-    if locked:
-        for other in range(n):
-            if locked >> other & 1:
-                partner = partner_of(new, other)
-                if partner == seat or (partner == NO_SEAT and other == nxt):
-                    locked &= ~(1 << other)
-                    events.append(ev.PozzettoUnlocked(other))
-        new = new._replace(locked=locked)
-    return new._replace(log=state.log + tuple(events)), events
+    return new, events
+
+
+def _unlocked(
+    state: State, locked: int, solo: int, seat: int, nxt: int, events: list[ev.Event]
+) -> int:
+    """The locked seats once ``seat`` has discarded and ``nxt`` is to play (§3.4): a
+    pozzetto is seen after the partner's discard, or, without a partner, at its owner's
+    turn."""
+    sides = state._replace(solo=solo)
+    for other in range(state.table.players):
+        if locked >> other & 1:
+            partner = partner_of(sides, other)
+            if partner == seat or (partner == NO_SEAT and other == nxt):
+                locked &= ~(1 << other)
+                events.append(ev.PozzettoUnlocked(other))
+    return locked
 
 
 # --------------------------------------------------------------------------- end of hand and match
