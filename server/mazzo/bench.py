@@ -4,9 +4,10 @@ Absolute times depend on the machine; ratios measured side by side in one run do
 not (much), so the RPC figures are given against ``grpc.health.v1.Health/Check``
 on the same server and channel.
 
-Random play picks uniformly among the legal moves except CLAIM (listed last): a
-random claim would end the match at once, so "random hands" would mostly be
-claims. Every move still goes through ``apply``, which checks it.
+Random Maraffa play picks uniformly among the legal moves except CLAIM (listed
+last): a random claim would end the match at once, so "random hands" would mostly
+be claims. Random Burraco play picks uniformly among all the legal moves. Every
+move still goes through ``apply``, which checks it.
 """
 
 from __future__ import annotations
@@ -18,15 +19,20 @@ import random
 import subprocess
 import sys
 import time
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from mazzo.games.burraco import rules as burraco
+from mazzo.games.burraco.options import Options as BurracoOptions
+from mazzo.games.burraco.state import Stage as BurracoStage
 from mazzo.games.maraffa import events as maraffa_events
 from mazzo.games.maraffa import rules as maraffa
 from mazzo.games.maraffa.options import Options
 from mazzo.games.maraffa.state import Phase
 
 Report = dict[str, Any]
+WARM_UP_HANDS = 30
 
 
 def maraffa_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
@@ -56,6 +62,109 @@ def maraffa_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
         "seconds": round(elapsed, 3),
         "hands_per_second": round(hands / elapsed),
         "us_per_move": round(elapsed / moves * 1e6, 3),
+    }
+
+
+def burraco_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
+    """Random Burraco hands per second in-process, every move checked by ``apply``.
+
+    Each hand is a one-hand match (``hands = 1``), so the deal's shuffle is counted; the
+    player picks uniformly among the legal moves. A few hands first fill the engine's
+    memo tables (a long-running server has them full), uncounted. The machine may be
+    shared, so the figures are given per wall-clock second and per CPU second of this
+    process.
+    """
+    rnd = random.Random(seed).random
+    legal_moves, apply = burraco.legal_moves, burraco.apply
+    over = BurracoStage.OVER
+    options = BurracoOptions(hands=1)
+    for warm in range(WARM_UP_HANDS):
+        state, _ = burraco.deal(options, players, 2**63 + warm)
+        while state.stage is not over:
+            legal = legal_moves(state)
+            state, _ = apply(state, legal[int(rnd() * len(legal))])
+    hands = moves = 0
+    start = time.perf_counter()
+    cpu = time.process_time()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state, _ = burraco.deal(options, players, hands)
+        hands += 1
+        while state.stage is not over:
+            legal = legal_moves(state)
+            state, _ = apply(state, legal[int(rnd() * len(legal))])
+            moves += 1
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    return {
+        "players": players,
+        "hands": hands,
+        "moves": moves,
+        "seconds": round(elapsed, 3),
+        "hands_per_second": round(hands / elapsed),
+        "hands_per_cpu_second": round(hands / cpu),
+        "us_per_move": round(elapsed / moves * 1e6, 3),
+        "cpu_us_per_move": round(cpu / moves * 1e6, 3),
+    }
+
+
+def burraco_move_times(seconds: float, players: int = 4, seed: int = 2) -> Report:
+    """Engine microseconds per call, by move kind (``apply``) and by stage (``legal_moves``),
+    from random 4-player hands: the averages, and the slowest average of all."""
+    rnd = random.Random(seed)
+    clock = time.perf_counter_ns
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    options = BurracoOptions(hands=1)
+    deadline = time.perf_counter() + seconds
+    hands = 0
+    while time.perf_counter() < deadline:
+        state, _ = burraco.deal(options, players, 10_000 + hands)
+        hands += 1
+        while state.stage is not BurracoStage.OVER:
+            t0 = clock()
+            legal = burraco.legal_moves(state)
+            t1 = clock()
+            move = legal[rnd.randrange(len(legal))]
+            new, _ = burraco.apply(state, move)
+            t2 = clock()
+            stage = totals["legal_moves " + state.stage.name.lower()]
+            stage[0] += t1 - t0
+            stage[1] += 1
+            kind = totals["apply " + type(move).__name__]
+            kind[0] += t2 - t1
+            kind[1] += 1
+            state = new
+    averages = {k: round(ns / n / 1000, 2) for k, (ns, n) in sorted(totals.items())}
+    return {
+        "hands": hands,
+        "us_per_call": averages,
+        "calls": {k: n for k, (_, n) in sorted(totals.items())},
+        "slowest_average_us": max(averages.values()),
+    }
+
+
+def burraco_largest_legal_list(hands: int = 10_000, seed: int = 3) -> Report:
+    """The longest ``LegalMoves`` list seen over random hands (4, 3 and 2 players in turn)."""
+    rnd = random.Random(seed).random
+    options = BurracoOptions(hands=1)
+    largest = {2: 0, 3: 0, 4: 0}
+    moves = 0
+    start = time.perf_counter()
+    for h in range(hands):
+        players = (4, 3, 2)[h % 3]
+        state, _ = burraco.deal(options, players, 20_000 + h)
+        while state.stage is not BurracoStage.OVER:
+            legal = burraco.legal_moves(state)
+            if len(legal) > largest[players]:
+                largest[players] = len(legal)
+            state, _ = burraco.apply(state, legal[int(rnd() * len(legal))])
+            moves += 1
+    return {
+        "hands": hands,
+        "moves": moves,
+        "largest_by_players": {str(p): n for p, n in sorted(largest.items())},
+        "largest": max(largest.values()),
+        "seconds": round(time.perf_counter() - start, 1),
     }
 
 
@@ -335,6 +444,11 @@ def run_all(seconds: float = 2.0, only: list[str] | None = None) -> Report:
         "grpc_through_envoy": lambda: grpc_through_envoy(2 * seconds),
         "referee_maraffa_builtin_bots": lambda: referee_builtin(seconds),
         "referee_maraffa_exec_bots": lambda: referee_exec(seconds),
+        "burraco_random_hands_4p": lambda: burraco_random_hands(4, seconds),
+        "burraco_random_hands_3p": lambda: burraco_random_hands(3, seconds / 2),
+        "burraco_random_hands_2p": lambda: burraco_random_hands(2, seconds / 2),
+        "burraco_move_times": lambda: burraco_move_times(seconds),
+        "burraco_largest_legal_list": lambda: burraco_largest_legal_list(),
     }
     report: Report = {"python": sys.version.split()[0], "seconds_per_measurement": seconds}
     for name, measure in measurements.items():

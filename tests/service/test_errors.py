@@ -473,13 +473,15 @@ async def test_a_bad_deal_is_invalid_argument_naming_the_field(
     await expect_error(channel, stub.Deal(request_, timeout=TIMEOUT), field, because)
 
 
-async def test_options_of_another_games_branch_cannot_be_sent() -> None:
-    """GameOptions is a oneof of per-game options; this build has only Maraffa's, so a
-    Deal with another game's options cannot be written yet (GameCodec.options would
-    refuse it at field "options")."""
-    assert [f.name for f in game_pb2.GameOptions.DESCRIPTOR.oneofs_by_name["options"].fields] == [
-        "maraffa"
-    ]
+@pytest.mark.parametrize(("game", "other"), [("maraffa", "burraco"), ("burraco", "maraffa")])
+async def test_options_of_another_games_branch_are_invalid_argument(
+    stub: Stub, channel: grpc.aio.Channel, game: str, other: str
+) -> None:
+    """GameOptions is a oneof of per-game options: a Deal of one game with another game's
+    options is refused at field "options" (GameCodec.options)."""
+    request = gs.DealRequest(game=game)
+    getattr(request.options, other).SetInParent()
+    await expect_error(channel, stub.Deal(request, timeout=TIMEOUT), "options", other)
 
 
 async def test_a_target_whose_thirds_do_not_fit_the_wire_is_invalid_argument(

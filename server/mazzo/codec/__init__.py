@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mazzo.codec import maraffa
+from mazzo.codec import burraco, maraffa
 from mazzo.core.errors import InvalidArgument
 from mazzo.v1 import game_pb2
 
@@ -51,5 +51,20 @@ CODECS: dict[str, GameCodec] = {
         events_bytes=maraffa.events_bytes,
         view_to_wire=maraffa.view_to_wire,
         side_score_to_wire=maraffa.side_score_to_wire,
+    ),
+    "burraco": GameCodec(
+        game="burraco",
+        options_field="burraco",
+        options_from_wire=burraco.options_from_wire,
+        options_to_wire=burraco.options_to_wire,
+        state_from_wire=burraco.state_from_wire,
+        state_to_wire=burraco.state_to_wire,
+        move_from_wire=burraco.move_from_wire,
+        move_to_wire=burraco.move_to_wire,
+        moves_bytes=burraco.moves_bytes,
+        event_to_wire=burraco.event_to_wire,
+        events_bytes=burraco.events_bytes,
+        view_to_wire=burraco.view_to_wire,
+        side_score_to_wire=burraco.side_score_to_wire,
     ),
 }

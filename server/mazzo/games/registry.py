@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from mazzo.core.errors import InvalidArgument
+from mazzo.games.burraco.game import RULES as BURRACO
 from mazzo.games.maraffa.game import RULES as MARAFFA
 
-GAMES: dict[str, Any] = {MARAFFA.id: MARAFFA}
+GAMES: dict[str, Any] = {MARAFFA.id: MARAFFA, BURRACO.id: BURRACO}
 
 
 def rules_for(game: str, field: str = "game") -> Any:
