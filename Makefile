@@ -9,7 +9,7 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: all venv gen proto-deps lint-protos descriptor lint run test test-fast bench clean distclean
+.PHONY: all venv gen proto-deps lint-protos descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
@@ -46,6 +46,21 @@ lint-protos: $(BUFDIR) $(DEPS)
 # A descriptor set of our protos and their imports, for tools that need one.
 descriptor: $(BUFDIR) $(DEPS)
 	$(BUF) build -o build/mazzo.binpb
+
+# buf breaking against the protos of another commit (default: main), so nothing a
+# client relies on changes. The base's protos are taken with git archive and built
+# with the same google/api imports, because a plain '.git#branch=main' input cannot
+# resolve them (build/proto-deps is never committed). Both sides are compared as
+# built images: the workspace itself as input would also see build/against.
+BREAKING_BASE ?= main
+breaking: $(BUFDIR) $(DEPS)
+	rm -rf build/against && mkdir -p build/against
+	git archive $(BREAKING_BASE) proto | tar -x -C build/against
+	cp -R build/proto-deps build/against/deps
+	printf 'version: v2\nmodules:\n  - path: proto\n  - path: deps\n' > build/against/buf.yaml
+	$(BUF) build build/against -o build/against.binpb
+	$(BUF) build -o build/current.binpb
+	$(BUF) breaking build/current.binpb --against build/against.binpb
 
 # Runs every checker, then fails if any failed, so one run shows all problems.
 lint: lint-protos $(GEN)
