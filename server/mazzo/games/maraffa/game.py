@@ -11,7 +11,6 @@ from mazzo.games.maraffa.events import Event
 from mazzo.games.maraffa.moves import Move
 from mazzo.games.maraffa.options import (
     DEFAULT_PLAYERS,
-    PLAYER_COUNTS,
     ClaimRule,
     Fractions,
     MarafonaRule,
@@ -19,6 +18,7 @@ from mazzo.games.maraffa.options import (
     Series,
     SignalSet,
 )
+from mazzo.games.maraffa.rules import ENGINE_PLAYERS
 from mazzo.games.maraffa.scoring import hand_scores
 from mazzo.games.maraffa.state import HandScore, Phase, State
 from mazzo.games.maraffa.validate import validate
@@ -34,7 +34,7 @@ class MaraffaSideScore(NamedTuple):
 def _names(
     enum: type[Fractions | MarafonaRule | ClaimRule | SignalSet | Series],
 ) -> tuple[str, ...]:
-    return tuple(m.name.lower() for m in enum)
+    return tuple(m.name.lower() for m in enum if m.name != "FORM_DEFAULT")
 
 
 OPTIONS = (
@@ -78,7 +78,7 @@ class MaraffaRules:
 
     id = "maraffa"
     display_name = "Maraffa / Marafone Beccacino"
-    player_counts = PLAYER_COUNTS
+    player_counts = ENGINE_PLAYERS
     default_players = DEFAULT_PLAYERS
     options = OPTIONS
 
@@ -109,7 +109,9 @@ class MaraffaRules:
     def score(self, state: State) -> ScoreReport:
         table = state.table
         current = hand_scores(state)
-        team_seats = ((0,), (1,)) if table.seats == 2 else ((0, 2), (1, 3))
+        team_seats = (
+            ((0, 2), (1, 3)) if table.seats == 4 else tuple((s,) for s in range(table.seats))
+        )
         winner = rules.match_winner(state)
         sides = tuple(
             SideScore(
@@ -120,7 +122,7 @@ class MaraffaRules:
                     current[t], table.last_hand[t] if table.last_hand else None, table.games_won[t]
                 ),
             )
-            for t in (0, 1)
+            for t in range(len(team_seats))
         )
         return ScoreReport(sides, winner is not None, () if winner is None else (winner,))
 
