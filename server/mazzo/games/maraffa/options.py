@@ -125,6 +125,8 @@ class Options:
 
 #: Options of maraffa.md that do not apply to Trionfo (A.9), and those of the forms.
 MARAFFA_ONLY = (
+    "three_player_form",
+    "removed_four",
     "target",
     "fractions",
     "marafona_rule",
@@ -137,8 +139,6 @@ MARAFFA_ONLY = (
     "bella_target",
     "two_player_must_follow",
     "dummy_seat",
-    "three_player_form",
-    "removed_four",
 )
 TRIONFO_ONLY = (
     "trionfo_first_speaker_card",
