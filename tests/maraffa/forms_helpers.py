@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
+from mazzo.codec import CODECS
 from mazzo.core.cards import card, code
 from mazzo.games.maraffa.cards import STRENGTH
+from mazzo.v1 import game_pb2
 
 
 def same_suit_tricks(tricks: Sequence[tuple[str, int]], first_leader: int, seats: int) -> list[str]:
@@ -36,3 +39,10 @@ def same_suit_tricks(tricks: Sequence[tuple[str, int]], first_leader: int, seats
 
 def codes_of(cards: Iterable[int]) -> set[str]:
     return {code(c) for c in cards}
+
+
+def wire(state: Any) -> game_pb2.GameState:
+    """The wire form of a state of any Maraffa form, as a client would send it."""
+    msg = game_pb2.GameState()
+    CODECS["maraffa"].state_to_wire(state, 0 if state.finished else state.to_act, msg)
+    return msg

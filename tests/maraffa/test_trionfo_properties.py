@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import pytest
 
+from mazzo.codec import CODECS
 from mazzo.core.cards import card, code
 from mazzo.core.errors import IllegalMove, InvalidState
 from mazzo.games.maraffa import trionfo
@@ -57,9 +58,12 @@ from mazzo.games.maraffa.trionfo_events import (
 from mazzo.games.maraffa.trionfo_state import NO_SEAT, TPhase, TrionfoState
 from mazzo.games.maraffa.trionfo_validate import validate
 from mazzo.games.maraffa.trionfo_view import view
+from mazzo.v1 import game_pb2
+from mazzo.v1 import game_service_pb2 as gs
 
 SEATS = 5
 SUITS = "SHDC"
+CODEC = CODECS["maraffa"]
 STRENGTH = {"3": 10, "2": 9, "A": 8, "K": 7, "Q": 6, "J": 5, "7": 4, "6": 3, "5": 2, "4": 1}
 THIRDS = {"A": 3, "3": 1, "2": 1, "K": 1, "Q": 1, "J": 1, "7": 0, "6": 0, "5": 0, "4": 0}
 #: A.6.3: what each popolo member pays when the declarer is alone; he gets 4 times it.
@@ -434,6 +438,19 @@ def test_views_hold_only_what_the_seat_may_know(tier: Tier) -> None:
                     assert v.amico == NO_SEAT
 
 
+@pytest.mark.parametrize("tier", TIERS)
+def test_codec_round_trip_gives_back_the_state(tier: Tier) -> None:
+    """The wire contract for five players: decoding what was encoded gives back the
+    very same state (``to_act`` travels as 0 once the match is over), through bytes."""
+    for steps in matches(tier, 6):
+        for step in steps:
+            state = step.after
+            msg = game_pb2.GameState()
+            CODEC.state_to_wire(state, 0 if state.finished else state.to_act, msg)
+            again = CODEC.state_from_wire(game_pb2.GameState.FromString(msg.SerializeToString()))
+            assert again == (state._replace(to_act=0) if state.finished else state)
+
+
 def test_the_fast_tier_plays_hundreds_of_deals_and_the_slow_thousands() -> None:
     """The record: the fast tier's matches hold hundreds of deals (the slow tier, with
     ten times the matches, thousands)."""
@@ -495,6 +512,23 @@ def swapped(state: TrionfoState, rnd: random.Random) -> tuple[TrionfoState, int,
     return state._replace(hands=tuple(hands)), a, b
 
 
+def view_bytes(state: TrionfoState, seat: int) -> bytes:
+    """The GetView response a seat would get, as bytes."""
+    out = gs.GetViewResponse()
+    CODEC.view_to_wire(RULES.view(state, seat), out.view)
+    return out.SerializeToString()
+
+
+def score_bytes(state: TrionfoState) -> bytes:
+    """The Score response for a state, as bytes (built as the service builds it)."""
+    report = RULES.score(state)
+    out = gs.ScoreResponse(finished=report.finished, winners=report.winners)
+    for side in report.sides:
+        msg = out.sides.add(side=side.side, seats=side.seats, match_total=side.match_total)
+        CODEC.side_score_to_wire(side.detail, msg.maraffa)
+    return out.SerializeToString()
+
+
 class Secrecy(NamedTuple):
     states: int
     views: int
@@ -514,8 +548,10 @@ def check_secrecy(count: int, salt: int) -> Secrecy:
             continue  # the deal would have ended already (stop_when_decided)
         for seat in set(range(SEATS)) - {a, b}:
             assert view(state, seat) == view(other, seat), (seat, a, b)
+            assert view_bytes(state, seat) == view_bytes(other, seat), (seat, a, b)
             views += 1
         assert RULES.score(state) == RULES.score(other)
+        assert score_bytes(state) == score_bytes(other)
         if state.to_act not in (a, b):
             for move in trionfo.legal_moves(state):
                 first, second = trionfo.apply(state, move)[1], trionfo.apply(other, move)[1]

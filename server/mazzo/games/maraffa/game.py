@@ -11,6 +11,7 @@ from mazzo.games.maraffa.events import Event
 from mazzo.games.maraffa.moves import Move
 from mazzo.games.maraffa.options import (
     DEFAULT_PLAYERS,
+    PLAYER_COUNTS,
     ClaimRule,
     Fractions,
     MarafonaRule,
@@ -18,7 +19,6 @@ from mazzo.games.maraffa.options import (
     Series,
     SignalSet,
 )
-from mazzo.games.maraffa.rules import ENGINE_PLAYERS
 from mazzo.games.maraffa.scoring import hand_scores
 from mazzo.games.maraffa.state import HandScore, State
 from mazzo.games.maraffa.trionfo_events import TrionfoEvent
@@ -127,7 +127,7 @@ class MaraffaRules:
 
     id = "maraffa"
     display_name = "Maraffa / Marafone Beccacino"
-    player_counts = ENGINE_PLAYERS
+    player_counts = PLAYER_COUNTS
     default_players = DEFAULT_PLAYERS
     options = OPTIONS
 

@@ -36,9 +36,12 @@ from mazzo.games.maraffa.moves import (
     PLAYS,
     REDEAL,
     TRUMPS,
+    Bid,
+    CallTrump,
     Claim,
     DeclareTrump,
     Move,
+    Pass,
     PlayCard,
     RequestRedeal,
     Signal,
@@ -429,6 +432,10 @@ def verify(state: State, move: Move) -> None:
                 "move.maraffa.request_redeal", "a redeal needs a hand worth less than 4 thirds"
             )
     elif type(move) is not Claim:
+        trionfo_only = {Bid: "bid", Pass: "pass_bid", CallTrump: "declare_trump.called_card"}
+        name = trionfo_only.get(type(move))
+        if name is not None:
+            raise IllegalMove(f"move.maraffa.{name}", f"{move}: only in Trionfo (5 players)")
         raise IllegalMove("move", f"not a Maraffa move: {move!r}")
 
 
