@@ -246,90 +246,100 @@ def test_legal_moves_are_the_rule_books_and_each_applies(tier: Tier) -> None:
                     rules.apply(state, move)
 
 
-@pytest.mark.parametrize("tier", TIERS)
-def test_tricks_hand_scores_and_game_ends_follow_the_rules(tier: Tier) -> None:
+def check_scores(steps: list[Step]) -> None:
     """B.2.3, B.3: each trick goes to the highest trump or card of the led suit; each
     player scores the thirds of his own tricks (+3 for trick 13), floored, +3 for a
     declared marafona; a hand is 35 thirds and 10 or 11 points; after a hand the
     highest total at or over the target wins, a tie at the top raises the target."""
+    trick: list[tuple[int, int]] = []
+    thirds = [0, 0, 0]
+    tricks = 0
+    trump = ""
+    marafona = -1
+    for step in steps:
+        before = step.before
+        for event in step.events:
+            match event:
+                case ev.HandDealt():
+                    thirds, tricks, trick, marafona = [0, 0, 0], 0, [], -1
+                case ev.TrumpDeclared(_, suit):
+                    trump = SUITS[suit]
+                case ev.CardPlayed(seat, c, _, declared):
+                    trick.append((seat, c))
+                    if declared:
+                        marafona = seat
+                case ev.TrickWon(number, seat, got):
+                    tricks += 1
+                    assert number == tricks and len(trick) == SEATS
+                    assert seat == trick_winner(trick, trump)
+                    value = sum(THIRDS[text(c)[0]] for _, c in trick)
+                    value += 3 if tricks == TRICKS else 0
+                    assert got == value
+                    thirds[seat] += value
+                    trick = []
+                case ev.HandScored(scores, totals):
+                    assert tricks == TRICKS and sum(thirds) == HAND_THIRDS
+                    assert [s.thirds for s in scores] == thirds
+                    keep = before is not None and before.table.options.keep_thirds
+                    bonus = [(9 if keep else 3) * (s == marafona) for s in range(SEATS)]
+                    units = [t if keep else t // 3 for t in thirds]
+                    assert [s.hand_score for s in scores] == [
+                        u + b for u, b in zip(units, bonus, strict=True)
+                    ]
+                    assert sum(t // 3 for t in thirds) in (10, 11)
+                    assert before is not None
+                    old = before.table.totals
+                    assert totals == tuple(
+                        o + s.hand_score for o, s in zip(old, scores, strict=True)
+                    )
+                    target = before.table.effective_target
+                    best = max(totals)
+                    won = [e for e in step.events if isinstance(e, ev.GameWon)]
+                    raised = [e for e in step.events if isinstance(e, ev.TargetRaised)]
+                    if best >= target and list(totals).count(best) == 1:
+                        assert won and won[0].team == totals.index(best)
+                    else:
+                        assert not won
+                        assert bool(raised) == (best >= target)
+                        if raised:
+                            assert raised[0].effective_target == best + 1
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_tricks_hand_scores_and_game_ends_follow_the_rules(tier: Tier) -> None:
+    """B.2.3, B.3, per ``check_scores``."""
     for steps in matches(tier, 3):
-        trick: list[tuple[int, int]] = []
-        thirds = [0, 0, 0]
-        tricks = 0
-        trump = ""
-        marafona = -1
-        for step in steps:
-            before = step.before
-            for event in step.events:
-                match event:
-                    case ev.HandDealt():
-                        thirds, tricks, trick, marafona = [0, 0, 0], 0, [], -1
-                    case ev.TrumpDeclared(_, suit):
-                        trump = SUITS[suit]
-                    case ev.CardPlayed(seat, c, _, declared):
-                        trick.append((seat, c))
-                        if declared:
-                            marafona = seat
-                    case ev.TrickWon(number, seat, got):
-                        tricks += 1
-                        assert number == tricks and len(trick) == SEATS
-                        assert seat == trick_winner(trick, trump)
-                        value = sum(THIRDS[text(c)[0]] for _, c in trick)
-                        value += 3 if tricks == TRICKS else 0
-                        assert got == value
-                        thirds[seat] += value
-                        trick = []
-                    case ev.HandScored(scores, totals):
-                        assert tricks == TRICKS and sum(thirds) == HAND_THIRDS
-                        assert [s.thirds for s in scores] == thirds
-                        keep = before is not None and before.table.options.keep_thirds
-                        bonus = [(9 if keep else 3) * (s == marafona) for s in range(SEATS)]
-                        units = [t if keep else t // 3 for t in thirds]
-                        assert [s.hand_score for s in scores] == [
-                            u + b for u, b in zip(units, bonus, strict=True)
-                        ]
-                        assert sum(t // 3 for t in thirds) in (10, 11)
-                        assert before is not None
-                        old = before.table.totals
-                        assert totals == tuple(
-                            o + s.hand_score for o, s in zip(old, scores, strict=True)
-                        )
-                        target = before.table.effective_target
-                        best = max(totals)
-                        won = [e for e in step.events if isinstance(e, ev.GameWon)]
-                        raised = [e for e in step.events if isinstance(e, ev.TargetRaised)]
-                        if best >= target and list(totals).count(best) == 1:
-                            assert won and won[0].team == totals.index(best)
-                        else:
-                            assert not won
-                            assert bool(raised) == (best >= target)
-                            if raised:
-                                assert raised[0].effective_target == best + 1
+        check_scores(steps)
+
+
+def check_rotation(steps: list[Step]) -> None:
+    """B.2.1-2: cards one at a time from the dealer's right; in a game's first hand the
+    holder of 4D is battezzante; then the battezzante deals and next(dealer) names
+    trumps; the battezzante leads trick 1."""
+    previous: ev.HandDealt | None = None
+    for step in steps:
+        for event in step.events:
+            if not isinstance(event, ev.HandDealt):
+                continue
+            hands = step.after.hands
+            if event.hand_number == 1:
+                assert card("4D") in cards_of(hands[event.battezzante])
+            elif previous is not None and previous.hand_number != event.hand_number:
+                assert event.dealer == previous.battezzante
+                assert event.battezzante == (event.dealer + 1) % SEATS
+            previous = event
+        after = step.after
+        if after.phase is Phase.TRUMP:
+            assert after.to_act == after.table.battezzante
+        if after.phase is Phase.PLAY and not after.played:
+            assert after.to_act == after.table.battezzante
 
 
 @pytest.mark.parametrize("tier", TIERS)
 def test_dealer_and_battezzante_rotate(tier: Tier) -> None:
-    """B.2.1-2: cards one at a time from the dealer's right; in a game's first hand the
-    holder of 4D is battezzante; then the battezzante deals and next(dealer) names
-    trumps; the battezzante leads trick 1."""
+    """B.2.1-2, per ``check_rotation``."""
     for steps in matches(tier, 4):
-        previous: ev.HandDealt | None = None
-        for step in steps:
-            for event in step.events:
-                if not isinstance(event, ev.HandDealt):
-                    continue
-                hands = step.after.hands
-                if event.hand_number == 1:
-                    assert card("4D") in cards_of(hands[event.battezzante])
-                elif previous is not None and previous.hand_number != event.hand_number:
-                    assert event.dealer == previous.battezzante
-                    assert event.battezzante == (event.dealer + 1) % SEATS
-                previous = event
-            after = step.after
-            if after.phase is Phase.TRUMP:
-                assert after.to_act == after.table.battezzante
-            if after.phase is Phase.PLAY and not after.played:
-                assert after.to_act == after.table.battezzante
+        check_rotation(steps)
 
 
 @pytest.mark.parametrize("tier", TIERS)

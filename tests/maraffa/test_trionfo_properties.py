@@ -25,6 +25,7 @@ import pytest
 from mazzo.codec import CODECS
 from mazzo.core.cards import card, code
 from mazzo.core.errors import IllegalMove, InvalidState
+from mazzo.core.shuffle import shuffled
 from mazzo.games.maraffa import trionfo
 from mazzo.games.maraffa.cards import BIT, DECK, cards_of
 from mazzo.games.maraffa.events import CardPlayed, TrickWon
@@ -393,29 +394,38 @@ def test_tricks_outcomes_and_payments_follow_the_rules(tier: Tier) -> None:
     assert watcher.deals >= 2 * tier.matches
 
 
-@pytest.mark.parametrize("tier", TIERS)
-def test_auction_dealer_and_first_speaker_follow_the_rules(tier: Tier) -> None:
+def check_rotation(steps: list[Step]) -> None:
     """A.2, A.3: deal 1's first speaker holds the first-speaker card, later deals
     next(dealer); each deal is dealt by the previous deal's first speaker; the first
     speaker speaks first and leads trick 1; speakers follow A.3's pseudo-code."""
+    previous: DealDealt | None = None
+    for step in steps:
+        state = step.after
+        for event in step.events:
+            if isinstance(event, DealDealt):
+                options = state.table.options
+                deck = shuffled(DECK, state.table.seed, state.table.counter - 1)
+                batch = options.trionfo_deal_batch
+                for i, c in enumerate(deck):  # A.2.1: batches from the dealer's right
+                    assert state.hands[(event.dealer + 1 + i // batch) % SEATS] & BIT[c]
+                if event.deal_number == 1:
+                    holder = options.trionfo_first_speaker_card
+                    assert state.hands[event.first_speaker] & BIT[holder]
+                else:
+                    assert previous is not None
+                    assert event.dealer == previous.first_speaker
+                    assert event.first_speaker == (event.dealer + 1) % SEATS
+                assert state.to_act == event.first_speaker
+                previous = event
+        if state.phase is TPhase.PLAY and not state.played:
+            assert state.to_act == state.table.first_speaker
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_auction_dealer_and_first_speaker_follow_the_rules(tier: Tier) -> None:
+    """A.2, A.3, per ``check_rotation``."""
     for steps in matches(tier, 4):
-        previous: DealDealt | None = None
-        for step in steps:
-            state = step.after
-            for event in step.events:
-                if isinstance(event, DealDealt):
-                    options = state.table.options
-                    if event.deal_number == 1:
-                        holder = options.trionfo_first_speaker_card
-                        assert state.hands[event.first_speaker] & BIT[holder]
-                    else:
-                        assert previous is not None
-                        assert event.dealer == previous.first_speaker
-                        assert event.first_speaker == (event.dealer + 1) % SEATS
-                    assert state.to_act == event.first_speaker
-                    previous = event
-            if state.phase is TPhase.PLAY and not state.played:
-                assert state.to_act == state.table.first_speaker
+        check_rotation(steps)
 
 
 @pytest.mark.parametrize("tier", TIERS)
