@@ -562,7 +562,7 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     cards = played[-seats:]
     winner = (seat + 1 + winning_index(cards, state.trump)) % seats
     number = (n + 1) // seats
-    last = number == TRICKS_PER_HAND[seats]
+    last = number == (10 if seats == 4 else TRICKS_PER_HAND[seats])
     thirds = sum(map(THIRDS.__getitem__, cards)) + (LAST_TRICK_THIRDS if last else 0)
     events.append(_new(ev.TrickWon, (number, winner, thirds)))
     stock, drawn = state.stock, state.drawn
@@ -600,7 +600,11 @@ def _end_hand(state: State, events: list[ev.Event]) -> tuple[State, list[ev.Even
     """Score the hand, then end the game or deal the next hand (§3.7, §4)."""
     table = state.table
     scores = hand_scores(state)
-    totals = tuple(t + s.hand_score for t, s in zip(table.totals, scores, strict=True))
+    totals: tuple[int, ...]
+    if len(scores) == 2:
+        totals = (table.totals[0] + scores[0].hand_score, table.totals[1] + scores[1].hand_score)
+    else:  # three players, 39 cards
+        totals = tuple(t + s.hand_score for t, s in zip(table.totals, scores, strict=True))
     events.append(ev.HandScored(scores, totals))
     target = table.effective_target
     winner = game_winner(totals, target)

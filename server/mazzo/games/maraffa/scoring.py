@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from mazzo.games.maraffa.cards import ACES, THIRDS
 from mazzo.games.maraffa.options import ClaimRule, Options
-from mazzo.games.maraffa.state import ClaimResult, HandScore, State, Trick, side_of, sides_of
+from mazzo.games.maraffa.state import (
+    ClaimResult,
+    HandScore,
+    State,
+    Trick,
+    side_of,
+    sides_of,
+    team_of,
+)
 from mazzo.games.maraffa.tricks import winning_index
 
 LAST_TRICK_THIRDS = 3
@@ -30,17 +38,41 @@ def hand_scores(state: State) -> tuple[HandScore, ...]:
     """Each side's score for the hand so far; final once every trick is played."""
     table = state.table
     seats = table.seats
+    if seats == 3:
+        return _hand_scores_each_alone(state)
     trump = state.trump
     played = state.played
-    sides = sides_of(seats)
-    # With two sides a seat's side is its lowest bit; with three, the seat itself.
-    side_mask = 1 if sides == 2 else 3
-    counts = [0] * sides  # per side: aces * 256 + third-cards
+    counts = [0, 0]  # per side: aces * 256 + third-cards
     leader = winner = table.battezzante
     for k in range(0, len(played) // seats * seats, seats):
         cards = played[k : k + seats]
         winner = (leader + winning_index(cards, trump)) % seats
-        counts[winner & side_mask] += sum(map(_COUNT.__getitem__, cards))
+        counts[winner & 1] += sum(map(_COUNT.__getitem__, cards))
+        leader = winner
+    last = [0, 0]
+    if len(played) == seats * tricks_per_hand(seats):
+        last[team_of(winner)] = 1
+    marafona_team = team_of(state.marafona_seat) if state.marafona_seat >= 0 else -1
+    options = table.options
+    return (
+        _side_score(options, counts[0] >> 8, counts[0] & 255, last[0], marafona_team == 0),
+        _side_score(options, counts[1] >> 8, counts[1] & 255, last[1], marafona_team == 1),
+    )
+
+
+def _hand_scores_each_alone(state: State) -> tuple[HandScore, ...]:
+    """``hand_scores`` with three seats (39 cards): one side per seat (B.3.1)."""
+    table = state.table
+    seats = table.seats
+    trump = state.trump
+    played = state.played
+    sides = sides_of(seats)
+    counts = [0] * sides  # per seat: aces * 256 + third-cards
+    leader = winner = table.battezzante
+    for k in range(0, len(played) // seats * seats, seats):
+        cards = played[k : k + seats]
+        winner = (leader + winning_index(cards, trump)) % seats
+        counts[winner] += sum(map(_COUNT.__getitem__, cards))
         leader = winner
     last = [0] * sides
     if len(played) == seats * tricks_per_hand(seats):
@@ -91,6 +123,11 @@ def claim_result(state: State, seat: int) -> ClaimResult:
 def game_winner(totals: tuple[int, ...], target: int) -> int | None:
     """The side that wins the game after a hand, or None (§4.2, maraffa-forms.md B.3.3):
     once a side reaches the target, the highest total wins; a tie at the top goes on."""
+    if len(totals) == 2:
+        first, second = totals
+        if (first >= target or second >= target) and first != second:
+            return 0 if first > second else 1
+        return None
     best = max(totals)
     if best < target:
         return None
