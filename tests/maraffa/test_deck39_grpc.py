@@ -14,6 +14,8 @@ from mazzo.core.cards import card
 from mazzo.core.shuffle import shuffled
 from mazzo.games.maraffa.cards import deck_of
 from mazzo.games.maraffa.moves import parse
+from mazzo.games.maraffa.options import Options, ThreePlayerForm
+from mazzo.games.maraffa.positions import position
 from mazzo.v1 import game_pb2, maraffa_pb2
 from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1.game_service_pb2_grpc import GameServiceStub
@@ -122,8 +124,48 @@ async def test_tt5_end_of_game_and_tie(stub: GameServiceStub) -> None:
     assert not of_kind(events, "game_won") and of_kind(events, "hand_dealt")
 
 
-async def test_tt3_and_tt6_through_apply(stub: GameServiceStub) -> None:
-    """TT-3: the only trump wins the trick. TT-6: 4S is not held by anybody: refused."""
+async def test_tt2_rotation_through_apply(stub: GameServiceStub) -> None:
+    """TT-2: deal 1 dealer 0 and battezzante 2 (4D at d[7]); deal 2 dealer 2 and
+    battezzante 0; deal 3 dealer 0 and battezzante 1."""
+    dealt = await stub.Deal(
+        gs.DealRequest(
+            game="maraffa", players=3, seed=seed_with_4d_at(7), options=options(first_dealer=0)
+        )
+    )
+    state, moves = dealt.state, dealt.legal_moves
+    hands = []
+    while len(hands) < 2:
+        reply = await stub.ApplyMove(gs.ApplyMoveRequest(state=state, move=moves[0]))
+        hands += of_kind([e.maraffa for e in reply.events], "hand_dealt")
+        state, moves = reply.state, reply.legal_moves
+    assert [(h.hand_number, h.dealer, h.battezzante) for h in hands] == [(2, 2, 0), (3, 0, 1)]
+
+
+async def test_tt3_a_trick_through_apply(stub: GameServiceStub) -> None:
+    """TT-3: trump S; seat 1 leads 2C, seat 2 (no clubs) 5S, seat 0 3C: seat 2 wins 2
+    thirds with the only trump."""
+    seat2 = "5S AH 2H 3H 4H 5H 6H 7H JH QH KH AD 2D"
+    state = wire(
+        position(
+            hands=["3C", "2C", seat2],
+            trump="S",
+            battezzante=1,
+            players=3,
+            options=Options(three_player_form=ThreePlayerForm.DECK39),
+        )
+    )
+    events = []
+    for move in ("play 2C", "play 5S", "play 3C"):
+        reply = await stub.ApplyMove(gs.ApplyMoveRequest(state=state, move=wire_move(parse(move))))
+        events += [e.maraffa for e in reply.events]
+        state = reply.state
+    [won] = of_kind(events, "trick_won")
+    assert (won.trick, won.seat, won.thirds) == (1, 2, 2) and reply.seat == 2
+
+
+async def test_tt6_through_apply(stub: GameServiceStub) -> None:
+    """TT-6: 4S is not held by anybody: playing it is refused; a state holding it (40
+    cards) is refused naming the hand."""
     dealt = await stub.Deal(gs.DealRequest(game="maraffa", players=3, seed=2, options=options()))
     declared = await stub.ApplyMove(
         gs.ApplyMoveRequest(state=dealt.state, move=wire_move(parse("trump H")))

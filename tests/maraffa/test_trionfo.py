@@ -463,10 +463,11 @@ def test_tf7_stop_when_decided_ends_the_deal_at_the_deciding_trick(
 # ----------------------------------------------------------------------------------- TF-8
 
 
-def maso_deal(third_trick: str) -> list[TrionfoEvent]:
+def maso_position(third_trick: str) -> tuple[TrionfoState, list[str]]:
     """TF-8: seat 2 (first speaker) bids MASO alone and takes tricks worth d5, d4,
     then the popolo a trick worth ``third_trick``, then d6, d3. Every trick is five
-    cards of one suit, the strongest held by the trick's winner."""
+    cards of one suit, the strongest held by the trick's winner. The position before
+    the first card, and the cards in play order."""
     d, p = 2, 4
     low_diamonds = {"2": "2D KD 7D 6D 5D", "3": "2D KD QD 6D 5D"}[third_trick]
     rest = {c for c in (["3D", "AD", "QD", "JD", "4D", "7D"]) if c not in low_diamonds.split()}
@@ -495,8 +496,14 @@ def maso_deal(third_trick: str) -> list[TrionfoEvent]:
         deal_number=2,
         options=Options(trionfo_stop_when_decided=True),
     )
+    return state, " ".join(orders).split()
+
+
+def maso_deal(third_trick: str) -> list[TrionfoEvent]:
+    """TF-8's deal played through the engine, up to its end."""
+    state, plays = maso_position(third_trick)
     events: list[TrionfoEvent] = []
-    for c in " ".join(orders).split():
+    for c in plays:
         state, caused = trionfo.apply(state, parse(f"play {c}"))
         events += caused
         if of_type(caused, DealScored):

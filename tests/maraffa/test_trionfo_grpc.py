@@ -18,7 +18,7 @@ from mazzo.core.cards import card, code
 from mazzo.core.shuffle import shuffled
 from mazzo.games.maraffa.cards import DECK
 from mazzo.games.maraffa.moves import parse
-from mazzo.games.maraffa.options import Options
+from mazzo.games.maraffa.options import Options, TrionfoAuction
 from mazzo.games.maraffa.trionfo_events import BidPassed, PartnerRevealed, ThrownIn
 from mazzo.v1 import game_pb2, maraffa_pb2
 from mazzo.v1 import game_service_pb2 as gs
@@ -30,6 +30,7 @@ from tests.maraffa.test_trionfo import (
     TF6_TRICKS,
     auction_position,
     declaring,
+    maso_position,
     seed_with,
     tf5_position,
     tf6_deal,
@@ -184,6 +185,35 @@ async def test_tf3_auction_case_a_and_legal_bids(stub: GameServiceStub) -> None:
     assert move_texts(reply.legal_moves) == ["trump S", "trump H", "trump D", "trump C"]
 
 
+@pytest.mark.parametrize(
+    ("speeches", "declarer", "contract"),
+    [
+        ("2:pass, 3:bid chiamo, 4:pass, 0:bid di_piu, 1:pass, 3:bid maso, 0:pass", 3, 3),
+        ("2:bid chiamo, 3:pass, 4:pass, 0:pass, 1:pass", 2, 1),
+        ("2:pass, 3:bid maso_dei_masi", 3, 4),
+    ],
+    ids=["b", "c", "d"],
+)
+async def test_tf3_auction_cases_b_c_d(
+    stub: GameServiceStub, speeches: str, declarer: int, contract: int
+) -> None:
+    """TF-3 b, c, d: the final, highest bidder declares; MASO_DEI_MASI ends it at once."""
+    reply, events = await apply_all(stub, wire(auction_position()), speeches.split(", "))
+    [won] = of_kind(events, "auction_won")
+    assert (won.seat, won.contract) == (declarer, contract)
+    assert reply.seat == declarer and reply.state.maraffa.phase == M.MARAFFA_PHASE_DECLARE
+
+
+async def test_tf3_single_round(stub: GameServiceStub) -> None:
+    """TF-3: under single_round case a ends after seat 1's pass: seat 0 declares DI_PIU."""
+    state = wire(auction_position(Options(trionfo_auction=TrionfoAuction.SINGLE_ROUND)))
+    reply, events = await apply_all(
+        stub, state, ["2:pass", "3:bid chiamo", "4:pass", "0:bid di_piu", "1:pass"]
+    )
+    [won] = of_kind(events, "auction_won")
+    assert (won.seat, won.contract) == (0, M.MARAFFA_CONTRACT_DI_PIU) and reply.seat == 0
+
+
 async def test_tf3e_all_pass_is_thrown_in(stub: GameServiceStub) -> None:
     reply, events = await apply_all(stub, wire(auction_position()), ["pass"] * 5)
     assert [e.deal_number for e in of_kind(events, "thrown_in")] == [2]
@@ -214,14 +244,50 @@ async def test_tf4_declarations(stub: GameServiceStub) -> None:
 # ----------------------------------------------------------------------------------- TF-5, 6
 
 
-async def test_tf5_five_card_trick(stub: GameServiceStub) -> None:
-    """TF-5: trump D; 3:KS 4:3S 0:4D 1:2D 2:AS -> seat 1 wins 6 thirds and leads."""
-    reply, events = await apply_all(
-        stub, wire(tf5_position()), ["3:KS", "4:3S", "0:4D", "1:2D", "2:AS"]
-    )
+@pytest.mark.parametrize(
+    ("plays", "winner", "thirds"),
+    [
+        ("3:KS 4:3S 0:4D 1:2D 2:AS", 1, 6),  # 2D beats 4D
+        ("3:KS 4:3S 0:4D 1:JC 2:AS", 0, 6),  # 4D, the only trump
+        ("3:KS 4:3S 0:4H 1:JC 2:AS", 4, 6),  # no trump: 3S, the highest spade
+    ],
+)
+async def test_tf5_five_card_trick(
+    stub: GameServiceStub, plays: str, winner: int, thirds: int
+) -> None:
+    """TF-5: trump D; seat 1's 2D beats 4D; with JC the only trump 4D wins; with no
+    trump the highest spade 3S wins; the winner leads."""
+    reply, events = await apply_all(stub, wire(tf5_position()), plays.split())
     [won] = of_kind(events, "trick_won")
-    assert (won.trick, won.seat, won.thirds) == (1, 1, 6)
-    assert reply.seat == 1
+    assert (won.trick, won.seat, won.thirds) == (1, winner, thirds)
+    assert reply.seat == winner
+
+
+@pytest.mark.parametrize(
+    ("third", "thirds", "won", "payments"),
+    [
+        ("2", [5, 4, 2, 6, 3], True, [-4, -4, 16, -4, -4]),
+        ("3", [5, 4, 3], False, [4, 4, -16, 4, 4]),
+    ],
+)
+async def test_tf8_maso(
+    stub: GameServiceStub, third: str, thirds: list[int], won: bool, payments: list[int]
+) -> None:
+    """TF-8: d5, d4, p2, d6, d3 -> MASO made at trick 5 (+16 / -4); with p3 as the third
+    trick it fails there (-16 / +4). trionfo_stop_when_decided ends the deal then."""
+    position, plays = maso_position(third)
+    state = wire(position)
+    events: list[maraffa_pb2.MaraffaEvent] = []
+    for c in plays:
+        reply, caused = await apply_all(stub, state, [f"play {c}"])
+        events += caused
+        state = reply.state
+        if of_kind(caused, "deal_scored"):
+            break
+    assert [t.thirds for t in of_kind(events, "trick_won")] == thirds
+    [scored] = of_kind(events, "deal_scored")
+    assert (scored.score.won, scored.score.decided_at) == (won, len(thirds))
+    assert list(scored.score.payments) == payments
 
 
 async def test_tf6_complete_deal_and_tf9_views_and_score(stub: GameServiceStub) -> None:
