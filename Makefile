@@ -47,12 +47,14 @@ lint-protos: $(BUFDIR) $(DEPS)
 descriptor: $(BUFDIR) $(DEPS)
 	$(BUF) build -o build/mazzo.binpb
 
-# buf breaking against the protos of another commit (default: main), so nothing a
-# client relies on changes. The base's protos are taken with git archive and built
-# with the same google/api imports, because a plain '.git#branch=main' input cannot
-# resolve them (build/proto-deps is never committed). Both sides are compared as
-# built images: the workspace itself as input would also see build/against.
-BREAKING_BASE ?= main
+# buf breaking against the protos of another commit, so nothing a client relies on
+# changes. The default base is where this branch left main (main itself on main): a
+# branch is judged on what it changed, not on what main gained since. The base's
+# protos are taken with git archive and built with the same google/api imports,
+# because a plain '.git#branch=main' input cannot resolve them (build/proto-deps is
+# never committed). Both sides are compared as built images: the workspace itself as
+# input would also see build/against.
+BREAKING_BASE ?= $(shell git merge-base HEAD main)
 breaking: $(BUFDIR) $(DEPS)
 	rm -rf build/against && mkdir -p build/against
 	git archive $(BREAKING_BASE) proto | tar -x -C build/against

@@ -20,7 +20,7 @@ from mazzo.games.maraffa import events as ev
 from mazzo.games.maraffa import rules
 from mazzo.games.maraffa.cards import DECK, THIRDS, cards_of, deck_of, mask_of
 from mazzo.games.maraffa.moves import CLAIM, PlayCard, Signal, parse
-from mazzo.games.maraffa.options import Options, SignalSet, ThreePlayerForm
+from mazzo.games.maraffa.options import Options, Series, SignalSet, ThreePlayerForm
 from mazzo.games.maraffa.positions import position
 from mazzo.games.maraffa.scoring import hand_scores
 from mazzo.games.maraffa.state import Phase, State
@@ -421,3 +421,19 @@ def test_b6_views_show_own_hand_and_the_removed_card_never_the_others() -> None:
         assert v.dummy_seat is None and v.dummy_hand == ()
         assert v.table.options.removed_four == card("4S")
         assert v.table.seed == 0
+
+
+def test_a_series_of_three_players_tied_one_game_each_plays_a_fourth() -> None:
+    """series = best_of_three with three players (docs/maraffa.md): a match ends when a
+    player has won two games, so after 1-1-1 a fourth game is dealt, at bella_target."""
+    options = deck39(series=Series.BEST_OF_THREE, target=11, bella_target=31)
+    state = before_last_play(tt4_tricks(), options=options, totals=(0, 0, 30), effective_target=31)
+    table = state.table._replace(game_number=3, games_won=(1, 1, 0))
+    state = state._replace(table=table)
+    validate(state)
+    after, events = last_play(state)
+    assert of_type(events, ev.GameWon) == [ev.GameWon(3, 2, (5, 3, 32))]
+    assert not of_type(events, ev.MatchWon)
+    assert of_type(events, ev.HandDealt)[0].game_number == 4
+    assert after.table.games_won == (1, 1, 1) and after.table.effective_target == 31
+    assert not after.finished

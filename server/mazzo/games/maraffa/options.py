@@ -94,6 +94,8 @@ class Options:
     count_thrown_in: bool = True
 
     def __post_init__(self) -> None:
+        """Resolve the form-dependent defaults, so that a state (and the hot path) only
+        ever sees a real signal set."""
         if self.signals is SignalSet.FORM_DEFAULT:
             deck39 = self.three_player_form is ThreePlayerForm.DECK39
             resolved = SignalSet.NONE if deck39 else SignalSet.CORE

@@ -74,10 +74,9 @@ MAX_MATCH_DEALS = 1_000_000
 CORE_LEAD_SIGNALS = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO})
 _PLAY = TPhase.PLAY
 _new = tuple.__new__
-_LEVELS = tuple(Contract)
 #: AUCTION_MOVES[high]: every bid above ``high``, ascending, then PASS (A.8).
 AUCTION_MOVES: tuple[tuple[Move, ...], ...] = tuple(
-    (*(m for m in BIDS[high + 1 :] if m is not None), PASS) for high in range(len(_LEVELS) + 1)
+    (*(m for m in BIDS[high + 1 :] if m is not None), PASS) for high in range(len(Contract) + 1)
 )
 #: A.8: under CHIAMO, by suit S H D C, then the called card in canonical order (120).
 CALL_MOVES: tuple[Move, ...] = tuple(
@@ -276,7 +275,6 @@ def apply(state: TrionfoState, move: Move) -> tuple[TrionfoState, list[TrionfoEv
     """
     if type(move) is not PlayCard or state.phase is not _PLAY:
         return _apply_other(state, move)
-    assert isinstance(move, PlayCard)
     seat = state.to_act
     c = move.card
     hands = list(state.hands)
@@ -339,6 +337,9 @@ def apply(state: TrionfoState, move: Move) -> tuple[TrionfoState, list[TrionfoEv
 
 
 def _apply_other(state: TrionfoState, move: Move) -> tuple[TrionfoState, list[TrionfoEvent]]:
+    """Speeches and the declaration (and every refusal): ``verify`` first, then the
+    auction replayed with the new speech says who speaks or declares next, or throws
+    the deal in."""
     verify(state, move)
     seat = state.to_act
     if isinstance(move, Bid | Pass):
