@@ -9,7 +9,7 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: all venv gen proto-deps lint-protos openapi openapi-check deploy-check descriptor lint run test test-fast bench clean distclean
+.PHONY: all venv gen proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
@@ -62,6 +62,23 @@ descriptor: $(BUFDIR) $(DEPS)
 # deploy/ validated offline: kubernetes-validate --strict, hadolint, envoy --mode validate.
 deploy-check: descriptor $(VENV)
 	$(PY) scripts/check_deploy.py
+
+# buf breaking against the protos of another commit, so nothing a client relies on
+# changes. The default base is where this branch left main (main itself on main): a
+# branch is judged on what it changed, not on what main gained since. The base's
+# protos are taken with git archive and built with the same google/api imports,
+# because a plain '.git#branch=main' input cannot resolve them (build/proto-deps is
+# never committed). Both sides are compared as built images: the workspace itself as
+# input would also see build/against.
+BREAKING_BASE ?= $(shell git merge-base HEAD main)
+breaking: $(BUFDIR) $(DEPS)
+	rm -rf build/against && mkdir -p build/against
+	git archive $(BREAKING_BASE) proto | tar -x -C build/against
+	cp -R build/proto-deps build/against/deps
+	printf 'version: v2\nmodules:\n  - path: proto\n  - path: deps\n' > build/against/buf.yaml
+	$(BUF) build build/against -o build/against.binpb
+	$(BUF) build -o build/current.binpb
+	$(BUF) breaking build/current.binpb --against build/against.binpb
 
 # Runs every checker, then fails if any failed, so one run shows all problems.
 lint: lint-protos openapi-check deploy-check $(GEN)

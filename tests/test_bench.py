@@ -32,6 +32,23 @@ def test_bench_reports_engine_speed_and_codec_times_as_json() -> None:
     assert isinstance(codec, dict) and codec["encode_us"] > 0 and codec["decode_validate_us"] > 0
 
 
+def test_bench_reports_the_forms_speed() -> None:
+    """The forms of maraffa-forms.md have their figures: Trionfo deals per second and
+    39-card hands per second, in-process."""
+    report = run_bench(
+        "--seconds",
+        "0.3",
+        "--only",
+        "trionfo_random_deals_5p",
+        "--only",
+        "maraffa_random_hands_3p_deck39",
+    )
+    deals = report["trionfo_random_deals_5p"]
+    assert isinstance(deals, dict) and deals["deals"] > 0 and deals["deals_per_second"] > 0
+    hands = report["maraffa_random_hands_3p_deck39"]
+    assert isinstance(hands, dict) and hands["hands"] > 0
+
+
 @pytest.mark.slow
 def test_apply_move_keeps_pace_with_a_health_check() -> None:
     """A regression guard, as a ratio in one run (absolute times vary by machine):

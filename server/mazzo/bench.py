@@ -28,7 +28,7 @@ from mazzo.games.burraco.options import Options as BurracoOptions
 from mazzo.games.burraco.state import Stage as BurracoStage
 from mazzo.games.maraffa import events as maraffa_events
 from mazzo.games.maraffa import rules as maraffa
-from mazzo.games.maraffa.options import Options
+from mazzo.games.maraffa.options import Options, ThreePlayerForm
 from mazzo.games.maraffa.state import Phase
 
 Report = dict[str, Any]
@@ -165,6 +165,67 @@ def burraco_largest_legal_list(hands: int = 10_000, seed: int = 3) -> Report:
         "largest_by_players": {str(p): n for p, n in sorted(largest.items())},
         "largest": max(largest.values()),
         "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
+def maraffa_random_hands_deck39(seconds: float, seed: int = 1) -> Report:
+    """Random hands per second of the 39-card form for three, every move checked."""
+    rnd = random.Random(seed).random
+    legal_moves, apply = maraffa.legal_moves, maraffa.apply
+    hand_scored = maraffa_events.HandScored
+    over = Phase.OVER
+    options = Options(three_player_form=ThreePlayerForm.DECK39)
+    hands = moves = matches = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state, _ = maraffa.deal(options, 3, matches)
+        matches += 1
+        while state.phase is not over:
+            legal = legal_moves(state)
+            state, events = apply(state, legal[int(rnd() * (len(legal) - 1))])
+            moves += 1
+            if len(events) > 3:
+                hands += sum(type(e) is hand_scored for e in events)
+    elapsed = time.perf_counter() - start
+    return {
+        "players": 3,
+        "form": "deck39",
+        "hands": hands,
+        "moves": moves,
+        "seconds": round(elapsed, 3),
+        "hands_per_second": round(hands / elapsed),
+        "us_per_move": round(elapsed / moves * 1e6, 3),
+    }
+
+
+def trionfo_random_deals(seconds: float, seed: int = 1) -> Report:
+    """Random five-player Trionfo deals per second in-process, every move checked by
+    ``apply``: a uniform random player, so every contract and thrown-in deals occur."""
+    from mazzo.games.maraffa import trionfo
+
+    rnd = random.Random(seed).random
+    legal_moves, apply = trionfo.legal_moves, trionfo.apply
+    options = Options(match_deals=10)
+    deals = moves = matches = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state, _ = trionfo.deal(options, 5, matches)
+        matches += 1
+        while not state.finished:
+            legal = legal_moves(state)
+            state, _ = apply(state, legal[int(rnd() * len(legal))])
+            moves += 1
+        deals += state.table.deal_number
+    elapsed = time.perf_counter() - start
+    return {
+        "players": 5,
+        "deals": deals,
+        "moves": moves,
+        "seconds": round(elapsed, 3),
+        "deals_per_second": round(deals / elapsed),
+        "us_per_move": round(elapsed / moves * 1e6, 3),
     }
 
 
@@ -439,6 +500,8 @@ def run_all(seconds: float = 2.0, only: list[str] | None = None) -> Report:
         "maraffa_random_hands_4p": lambda: maraffa_random_hands(4, seconds),
         "maraffa_random_hands_3p": lambda: maraffa_random_hands(3, seconds / 2),
         "maraffa_random_hands_2p": lambda: maraffa_random_hands(2, seconds / 2),
+        "maraffa_random_hands_3p_deck39": lambda: maraffa_random_hands_deck39(seconds / 2),
+        "trionfo_random_deals_5p": lambda: trionfo_random_deals(seconds),
         "maraffa_state_codec": lambda: state_codec(seconds),
         "grpc_apply_move_vs_health_check": lambda: grpc_apply_vs_health(4 * seconds),
         "grpc_through_envoy": lambda: grpc_through_envoy(2 * seconds),

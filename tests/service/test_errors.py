@@ -414,7 +414,7 @@ def options(**fields: Any) -> game_pb2.GameOptions:
     [
         pytest.param(gs.DealRequest(game="scopa"), "game", "scopa", id="unknown-game"),
         pytest.param(gs.DealRequest(game=""), "game", "unknown game", id="no-game"),
-        pytest.param(gs.DealRequest(game="maraffa", players=5), "players", "", id="players-5"),
+        pytest.param(gs.DealRequest(game="maraffa", players=6), "players", "", id="players-6"),
         pytest.param(gs.DealRequest(game="maraffa", players=1), "players", "", id="players-1"),
         pytest.param(
             gs.DealRequest(game="maraffa", options=options(target=0)),

@@ -56,7 +56,7 @@ async def test_list_games(servers: Any) -> None:
     assert reply.status_code == 200
     assert reply.headers["content-type"] == "application/json"
     games = {g["id"]: g for g in reply.json()["games"]}
-    assert games["maraffa"]["playerCounts"] == [2, 3, 4]
+    assert games["maraffa"]["playerCounts"] == [2, 3, 4, 5]
 
 
 async def test_a_hand_played_over_rest_matches_grpc(servers: Any) -> None:
