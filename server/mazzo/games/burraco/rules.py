@@ -175,21 +175,19 @@ def _meld_stage_moves(state: State) -> tuple[Move, ...]:
     safe_three = size >= 5 and free >= 4
     moves: list[Move] = []
     banned = 0
+    # Melds are indexed by position on this hot path: (seat, cards, sig, accept, rank_bit).
     for i, meld in enumerate(state.melds):
-        if not side >> meld.seat & 1:
-            continue
-        sig = meld.sig
-        if sig[0] is COMBINATION:
-            banned |= 1 << sig[1]
-        bits = meld.accept & held
-        if bits:
-            row = lay_off_row(i)
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                c = low.bit_length() - 1
-                if safe_one or _lay_off_error(state, seat, i, (c,)) is None:
-                    moves.append(row[c])
+        if side >> meld[0] & 1:
+            banned |= meld[4]
+            bits = meld[3] & held
+            if bits:
+                row = lay_off_row(i)
+                while bits:
+                    low = bits & -bits
+                    bits ^= low
+                    c = low.bit_length() - 1
+                    if safe_one or _lay_off_error(state, seat, i, (c,)) is None:
+                        moves.append(row[c])
     keys = triples(held, twice, banned)
     if safe_three:
         get = MELDS_BY_KEY.get
