@@ -58,7 +58,6 @@ from mazzo.games.burraco.state import (
     Stage,
     State,
     Table,
-    match_sides,
     new_meld,
     partner_of,
     side_mask,
@@ -765,7 +764,3 @@ def winners(state: State) -> tuple[int, ...]:
         return ()
     _, won = match_result(state.table, state.table.totals)
     return won
-
-
-def sides(state: State) -> tuple[tuple[int, ...], ...]:
-    return match_sides(state.table)
