@@ -43,13 +43,3 @@ WILD[JOKER] = True
 WILD_MASK = sum(BIT[c] for c in (*TWOS, JOKER))
 #: Per rank: the bits of its four codes.
 RANK_MASK: tuple[int, ...] = tuple(sum(BIT[1 + 13 * s + r] for s in range(4)) for r in range(13))
-
-
-def suit_offset(suit: int) -> int:
-    """The card id of the suit's ace: rank ``r`` of ``suit`` is ``suit_offset(suit) + r``."""
-    return 1 + 13 * suit
-
-
-def value_of(cards: tuple[int, ...] | list[int]) -> int:
-    """The summed §1.2 values of some cards."""
-    return sum(map(VALUE.__getitem__, cards))

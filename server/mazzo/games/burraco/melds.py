@@ -137,12 +137,6 @@ def add_card(sig: Sig, c: int) -> Sig | str:
     return (kind, a, b | bit, d, e)
 
 
-def size_of(sig: Sig) -> int:
-    if sig[0] is COMBINATION:
-        return sig[2] + sig[3]
-    return sig[2].bit_count() + sig[3] + sig[4]
-
-
 # --------------------------------------------------------------------------- validity
 
 
@@ -300,9 +294,6 @@ def key_cards(key: int) -> tuple[int, int, int]:
 
 
 _WILD_IDS = (*TWOS, JOKER)
-#: Per suit: the bits of all its cards (its 2 included).
-_SUIT_CARDS = tuple(FULL_RANKS << (1 + 13 * s) for s in range(4))
-_FIELD_SHIFTS = (1, 14, 27, 40)
 #: Pairs that would give a natural run with their own 2 (A-3 and 3-4): that run is
 #: listed as natural already.
 _NATURAL_WITH_TWO = ((ACE, 2), (2, 3))

@@ -105,10 +105,6 @@ def lay_off_row(meld_id: int) -> _LayOffRow:
     return _LAY_OFF_ROWS[meld_id]
 
 
-def lay_off_one(meld_id: int, c: int) -> LayOff:
-    return lay_off_row(meld_id)[c]
-
-
 def meld(cards: tuple[int, ...] | list[int], kind: Kind | None = None) -> OpenMeld:
     return OpenMeld(tuple(sorted(cards)), kind)
 

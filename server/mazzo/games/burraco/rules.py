@@ -58,7 +58,6 @@ from mazzo.games.burraco.state import (
     Stage,
     State,
     Table,
-    match_sides,
     new_meld,
     partner_of,
     side_mask,
@@ -72,6 +71,8 @@ HAND_SIZE = 11
 #: §3.1: after this many turns per seat in a row begin with PICK_UP, one must DRAW.
 PICK_UP_TURNS_PER_SEAT = 3
 MOVE = "move.burraco."
+_DRAW_OR_PICK_UP: tuple[Move, ...] = (DRAW, PICK_UP)
+_DRAW_ONLY: tuple[Move, ...] = (DRAW,)
 
 # --------------------------------------------------------------------------- deal
 
@@ -153,7 +154,12 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     if stage is _MELD:
         return _meld_stage_moves(state)
     if stage is _ACQUIRE:
-        return (DRAW, PICK_UP) if pick_up_error(state) is None else (DRAW,)
+        pile = state.pile
+        # The common case without the checks of pick_up_error: a pile of two or more
+        # cards and no run of pick-ups at its limit.
+        if len(pile) > 1 and state.pickups < PICK_UP_TURNS_PER_SEAT * state.table.players:
+            return _DRAW_OR_PICK_UP
+        return _DRAW_OR_PICK_UP if pick_up_error(state) is None else _DRAW_ONLY
     return ()
 
 
@@ -162,7 +168,7 @@ def _meld_stage_moves(state: State) -> tuple[Move, ...]:
     seat = state.to_act
     hand = state.hands[seat]
     size = len(hand)
-    side = side_mask(state, seat)
+    side = 0b0101 << (seat & 1) if state.table.players == 4 else side_mask(state, seat)
     forbidden = state.forbidden
     distinct = dict.fromkeys(hand)
     held = sum(map(BIT.__getitem__, distinct))
@@ -175,21 +181,19 @@ def _meld_stage_moves(state: State) -> tuple[Move, ...]:
     safe_three = size >= 5 and free >= 4
     moves: list[Move] = []
     banned = 0
+    # Melds are indexed by position on this hot path: (seat, cards, sig, accept, rank_bit).
     for i, meld in enumerate(state.melds):
-        if not side >> meld.seat & 1:
-            continue
-        sig = meld.sig
-        if sig[0] is COMBINATION:
-            banned |= 1 << sig[1]
-        bits = meld.accept & held
-        if bits:
-            row = lay_off_row(i)
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                c = low.bit_length() - 1
-                if safe_one or _lay_off_error(state, seat, i, (c,)) is None:
-                    moves.append(row[c])
+        if side >> meld[0] & 1:
+            banned |= meld[4]
+            bits = meld[3] & held
+            if bits:
+                row = lay_off_row(i)
+                while bits:
+                    low = bits & -bits
+                    bits ^= low
+                    c = low.bit_length() - 1
+                    if safe_one or _lay_off_error(state, seat, i, (c,)) is None:
+                        moves.append(row[c])
     keys = triples(held, twice, banned)
     if safe_three:
         get = MELDS_BY_KEY.get
@@ -515,10 +519,9 @@ def _draw(state: State) -> tuple[State, list[ev.Event]]:
     hand = hands[seat]
     i = bisect_right(hand, c)
     hands[seat] = (*hand[:i], c, *hand[i:])
-    events: list[ev.Event] = [_new(ev.Drew, (seat,))]
+    drew = _new(ev.Drew, (seat,))
     last = len(stock) == 2
-    if last:
-        events.append(ev.LastTurn(seat))
+    events: list[ev.Event] = [drew, ev.LastTurn(seat)] if last else [drew]
     new = _new(
         State,
         (
@@ -536,7 +539,7 @@ def _draw(state: State) -> tuple[State, list[ev.Event]]:
             last,
             0,
             state.solo,
-            state.log + tuple(events),
+            (*state.log, *events),
         ),
     )
     return new, events
@@ -685,7 +688,7 @@ def _discard(state: State, c: int) -> tuple[State, list[ev.Event]]:
             False,
             state.pickups,
             solo,
-            state.log + tuple(events),
+            (*state.log, *events),
         ),
     )
     return new, events
@@ -761,7 +764,3 @@ def winners(state: State) -> tuple[int, ...]:
         return ()
     _, won = match_result(state.table, state.table.totals)
     return won
-
-
-def sides(state: State) -> tuple[tuple[int, ...], ...]:
-    return match_sides(state.table)

@@ -39,6 +39,8 @@ class Meld(NamedTuple):
     sig: Sig
     #: Cards that may be laid off on it alone (melds.accepts).
     accept: int
+    #: A combination: the bit of its rank (the side may open no other, §3.2 rule 4); else 0.
+    rank_bit: int
 
     @property
     def kind(self) -> Kind:
@@ -53,7 +55,8 @@ class Meld(NamedTuple):
 
 def new_meld(seat: int, cards: tuple[int, ...], sig: Sig) -> Meld:
     """A meld of a valid signature (the caller checked it)."""
-    return tuple.__new__(Meld, (seat, cards, sig, accepts(sig)))
+    rank_bit = 1 << sig[1] if sig[0] is Kind.COMBINATION else 0
+    return tuple.__new__(Meld, (seat, cards, sig, accepts(sig), rank_bit))
 
 
 class HandScore(NamedTuple):

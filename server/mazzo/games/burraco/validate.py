@@ -23,7 +23,7 @@ from mazzo.games.burraco.rules import (
     check_options,
     discard_error,
 )
-from mazzo.games.burraco.scoring import match_result
+from mazzo.games.burraco.scoring import credits, match_result
 from mazzo.games.burraco.state import (
     NO_CARD,
     NO_SEAT,
@@ -96,8 +96,29 @@ def check_table(table: Table) -> None:
         raise InvalidState(T + "three_pozzetti", "the first hand is played with 18 + 11")
     for i, score in enumerate(table.last_hand):
         _check_hand_score(score, n, f"{T}last_hand_scores[{i}]")
-    if table.last_hand and len(table.last_credits) != len(table.totals):
-        raise InvalidState(T + "last_hand_credits", "one credit per match side")
+    if table.last_hand:
+        sides = sorted(score.seats for score in table.last_hand)
+        allowed = (
+            [[(0, 2), (1, 3)]]
+            if n == 4
+            else [[(s,) for s in range(n)]]
+            + (
+                [sorted([(solo,), tuple(x for x in range(3) if x != solo)]) for solo in range(3)]
+                if n == 3
+                else []
+            )
+        )
+        if sides not in allowed:
+            raise InvalidState(
+                T + "last_hand_scores", "the sides of the last hand are not a hand's sides"
+            )
+        if table.last_credits != credits(table, table.last_hand):
+            raise InvalidState(
+                T + "last_hand_credits",
+                "the credits must follow from the last hand's scores (§2.4.4)",
+            )
+    elif table.last_credits:
+        raise InvalidState(T + "last_hand_credits", "credits without a last hand")
 
 
 def _check_hand_score(score: HandScore, players: int, field: str) -> None:
