@@ -17,7 +17,8 @@ pytestmark = pytest.mark.slow
 
 def deals_served(http_port: int) -> float:
     text = httpx.get(f"http://127.0.0.1:{http_port}/metrics", timeout=10).text
-    (line,) = [line for line in text.splitlines() if line.startswith("mazzo_deals_total")]
+    prefix = 'mazzo_deals_total{game="maraffa"}'
+    (line,) = [line for line in text.splitlines() if line.startswith(prefix)]
     return float(line.rsplit(" ", 1)[1])
 
 
