@@ -473,7 +473,15 @@ async def test_a_bad_deal_is_invalid_argument_naming_the_field(
     await expect_error(channel, stub.Deal(request_, timeout=TIMEOUT), field, because)
 
 
-@pytest.mark.parametrize(("game", "other"), [("maraffa", "burraco"), ("burraco", "maraffa")])
+@pytest.mark.parametrize(
+    ("game", "other"),
+    [
+        (g, o)
+        for g in ("maraffa", "burraco", "ramino")
+        for o in ("maraffa", "burraco", "ramino")
+        if g != o
+    ],
+)
 async def test_options_of_another_games_branch_are_invalid_argument(
     stub: Stub, channel: grpc.aio.Channel, game: str, other: str
 ) -> None:

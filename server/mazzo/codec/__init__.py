@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mazzo.codec import burraco, maraffa, maraffa_trionfo
+from mazzo.codec import burraco, maraffa, maraffa_trionfo, ramino
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.maraffa.trionfo_scoring import TrionfoSideScore
 from mazzo.games.maraffa.trionfo_state import TrionfoState
@@ -99,5 +99,20 @@ CODECS: dict[str, GameCodec] = {
         events_bytes=burraco.events_bytes,
         view_to_wire=burraco.view_to_wire,
         side_score_to_wire=burraco.side_score_to_wire,
+    ),
+    "ramino": GameCodec(
+        game="ramino",
+        options_field="ramino",
+        options_from_wire=ramino.options_from_wire,
+        options_to_wire=ramino.options_to_wire,
+        state_from_wire=ramino.state_from_wire,
+        state_to_wire=ramino.state_to_wire,
+        move_from_wire=ramino.move_from_wire,
+        move_to_wire=ramino.move_to_wire,
+        moves_bytes=ramino.moves_bytes,
+        event_to_wire=ramino.event_to_wire,
+        events_bytes=ramino.events_bytes,
+        view_to_wire=ramino.view_to_wire,
+        side_score_to_wire=ramino.side_score_to_wire,
     ),
 }

@@ -1,0 +1,630 @@
+"""Ramino domain values <-> wire messages. The only Ramino code that sees protobuf.
+
+Cards keep their ids on the wire (the ``Card`` enum uses the same numbering), and every
+domain enum has its wire enum's numbers, so most fields pass straight through. What
+comes in is checked here only as far as the wire allows (enum ranges, cards of the
+pack); the rules' invariants are checked by ``games.ramino.validate``.
+
+A state carries the whole public record of its hand (bids, turns), so lists of small
+messages are encoded from memoised bytes of each entry, and lists of cards are written
+as packed bytes directly (every card id is a one-byte varint).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
+from typing import Any, TypeVar
+
+from mazzo.core.errors import InvalidArgument, InvalidState, RulesError
+from mazzo.games.ramino import events as ev
+from mazzo.games.ramino.cards import IN_PACK
+from mazzo.games.ramino.closures import ClosureType
+from mazzo.games.ramino.game import RaminoSideScore
+from mazzo.games.ramino.moves import (
+    ACCEPT,
+    BUIO,
+    CLOSES,
+    DISCARDS,
+    DRAW,
+    NO_BUIO,
+    PASS,
+    STAND,
+    TAKE_DISCARD,
+    Kind,
+    Move,
+    open_bid,
+    raise_bid,
+)
+from mazzo.games.ramino.options import BuioSeat, Options
+from mazzo.games.ramino.state import (
+    NO_SEAT,
+    Bets,
+    Bid,
+    BidAction,
+    ClosureShown,
+    HandResult,
+    MatchEnd,
+    Outcome,
+    Phase,
+    Source,
+    State,
+    Status,
+    Table,
+    Turn,
+)
+from mazzo.games.ramino.view import View
+from mazzo.v1 import game_pb2, ramino_pb2
+
+P = "state.ramino."
+T = P + "table."
+B = P + "bets."
+_new = tuple.__new__
+
+E = TypeVar("E", Phase, Status, Source, BidAction, Outcome, MatchEnd, ClosureType, BuioSeat)
+
+_PHASES = {int(p): p for p in Phase}
+_STATUSES = {int(s): s for s in Status}
+_SOURCES = {int(s): s for s in Source}
+_ACTIONS = {int(a): a for a in BidAction}
+_OUTCOMES = {int(o): o for o in Outcome}
+_ENDS = {int(e): e for e in MatchEnd}
+_KINDS = {int(k): k for k in ClosureType if k}
+
+
+def _enum(table: dict[int, E], value: int, field: str, error: type[RulesError] = InvalidState) -> E:
+    try:
+        return table[value]
+    except KeyError:
+        raise error(field, f"unknown value {value}") from None
+
+
+def _key(field_number: int) -> bytes:
+    return _varint(field_number << 3 | 2)
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def _entry(field_number: int, body: bytes) -> bytes:
+    """One length-delimited field: a sub-message or a packed list."""
+    return _key(field_number) + _varint(len(body)) + body
+
+
+def _packed(field_number: int, cards: Sequence[int]) -> bytes:
+    """A packed ``repeated Card`` field; card ids are one-byte varints."""
+    return _entry(field_number, bytes(cards)) if cards else b""
+
+
+def _cards(values: Iterable[int], field: str) -> tuple[int, ...]:
+    cards = tuple(values)
+    if not IN_PACK.issuperset(cards):
+        i = next(i for i, c in enumerate(cards) if c not in IN_PACK)
+        raise InvalidState(f"{field}[{i}]", f"card {cards[i]} is not in the Ramino pack")
+    return cards
+
+
+def _card(value: int, field: str, error: type[RulesError] = InvalidState) -> int:
+    """A single card field: 0 is "no card"."""
+    if value and value not in IN_PACK:
+        raise error(field, f"card {value} is not in the Ramino pack")
+    return value
+
+
+def _seat(msg: Any, name: str) -> int:
+    return getattr(msg, name) if msg.HasField(name) else NO_SEAT
+
+
+# --------------------------------------------------------------------------- options
+
+
+def options_from_wire(msg: ramino_pb2.RaminoOptions, field: str = "options.ramino") -> Options:
+    """Wire options: unset fields take their defaults (ramino.md §5). Memoised: a match
+    keeps its options from deal to end."""
+    return _options_from_bytes(msg.SerializeToString(), field)
+
+
+@lru_cache(maxsize=1024)
+def _options_from_bytes(data: bytes, field: str) -> Options:
+    return _options_from_message(ramino_pb2.RaminoOptions.FromString(data), field)
+
+
+def _options_from_message(msg: ramino_pb2.RaminoOptions, field: str) -> Options:
+    d = Options()
+    seat = msg.buio_seat
+    if seat not in (0, 1, 2):
+        raise InvalidArgument(f"{field}.buio_seat", f"unknown value {seat}")
+
+    has = msg.HasField
+    return Options(
+        hand_size=msg.hand_size if has("hand_size") else d.hand_size,
+        imaginary_jokers=msg.imaginary_jokers if has("imaginary_jokers") else d.imaginary_jokers,
+        min_open=msg.min_open if has("min_open") else d.min_open,
+        max_stake=msg.max_stake if has("max_stake") else d.max_stake,
+        dealer_tax=msg.dealer_tax if has("dealer_tax") else d.dealer_tax,
+        buio=msg.buio if has("buio") else None,
+        buio_seat=BuioSeat(seat) if seat else d.buio_seat,
+        set_duplicate_suits=msg.set_duplicate_suits,
+        rediscard_taken_card=msg.rediscard_taken_card,
+        max_reshuffles=msg.max_reshuffles if has("max_reshuffles") else d.max_reshuffles,
+        starting_chips=msg.starting_chips if has("starting_chips") else d.starting_chips,
+        allow_credit=msg.allow_credit if has("allow_credit") else d.allow_credit,
+        match_hands=msg.match_hands if has("match_hands") else None,
+        first_dealer=msg.first_dealer if has("first_dealer") else None,
+    )
+
+
+def options_to_wire(options: Options, out: ramino_pb2.RaminoOptions) -> None:
+    """Every option written explicitly, so a state says which rules it plays by."""
+    out.MergeFromString(_options_bytes(options))
+
+
+@lru_cache(maxsize=1024)
+def _options_bytes(options: Options) -> bytes:
+    out = ramino_pb2.RaminoOptions(
+        hand_size=options.hand_size,
+        imaginary_jokers=options.imaginary_jokers,
+        min_open=options.min_open,
+        max_stake=options.max_stake,
+        dealer_tax=options.dealer_tax,
+        buio_seat=ramino_pb2.RaminoBuioSeat.ValueType(options.buio_seat),
+        set_duplicate_suits=options.set_duplicate_suits,
+        rediscard_taken_card=options.rediscard_taken_card,
+        max_reshuffles=options.max_reshuffles,
+        starting_chips=options.starting_chips,
+        allow_credit=options.allow_credit,
+    )
+    if options.buio is not None:
+        out.buio = options.buio
+    if options.match_hands is not None:
+        out.match_hands = options.match_hands
+    if options.first_dealer is not None:
+        out.first_dealer = options.first_dealer
+    return out.SerializeToString()
+
+
+# --------------------------------------------------------------------------- records
+
+
+def _closure_from(msg: ramino_pb2.RaminoClosure, field: str) -> ClosureShown:
+    return ClosureShown(
+        msg.seat,
+        _cards(msg.cards, field + ".cards"),
+        _card(msg.discard, field + ".discard"),
+        _card(msg.joker, field + ".joker"),
+        _card(msg.stands_for, field + ".stands_for"),
+        _enum(_KINDS, msg.type, field + ".type"),
+    )
+
+
+def _closure_to(closure: ClosureShown, out: ramino_pb2.RaminoClosure) -> None:
+    out.seat = closure.seat
+    out.cards.extend(_wire(closure.cards))
+    out.discard = _wire_card(closure.discard)
+    out.joker = _wire_card(closure.joker)
+    out.stands_for = _wire_card(closure.stands_for)
+    out.type = ramino_pb2.RaminoClosureType.ValueType(closure.kind)
+
+
+def _result_from(msg: ramino_pb2.RaminoHandResult, field: str) -> HandResult:
+    return HandResult(
+        msg.hand_number,
+        msg.dealer,
+        _enum(_OUTCOMES, msg.outcome, field + ".outcome"),
+        _seat(msg, "winner"),
+        msg.posta,
+        msg.pot,
+        tuple(msg.participants),
+        _closure_from(msg.closure, field + ".closure") if msg.HasField("closure") else None,
+        tuple(msg.extra_paid),
+        tuple(msg.net),
+    )
+
+
+def _result_to(result: HandResult, out: ramino_pb2.RaminoHandResult) -> None:
+    out.hand_number = result.hand_number
+    out.dealer = result.dealer
+    out.outcome = ramino_pb2.RaminoOutcome.ValueType(result.outcome)
+    if result.winner != NO_SEAT:
+        out.winner = result.winner
+    out.posta = result.posta
+    out.pot = result.pot
+    out.participants.extend(result.participants)
+    if result.closure is not None:
+        _closure_to(result.closure, out.closure)
+    out.extra_paid.extend(result.extra_paid)
+    out.net.extend(result.net)
+
+
+def _wire(cards: Iterable[int]) -> Iterable[Any]:
+    """Card ids as the wire enum values they already are."""
+    return cards
+
+
+def _wire_card(c: int) -> Any:
+    return c
+
+
+# --------------------------------------------------------------------------- state
+
+
+def state_from_wire(msg: game_pb2.GameState) -> State:
+    """The domain state of a wire state, before validation (see ``validate``)."""
+    if not msg.HasField("ramino"):
+        raise InvalidState("state.ramino", "a Ramino state needs its ramino detail")
+    m = msg.ramino
+    players = msg.players
+    if not 2 <= players <= 6:
+        raise InvalidState("state.players", f"Ramino is for 2 to 6 players, not {players}")
+    phase = _enum(_PHASES, m.phase, P + "phase")
+    if msg.finished != (phase is Phase.OVER):
+        raise InvalidState("state.finished", "finished must be true exactly in phase OVER")
+    table = _table_from_bytes(m.table.SerializeToString(), m.rng.seed, m.rng.counter, players)
+    return _new(
+        State,
+        (
+            table,
+            _bets_from(m.bets, tuple(msg.match_score)),
+            phase,
+            msg.to_act,
+            tuple(_cards(h.cards, f"{P}hands[{i}].cards") for i, h in enumerate(m.hands)),
+            _cards(m.stock, P + "stock"),
+            _cards(m.pile, P + "pile"),
+            _turns_from_bytes(tuple(t.SerializeToString() for t in m.turns)),
+            _enum(_SOURCES, m.taken, P + "taken"),
+            _card(m.taken_card, P + "taken_card"),
+            m.reshuffles,
+        ),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _table_from_bytes(data: bytes, seed: int, counter: int, players: int) -> Table:
+    """Match-level fields change once a hand: decoding them is memoised."""
+    t = ramino_pb2.RaminoTable.FromString(data)
+    try:
+        options = _options_from_message(t.options, T + "options")
+    except InvalidArgument as e:
+        raise InvalidState(e.field, e.reason) from e
+    return Table(
+        options=options,
+        players=players,
+        seed=seed,
+        counter=counter,
+        dealer=t.dealer,
+        hand_number=t.hand_number,
+        decided_hands=t.decided_hands,
+        void_streak=t.void_streak,
+        last_hand=_result_from(t.last_hand, T + "last_hand") if t.HasField("last_hand") else None,
+        end=_enum(_ENDS, t.end, T + "end"),
+    )
+
+
+def _bets_from(b: ramino_pb2.RaminoBets, balances: tuple[int, ...]) -> Bets:
+    statuses = tuple(_enum(_STATUSES, s, f"{B}statuses[{i}]") for i, s in enumerate(b.statuses))
+    bids = tuple(
+        Bid(bid.seat, _enum(_ACTIONS, bid.action, f"{B}bids[{i}].action"), bid.amount)
+        for i, bid in enumerate(b.bids)
+    )
+    return Bets(
+        balances,
+        b.pot,
+        tuple(b.shares),
+        b.carry_over,
+        b.tax,
+        b.stake,
+        tuple(b.committed),
+        statuses,
+        _seat(b, "last_aggressor"),
+        _seat(b, "last_actor"),
+        _seat(b, "buio_player"),
+        b.buio_block,
+        bids,
+    )
+
+
+def _turns_from_bytes(entries: tuple[bytes, ...]) -> tuple[Turn, ...]:
+    return tuple(_turn_from_bytes(data, i) for i, data in enumerate(entries))
+
+
+@lru_cache(maxsize=1 << 16)
+def _turn_from_bytes(data: bytes, index: int) -> Turn:
+    """A turn of play; most recur (a seat, a source, two cards), so decoding is memoised."""
+    t = ramino_pb2.RaminoTurn.FromString(data)
+    field = f"{P}turns[{index}]"
+    return Turn(
+        t.seat,
+        _enum(_SOURCES, t.source, field + ".source"),
+        _card(t.taken, field + ".taken"),
+        _card(t.discard, field + ".discard"),
+    )
+
+
+# Field numbers of RaminoState and RaminoBets entries written as raw bytes.
+_S = ramino_pb2.RaminoState.DESCRIPTOR.fields_by_name
+_HANDS, _STOCK, _PILE, _TURNS = (_S[n].number for n in ("hands", "stock", "pile", "turns"))
+_BIDS = ramino_pb2.RaminoBets.DESCRIPTOR.fields_by_name["bids"].number
+
+
+@lru_cache(maxsize=4096)
+def _table_bytes(table: Table) -> bytes:
+    """The wire ``RaminoTable`` of a table, memoised like its decoding."""
+    t = ramino_pb2.RaminoTable(
+        dealer=table.dealer,
+        hand_number=table.hand_number,
+        decided_hands=table.decided_hands,
+        void_streak=table.void_streak,
+        end=ramino_pb2.RaminoMatchEnd.ValueType(table.end),
+    )
+    options_to_wire(table.options, t.options)
+    if table.last_hand is not None:
+        _result_to(table.last_hand, t.last_hand)
+    return t.SerializeToString()
+
+
+@lru_cache(maxsize=1 << 16)
+def _turn_body(turn: Turn) -> bytes:
+    """A serialised ``RaminoTurn``; turns recur (a seat, a source, two cards)."""
+    msg = ramino_pb2.RaminoTurn(
+        seat=turn.seat,
+        source=ramino_pb2.RaminoSource.ValueType(turn.source),
+        taken=_wire_card(turn.taken),
+        discard=_wire_card(turn.discard),
+    )
+    return msg.SerializeToString()
+
+
+def _turn_bytes(turn: Turn) -> bytes:
+    return _entry(_TURNS, _turn_body(turn))
+
+
+@lru_cache(maxsize=1 << 14)
+def _bid_bytes(bid: Bid) -> bytes:
+    msg = ramino_pb2.RaminoBid(
+        seat=bid.seat, action=ramino_pb2.RaminoBidAction.ValueType(bid.action), amount=bid.amount
+    )
+    return _entry(_BIDS, msg.SerializeToString())
+
+
+@lru_cache(maxsize=1 << 14)
+def _bets_bytes(bets: Bets) -> bytes:
+    """``RaminoBets`` without the balances (they are GameState.match_score); memoised,
+    as bets do not change during play."""
+    b = ramino_pb2.RaminoBets(
+        pot=bets.pot,
+        carry_over=bets.carry,
+        tax=bets.tax,
+        stake=bets.stake,
+        buio_block=bets.buio_block,
+    )
+    b.shares.extend(bets.shares)
+    b.committed.extend(bets.committed)
+    b.statuses.extend(_wire(bets.statuses))
+    for name in ("last_aggressor", "last_actor", "buio_player"):
+        value = getattr(bets, name)
+        if value != NO_SEAT:
+            setattr(b, name, value)
+    return b.SerializeToString() + b"".join(_bid_bytes(bid) for bid in bets.bids)
+
+
+@lru_cache(maxsize=4096)
+def _hand_bytes(hand: tuple[int, ...]) -> bytes:
+    return _entry(_HANDS, _packed(1, hand))
+
+
+def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
+    """Fill a ``GameState`` (envelope and detail) from a domain state."""
+    table = state.table
+    out.game = "ramino"
+    out.players = table.players
+    out.finished = state.phase is Phase.OVER
+    out.to_act = to_act
+    out.match_score.extend(state.bets.balances)
+    m = out.ramino
+    m.table.MergeFromString(_table_bytes(table))
+    m.rng.seed = table.seed
+    m.rng.counter = table.counter
+    m.phase = ramino_pb2.RaminoPhase.ValueType(state.phase)
+    m.bets.MergeFromString(_bets_bytes(state.bets))
+    m.taken = ramino_pb2.RaminoSource.ValueType(state.taken)
+    m.taken_card = _wire_card(state.taken_card)
+    m.reshuffles = state.reshuffles
+    m.MergeFromString(
+        b"".join([_hand_bytes(h) for h in state.hands])
+        + _packed(_STOCK, state.stock)
+        + _packed(_PILE, state.pile)
+        + b"".join([_turn_bytes(t) for t in state.turns])
+    )
+
+
+# --------------------------------------------------------------------------- moves
+
+
+_SIMPLE = {
+    "buio": BUIO,
+    "no_buio": NO_BUIO,
+    "pass_bid": PASS,
+    "accept_bid": ACCEPT,
+    "stand_bid": STAND,
+    "draw": DRAW,
+    "take_discard": TAKE_DISCARD,
+}
+_FIELDS = {move: name for name, move in _SIMPLE.items()}
+
+
+def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
+    """The domain move of a wire move (interned when it is one a listing offers)."""
+    if not msg.HasField("ramino"):
+        raise InvalidArgument(field, "a Ramino move is needed (move.ramino)")
+    m = msg.ramino
+    action = m.WhichOneof("action")
+    f = f"{field}.ramino."
+    if action in _SIMPLE:
+        return _SIMPLE[action]
+    if action == "open_bid":
+        return open_bid(m.open_bid.amount)
+    if action == "raise_bid":
+        return raise_bid(m.raise_bid.amount)
+    if action == "discard":
+        c = m.discard.card
+        if c not in IN_PACK:
+            raise InvalidArgument(f + "discard.card", f"card {c} is not in the Ramino pack")
+        return DISCARDS[c]
+    if action == "close":
+        close = m.close
+        discard = _card(close.discard, f + "close.discard", InvalidArgument)
+        jokers = tuple(
+            (
+                _card(j.card, f"{f}close.jokers[{i}].card", InvalidArgument),
+                _card(j.stands_for, f"{f}close.jokers[{i}].stands_for", InvalidArgument),
+            )
+            for i, j in enumerate(close.jokers)
+        )
+        groups = tuple(
+            tuple(_card(c, f"{f}close.groups[{i}].cards", InvalidArgument) for c in g.cards)
+            for i, g in enumerate(close.groups)
+        )
+        if not jokers and not groups:
+            return CLOSES[discard]
+        return Move(Kind.CLOSE, card=discard, jokers=jokers, groups=groups)
+    raise InvalidArgument(f"{field}.ramino", "the move names no action")
+
+
+def move_to_wire(move: Move, out: game_pb2.Move) -> None:
+    m = out.ramino
+    kind = move.kind
+    if move in _FIELDS:
+        getattr(m, _FIELDS[move]).SetInParent()
+    elif kind is Kind.OPEN:
+        m.open_bid.amount = move.amount
+    elif kind is Kind.RAISE:
+        m.raise_bid.amount = move.amount
+    elif kind is Kind.DISCARD:
+        m.discard.card = _wire_card(move.card)
+    else:
+        close = m.close
+        close.SetInParent()
+        close.discard = _wire_card(move.card)
+        for c, stands_for in move.jokers:
+            close.jokers.add(card=_wire_card(c), stands_for=_wire_card(stands_for))
+        for group in move.groups:
+            close.groups.add().cards.extend(_wire(group))
+
+
+@cache
+def move_bytes(move: Move, field_number: int) -> bytes:
+    """A move encoded as one entry of a repeated ``Move`` field (memoised)."""
+    msg = game_pb2.Move()
+    move_to_wire(move, msg)
+    return _entry(field_number, msg.SerializeToString())
+
+
+def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
+    return b"".join([move_bytes(m, field_number) for m in moves])
+
+
+# --------------------------------------------------------------------------- events
+
+
+def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
+    """Events as entries of a repeated ``Event`` field; most recur, so each is memoised."""
+    return b"".join([_event_bytes(e, field_number) for e in events])
+
+
+@lru_cache(maxsize=8192)
+def _event_bytes(event: ev.Event, field_number: int) -> bytes:
+    msg = game_pb2.Event()
+    event_to_wire(event, msg)
+    return _entry(field_number, msg.SerializeToString())
+
+
+def _bid_to(bid: Bid, out: ramino_pb2.RaminoBid) -> None:
+    out.seat = bid.seat
+    out.action = ramino_pb2.RaminoBidAction.ValueType(bid.action)
+    out.amount = bid.amount
+
+
+def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
+    m = out.ramino
+    match event:
+        case ev.CardDrawn(seat, stock_size):
+            m.card_drawn.seat, m.card_drawn.stock_size = seat, stock_size
+        case ev.CardDiscarded(seat, c):
+            m.card_discarded.seat, m.card_discarded.card = seat, _wire_card(c)
+        case ev.DiscardTaken(seat, c):
+            m.discard_taken.seat, m.discard_taken.card = seat, _wire_card(c)
+        case ev.BidMade(bid, paid, stake, pot):
+            _bid_to(bid, m.bid_made.bid)
+            m.bid_made.paid, m.bid_made.stake, m.bid_made.pot = paid, stake, pot
+        case ev.HandDealt(hand_number, dealer, sitting_out):
+            m.hand_dealt.hand_number, m.hand_dealt.dealer = hand_number, dealer
+            m.hand_dealt.sitting_out.extend(sitting_out)
+        case ev.TaxPaid(seat, amount):
+            m.tax_paid.seat, m.tax_paid.amount = seat, amount
+        case ev.PlayStarted(participants, posta, pot):
+            m.play_started.participants.extend(participants)
+            m.play_started.posta, m.play_started.pot = posta, pot
+        case ev.StockReshuffled(stock_size, reshuffles):
+            m.stock_reshuffled.stock_size = stock_size
+            m.stock_reshuffled.reshuffles = reshuffles
+        case ev.HandClosed(closure):
+            _closure_to(closure, m.hand_closed.closure)
+        case ev.HandEnded(result, balances):
+            _result_to(result, m.hand_ended.result)
+            m.hand_ended.balances.extend(balances)
+        case ev.PotRefunded(refunds):
+            m.pot_refunded.refunds.extend(refunds)
+        case ev.MatchEnded(end, balances, winners):
+            m.match_ended.end = ramino_pb2.RaminoMatchEnd.ValueType(end)
+            m.match_ended.balances.extend(balances)
+            m.match_ended.winners.extend(winners)
+
+
+# --------------------------------------------------------------------------- view and score
+
+
+def view_to_wire(view: View, out: game_pb2.GameView) -> None:
+    out.game = "ramino"
+    out.players = view.players
+    out.seat = view.seat
+    out.to_act = view.to_act
+    out.finished = view.phase is Phase.OVER
+    out.match_score.extend(view.balances)
+    m = out.ramino
+    m.table.MergeFromString(_table_bytes(view.table))
+    m.phase = ramino_pb2.RaminoPhase.ValueType(view.phase)
+    m.bets.MergeFromString(_bets_bytes(view.bets))
+    m.hand.extend(_wire(view.hand))
+    m.hand_hidden = view.hand_hidden
+    m.hand_sizes.extend(view.hand_sizes)
+    m.stock_size = view.stock_size
+    m.pile.extend(_wire(view.pile))
+    m.MergeFromString(b"".join([_view_turn_bytes(t) for t in view.turns]))
+    m.taken = ramino_pb2.RaminoSource.ValueType(view.taken)
+    m.taken_card = _wire_card(view.taken_card)
+    m.reshuffles = view.reshuffles
+
+
+_VIEW_TURNS = ramino_pb2.RaminoView.DESCRIPTOR.fields_by_name["turns"].number
+
+
+def _view_turn_bytes(turn: Turn) -> bytes:
+    return _entry(_VIEW_TURNS, _turn_body(turn))
+
+
+def side_score_to_wire(detail: RaminoSideScore, out: ramino_pb2.RaminoSideScore) -> None:
+    out.balance = detail.balance
+    out.committed = detail.committed
+    out.pot_share = detail.pot_share
+    out.status = ramino_pb2.RaminoStatus.ValueType(detail.status)
+    if detail.last_hand_net is not None:
+        out.last_hand_net = detail.last_hand_net

@@ -1,0 +1,1 @@
+"""Ramino pokerato with the imaginary joker (shared/rules/ramino.md)."""

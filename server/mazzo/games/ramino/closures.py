@@ -1,0 +1,581 @@
+"""Closures and the imaginary joker (ramino.md §3.5), found directly and fast.
+
+The spec defines ``best_closure`` as a loop over 521 hands (the ten cards, then each
+card replaced by each of the 52 codes); this module computes the same result without
+that loop, so that listing the legal moves (up to eleven closure checks a turn) stays
+cheap. ``reference.py`` is the spec's loop written out; the tests and ``mazzo bench``
+check that the two always agree.
+
+How: a joker replaces one card ``x`` of the ten, so with a joker the question is about
+nine cards plus one wild card ``W``. The pair and suit classes need only counts (an odd
+code, one suit, a window of ten ranks). The classes made of simple combinations need a
+partition search: take the lowest card left, try every combination holding it,
+recurse. Three facts keep the search small:
+
+- a card with no possible partner (nothing of its rank in another suit, nothing of its
+  suit within two ranks) can only be the joker, so most hands are settled at once;
+- ``W`` only ever fills a gap: if ``W`` stood for a code still held outside its
+  combination, swapping ``W`` with that card gives a partition of the same cards in
+  which ``W`` stands for the same code. So ``W`` is tried only for codes with no copy
+  left, and the codes it is tried for are exactly the codes it can stand for;
+- the joker card need not be chosen first: the search may place ``W`` and name the
+  card it replaces later (state OWED), or name the card and place ``W`` later (HELD),
+  so one memoised search covers every choice of ``x``.
+
+Hands here are packed multisets (cards.py): ``m >> 2c & 3`` copies of card ``c``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+from functools import cache, lru_cache
+from itertools import product
+from typing import NamedTuple
+
+from mazzo.games.ramino.cards import CODES, FIGURES, ONE, RANK, SUIT, card_at, pack
+
+
+class ClosureType(IntEnum):
+    """The closure types of §3.5.4; each value is the multiplier ``k`` it is paid at."""
+
+    NONE = 0
+    SIMPLE = 1
+    DOUBLE = 2
+    TRIPLE = 3
+    ROYAL = 5
+    SEXTUPLE = 6
+
+
+class Closure(NamedTuple):
+    """The best closure of ten cards and the arrangement reported for it (§3.5.5):
+    ``joker`` is the card declared a joker and ``stands_for`` the code it takes, both 0
+    when no substitution is needed."""
+
+    kind: ClosureType
+    joker: int = 0
+    stands_for: int = 0
+
+    @property
+    def multiplier(self) -> int:
+        return int(self.kind)
+
+
+# The joker during a search.
+FREE = 0  # may still be used: no card named, W not placed
+HELD = 1  # a card was named the joker; W must still be placed
+OWED = 2  # W was placed; a card must still be named the joker
+SPENT = 3  # used, or not allowed
+
+_LOW_BITS = sum(1 << (2 * c) for c in CODES)
+_SUIT_FIELD = tuple(sum(3 << (2 * card_at(s, r)) for r in range(13)) for s in range(4))
+_FIGURE_FIELD = sum(3 << (2 * c) for c in FIGURES)
+
+
+def _neighbours(c: int) -> int:
+    """The codes that can share a simple combination with ``c`` together with one W:
+    its rank in the other suits, and its suit within two ranks (the ace next to both
+    the 2 and the K). Packed with both bits set, so ``m & mask`` tests presence."""
+    s, r = SUIT[c], RANK[c]
+    codes = {card_at(t, r) for t in range(4) if t != s}
+    for p in (r, 13) if r == 0 else (r,):
+        for q in (p - 2, p - 1, p + 1, p + 2):
+            if 0 <= q <= 13 and q % 13 != r:
+                codes.add(card_at(s, q % 13))
+    return sum(3 << (2 * o) for o in codes)
+
+
+_NEIGHBOURS = (0, *(_neighbours(c) for c in CODES))
+_RANK_LOW = tuple(sum(1 << (2 * card_at(t, r)) for t in range(4)) for r in range(13))
+#: Per card: its rank in every suit and its whole suit, the cards its combinations use.
+_LOCAL = (
+    0,
+    *(_SUIT_FIELD[SUIT[c]] | sum(3 << (2 * card_at(t, RANK[c])) for t in range(4)) for c in CODES),
+)
+
+
+def _cards(m: int) -> list[int]:
+    """The distinct codes of a packed multiset, in canonical order."""
+    out = []
+    while m:
+        c = ((m & -m).bit_length() - 1) >> 1
+        out.append(c)
+        m &= ~(3 << (2 * c))
+    return out
+
+
+def _count(m: int) -> int:
+    return (m & _LOW_BITS).bit_count() + 2 * (m >> 1 & _LOW_BITS).bit_count()
+
+
+def _one_suit(m: int) -> int:
+    """The suit of a multiset of one suit, else -1."""
+    for s in range(4):
+        if m & ~_SUIT_FIELD[s] == 0:
+            return s
+    return -1
+
+
+def _isolated(m: int, dup: bool) -> list[int]:
+    """Codes that no simple combination can hold, even with one W (see module doc)."""
+    return [c for c in _cards(m) if not m & _NEIGHBOURS[c] and not (dup and m >> (2 * c) & 3 >= 2)]
+
+
+# --------------------------------------------------------------------------- combinations
+
+
+_RANK_CODES = tuple(tuple(card_at(t, r) for t in range(4)) for r in range(13))
+
+
+@cache
+def _set_picks(r: int, avail: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """The ways to join 1 to 3 other cards of rank ``r`` to a set, ``avail[t]`` copies
+    of suit t being free: (cards taken, packed; real cards with the lowest; suits used)."""
+    out = []
+    for picks in product(*(range(a + 1) for a in avail)):
+        if 1 <= sum(picks) <= 3:
+            taken = sum(ONE[_RANK_CODES[r][t]] * k for t, k in enumerate(picks))
+            used = sum(1 << t for t, k in enumerate(picks) if k)
+            out.append((taken, 1 + sum(picks), used))
+    return tuple(out)
+
+
+#: (cards taken besides the lowest, packed; real cards; size; codes W may stand for)
+Combo = tuple[int, int, int, tuple[int, ...]]
+
+
+@lru_cache(maxsize=1 << 16)
+def _combos(local: int, c: int, wild: bool, runs: bool, dup: bool) -> tuple[Combo, ...]:
+    """Every simple combination holding ``c``, the lowest card left, with at most one W
+    if ``wild``. ``local`` holds the other cards of c's rank and suit (c taken out); the
+    result depends on nothing else, so it is memoised. W fills only gaps (module doc)."""
+    out: list[Combo] = []
+    s, r = SUIT[c], RANK[c]
+    # Sets of rank r: 3 or 4 cards, suits all different unless dup (§3.5.3), chosen as
+    # a count per suit of the other cards of rank r (c's own suit: copies left, if dup).
+    codes = _RANK_CODES[r]
+    avail = tuple(
+        local >> (2 * codes[t]) & 3 if dup else (t != s and local >> (2 * codes[t]) & 3 > 0)
+        for t in range(4)
+    )
+    for taken, reals, used in _set_picks(r, avail):
+        if reals >= 3:
+            out.append((taken, reals, reals, ()))
+        if wild and reals <= 3:
+            after = local - taken
+            takes = tuple(
+                code
+                for t, code in enumerate(codes)
+                if (dup or (t != s and not used >> t & 1)) and not after >> (2 * code) & 3
+            )
+            if takes:
+                out.append((taken, reals, reals + 1, takes))
+    if runs:
+        out.extend(_runs(local, c, wild))
+    return tuple(out)
+
+
+def _runs(local: int, c: int, wild: bool) -> list[Combo]:
+    """Runs of c's suit holding c. Every card of the suit below c is gone (c is the
+    lowest card left), so c starts the run, W just before it does, or c is an ace
+    played above the king."""
+    out: list[Combo] = []
+    r = RANK[c]
+    for lead in (False, True):
+        if lead and (not wild or r == 0):
+            continue
+        taken, reals = 0, 1
+        takes: tuple[int, ...] = (c - 1,) if lead else ()
+        length = 2 if lead else 1
+        start = r - 1 if lead else r
+        for q in range(r + 1, 14):
+            if q == 13:  # the ace above the king, unless the run starts at the ace
+                if start == 0:
+                    break
+                code, held = c - r, 0
+            else:
+                code = c + q - r
+                held = local - taken >> (2 * code) & 3
+            if held:
+                taken += ONE[code]
+                reals += 1
+            elif wild and not takes:
+                takes = (code,)
+            else:
+                break
+            length += 1
+            if length >= 3:
+                out.append((taken, reals, length, takes))
+    if r == 0:  # the ace c above the king: Q K A, J Q K A, …
+        taken, reals, length = 0, 1, 1
+        takes = ()
+        for q in range(12, 0, -1):
+            code = c + q
+            if local - taken >> (2 * code) & 3:
+                taken += ONE[code]
+                reals += 1
+            elif wild and not takes:
+                takes = (code,)
+            else:
+                break
+            length += 1
+            if length >= 3:
+                out.append((taken, reals, length, takes))
+    return out
+
+
+# --------------------------------------------------------------------------- the search
+
+
+def _slots(n: int, w: int) -> int:
+    """Places left to fill: the cards, plus W if it is still to place, minus the card
+    still to be named for a W already placed."""
+    return n + (w == HELD) - (w == OWED)
+
+
+def _may_split(m: int, w: int, dup: bool) -> bool:
+    """A quick necessary condition: a card with no partner left can only be the joker
+    (FREE) or the card a placed W stands for (OWED), and only one card can be that."""
+    lonely = 0
+    rest = m
+    while rest:
+        c = ((rest & -rest).bit_length() - 1) >> 1
+        rest &= ~(3 << (2 * c))
+        if not m & _NEIGHBOURS[c] and not (dup and m >> (2 * c) & 3 >= 2):
+            lonely += 1
+            if lonely > (w in (FREE, OWED)):
+                return False
+    return True
+
+
+#: No split: every entry of a search result is INF.
+INF = 1 << 12
+_NONE = (INF, INF, INF, INF)
+_DONE = (0, INF, INF, INF)
+Splits = tuple[int, int, int, int]
+
+
+def _search(m: int, n: int, w: int, runs: bool, dup: bool, memo: dict[int, Splits]) -> Splits:
+    """Entry k: can the ``n`` cards of ``m`` (joker in state ``w``) be split into exactly
+    k simple combinations, and with what joker? INF if not; otherwise the smallest, in
+    the order of the spec's report (§3.5.5), of what is still to choose: FREE the pair
+    ``joker << 6 | stands_for`` (0: no joker used), HELD the code W stands for, OWED the
+    card named the joker, SPENT 0."""
+    if n == 0:
+        return _DONE if w in (FREE, SPENT) else _NONE
+    key = m << 3 | runs << 2 | w
+    known = memo.get(key)
+    if known is not None:
+        return known
+    slots = _slots(n, w)
+    best = [INF, INF, INF, INF]
+    if (slots == 0 or slots >= 3) and _may_split(m, w, dup):
+        c = ((m & -m).bit_length() - 1) >> 1
+        m1 = m - ONE[c]
+        if w == FREE:  # c is the joker: W is placed later
+            for k, y in enumerate(_search(m1, n - 1, HELD, runs, dup, memo)):
+                if y < INF:
+                    best[k] = min(best[k], c << 6 | y)
+        elif w == OWED:  # c is the card the W already placed stands for
+            for k, done in enumerate(_search(m1, n - 1, SPENT, runs, dup, memo)):
+                if done < INF:
+                    best[k] = min(best[k], c)
+        wild = w in (FREE, HELD)
+        for taken, reals, size, takes in _combos(m1 & _LOCAL[c], c, wild, runs, dup):
+            rest = slots - size
+            if rest != 0 and rest < 3:
+                continue
+            if not takes:
+                sub = _search(m1 - taken, n - reals, w, runs, dup, memo)
+                for k in range(3):
+                    if sub[k] < best[k + 1]:
+                        best[k + 1] = sub[k]
+                continue
+            y = takes[0]  # the lowest code W may take here
+            if w == FREE:
+                sub = _search(m1 - taken, n - reals, OWED, runs, dup, memo)
+                for k in range(3):
+                    if sub[k] < INF and sub[k] << 6 | y < best[k + 1]:
+                        best[k + 1] = sub[k] << 6 | y
+            else:
+                sub = _search(m1 - taken, n - reals, SPENT, runs, dup, memo)
+                for k in range(3):
+                    if sub[k] < INF and y < best[k + 1]:
+                        best[k + 1] = y
+    result: Splits = (best[0], best[1], best[2], best[3])
+    memo[key] = result
+    return result
+
+
+#: ``parts`` for "any number of combinations".
+ANY = -1
+
+
+def _room(slots: int, parts: int, runs: bool) -> bool:
+    """Can ``slots`` places still be filled by ``parts`` combinations (ANY: any number)?"""
+    if parts == ANY:
+        return slots == 0 or slots >= 3
+    if parts == 0:
+        return slots == 0
+    return 3 * parts <= slots and (runs or slots <= 4 * parts)
+
+
+def _reaches(
+    m: int, n: int, w: int, parts: int, runs: bool, dup: bool, memo: dict[int, bool]
+) -> bool:
+    """Can the cards be split into exactly ``parts`` simple combinations (ANY: any
+    number)? What ``_search`` tells, but stopping at the first split found."""
+    if n == 0:
+        return (w in (FREE, SPENT)) and parts in (0, ANY)
+    key = m << 6 | (parts + 1) << 3 | runs << 2 | w
+    known = memo.get(key)
+    if known is not None:
+        return known
+    slots = _slots(n, w)
+    found = False
+    if _room(slots, parts, runs) and _may_split(m, w, dup):
+        c = ((m & -m).bit_length() - 1) >> 1
+        m1 = m - ONE[c]
+        if w == FREE:  # c is the joker: W is placed later
+            found = _reaches(m1, n - 1, HELD, parts, runs, dup, memo)
+        elif w == OWED:  # c is the card the W already placed stands for
+            found = _reaches(m1, n - 1, SPENT, parts, runs, dup, memo)
+        if not found and parts != 0:
+            wild = w in (FREE, HELD)
+            after = parts if parts == ANY else parts - 1
+            for taken, reals, size, takes in _combos(m1 & _LOCAL[c], c, wild, runs, dup):
+                w2 = w if not takes else (OWED if w == FREE else SPENT)
+                if _room(slots - size, after, runs) and _reaches(
+                    m1 - taken, n - reals, w2, after, runs, dup, memo
+                ):
+                    found = True
+                    break
+    memo[key] = found
+    return found
+
+
+# --------------------------------------------------------------------------- classes
+
+
+def _royal_codes(m: int, n: int, s: int) -> list[int]:
+    """For cards all of suit ``s``: with n = 10, ``[0]`` if they are one run of ten; with
+    n = 9, every code that makes them one. A run of ten is a window of ten positions of
+    the rank line A 2 … K A, the ace at one end only."""
+    ranks = []
+    for c in _cards(m):
+        if m >> (2 * c) & 3 != 1:
+            return []  # a repeated card: never one run
+        ranks.append(RANK[c])
+    out = []
+    for start in range(5):
+        positions = {13 if r == 0 and start > 0 else r for r in ranks}
+        if min(positions) < start or max(positions) > start + 9:
+            continue
+        missing = [p for p in range(start, start + 10) if p not in positions]
+        if n == 10 and not missing:
+            out.append(0)
+        elif n == 9 and len(missing) == 1:
+            out.append(card_at(s, missing[0] % 13))
+    return out
+
+
+def _count_kinds(m: int, n: int, wild: bool) -> dict[int, int]:
+    """The classes that need only counts, reached by ten cards (``wild`` False) or by
+    nine cards and W (``wild``: with the lowest code W can take): sextuple, royal,
+    triple, double by one suit. Maps multiplier to that code (0 without W)."""
+    out: dict[int, int] = {}
+    single = m & _LOW_BITS  # codes held once
+    pairs = single.bit_count() == (1 if wild else 0)
+    once = (single.bit_length() - 1) >> 1 if wild else 0
+    suit = _one_suit(m)
+    if pairs:
+        out[3] = once
+        if suit >= 0:
+            out[6] = once
+    if suit >= 0:
+        royal = _royal_codes(m, n, suit)
+        if royal:
+            out[5] = min(royal)
+        if wild:
+            other = [c for c in CODES if SUIT[c] == suit and c not in royal]
+            if other:
+                out[2] = other[0]  # one suit, not one run
+        elif not royal:
+            out[2] = 0
+    return out
+
+
+def _split_kind(m: int, n: int, w: int, dup: bool, floor: int, memo: dict[int, bool]) -> int:
+    """The best class made of simple combinations, if above ``floor`` (§3.5.4): double
+    by figure sets 3 + 3 + 4 or by two combinations, simple by three (a run of ten also
+    splits in two). ``w``: SPENT (ten cards, no joker), FREE (the joker any one of
+    them) or HELD (nine cards and W)."""
+    if floor >= 2:
+        return floor
+    lonely = _isolated(m, dup)
+    if lonely:  # such a card can only be the joker
+        if w != FREE or len(lonely) > 1:
+            return floor
+        m, n, w = m - ONE[lonely[0]], n - 1, HELD
+    others = m & ~_FIGURE_FIELD  # figure sets: every card a figure, but the joker
+    if not others and _reaches(m, n, w, 3, False, dup, memo):
+        return 2
+    if (
+        others
+        and w == FREE
+        and _count(others) == 1
+        and _reaches(m - others, n - 1, HELD, 3, False, dup, memo)
+    ):
+        return 2
+    if _reaches(m, n, w, 2, True, dup, memo):
+        return 2
+    if floor < 1 and _reaches(m, n, w, ANY, True, dup, memo):
+        return 1
+    return floor
+
+
+def _first_stands_for(r9: int, kind: int, dup: bool, memo: dict[int, bool]) -> int:
+    """The lowest code W can take so that the nine cards ``r9`` and W make a closure
+    of type ``kind`` (1 or 2) by simple combinations; INF if there is none. A quick
+    search says whether there is one; only then are all the splits walked for W."""
+    if _isolated(r9, dup):
+        return INF
+    figures = not r9 & ~_FIGURE_FIELD
+    if kind == 2:
+        by_sets = figures and _reaches(r9, 9, HELD, 3, False, dup, memo)
+        if not by_sets and not _reaches(r9, 9, HELD, 2, True, dup, memo):
+            return INF
+    elif not _reaches(r9, 9, HELD, ANY, True, dup, memo):
+        return INF
+    found: dict[int, Splits] = {}
+    splits = _search(r9, 9, HELD, True, dup, found)
+    if kind == 1:
+        return min(splits[1], splits[3])
+    if figures:
+        return min(splits[2], _search(r9, 9, HELD, False, dup, found)[3])
+    return splits[2]
+
+
+def best_closure(ten: Sequence[int], jokers: int = 1, dup: bool = False) -> Closure:
+    """The best closure of ten cards (§3.5.5 ``best_closure``) and its reported joker.
+
+    With ``jokers`` = 1 one card may stand for any code. The arrangement is the spec's:
+    no substitution if none is needed, else the first card (canonical order) that
+    reaches the best multiplier, standing for the first code (canonical order) that does.
+    ``dup`` is the option ``set_duplicate_suits``.
+    """
+    return _best_closure(pack(ten), jokers, dup)
+
+
+@lru_cache(maxsize=1 << 14)
+def _best_closure(m: int, jokers: int, dup: bool) -> Closure:
+    n = _count(m)
+    memo: dict[int, bool] = {}
+    plain = max((*_count_kinds(m, n, False), 0))
+    plain = _split_kind(m, n, SPENT, dup, plain, memo)
+    if jokers == 0 or plain == 6:
+        return Closure(ClosureType(plain))
+    first: dict[int, int] = {}  # multiplier -> first (joker << 6 | stands_for) by counts
+    for x in _cards(m):
+        for kind, y in _count_kinds(m - ONE[x], n - 1, True).items():
+            first.setdefault(kind, x << 6 | y)  # x runs upward: the first is kept
+    best = max((*first, plain))
+    floor = best - 1 if best == 2 else best  # a double by counts may come later than by splits
+    split = _split_kind(m, n, FREE, dup, floor, memo)
+    best = max(best, split)
+    if best == plain:
+        return Closure(ClosureType(plain))
+    pair = first.get(best, INF)
+    if split > floor and split == best:  # the first card reaching it by splits may be earlier
+        for x in _cards(m):
+            if x << 6 >= pair:
+                break
+            y = _first_stands_for(m - ONE[x], best, dup, memo)
+            if y < INF:
+                pair = min(pair, x << 6 | y)
+                break
+    return Closure(ClosureType(best), pair >> 6, pair & 63)
+
+
+# --------------------------------------------------------------------------- legal moves
+
+
+@lru_cache(maxsize=1 << 16)
+def can_close(m: int, jokers: int, dup: bool) -> bool:
+    """Is ``best_closure`` of these ten packed cards at least 1? Cheaper than computing it."""
+    wild = jokers > 0
+    if (m & _LOW_BITS).bit_count() <= (2 if wild else 0):
+        return True  # five pairs, the joker completing one of them
+    if max(_count(m & field) for field in _SUIT_FIELD) >= (9 if wild else 10):
+        return True  # one suit, the joker as the tenth card
+    lonely = _isolated(m, dup)
+    if not lonely:
+        return _reaches(m, 10, FREE if wild else SPENT, ANY, True, dup, {})
+    if wild and len(lonely) == 1:
+        return _reaches(m - ONE[lonely[0]], 9, HELD, ANY, True, dup, {})
+    return False
+
+
+_SUIT_LOW = sum(1 << (2 * c) for c in range(1, 14))  # one low bit per code of spades
+_ACES_LOW = sum(1 << (2 * card_at(t, 0)) for t in range(4))
+_RUN_STARTS = sum(1 << (2 * c) for c in CODES if RANK[c] <= 10)  # A … J start a run of 3
+_QUEENS_LOW = sum(1 << (2 * card_at(t, 11)) for t in range(4))
+
+
+def _strong(present: int) -> int:
+    """The codes (low bits) that belong to some all-real combination of three: a run
+    of three in a suit (A 2 3 … Q K A) or three of a rank in different suits."""
+    starts = present & present >> 2 & present >> 4 & _RUN_STARTS
+    strong = starts | starts << 2 | starts << 4
+    high = present & present >> 2 & (present & _ACES_LOW) << 22 & _QUEENS_LOW  # Q K A
+    strong |= high | high << 2 | high >> 22
+    p0, p1 = present & _SUIT_LOW, present >> 26 & _SUIT_LOW
+    p2, p3 = present >> 52 & _SUIT_LOW, present >> 78 & _SUIT_LOW
+    sets = p0 & p1 & (p2 | p3) | p2 & p3 & (p0 | p1)  # three suits or more of a rank
+    return strong | sets | sets << 26 | sets << 52 | sets << 78
+
+
+def _may_close(m: int, wild: bool, dup: bool) -> bool:
+    """Can some discard from these eleven cards leave ten that split into combinations?
+    A necessary test: every combination but the one holding W is made of real cards, so
+    a card in no all-real combination of the hand ("weak") is the discard, the joker
+    card, or in the W combination, whose cards share a rank or a suit."""
+    present = (m | m >> 1) & _LOW_BITS
+    strong = _strong(present)
+    if dup:  # c, c and another of its rank make a set when suits may repeat
+        for c in _cards(m & ~(strong | strong << 1)):
+            if m >> (2 * c) & 3 == 2 and present & _RANK_LOW[RANK[c]] & ~(1 << (2 * c)):
+                strong |= 1 << (2 * c)
+    weak_low = present & ~strong
+    weak_cards = m & (weak_low | weak_low << 1)
+    weak = _count(weak_cards)
+    if not wild:
+        return weak <= 1
+    if weak <= 3:
+        return True
+    if max(_count(weak_cards & field) for field in _SUIT_FIELD) >= weak - 2:
+        return True
+    if weak > 6 + 2 * dup:  # a rank holds at most 4 cards (8 with repeated suits)
+        return False
+    ranks = [0] * 13
+    for c in _cards(weak_cards):
+        ranks[RANK[c]] += weak_cards >> (2 * c) & 3
+    return max(ranks) >= weak - 2
+
+
+def closing_discards(
+    hand: Sequence[int], jokers: int, dup: bool, allowed: Sequence[int]
+) -> tuple[int, ...]:
+    """The codes among ``allowed`` whose discard leaves a closure, in canonical order.
+
+    Most hands are far from a closure: a whole-hand test (pairs, one suit, the cards in
+    no combination) settles them before any discard is tried."""
+    m = pack(hand)
+    wild = jokers > 0
+    if (
+        (m & _LOW_BITS).bit_count() > (3 if wild else 1)
+        and max(_count(m & field) for field in _SUIT_FIELD) < (9 if wild else 10)
+        and not _may_close(m, wild, dup)
+    ):
+        return ()
+    return tuple(d for d in allowed if can_close(m - ONE[d], jokers, dup))
