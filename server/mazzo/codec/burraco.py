@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from mazzo.codec.wire import entry
 from mazzo.core.cards import RANKS
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.burraco import events as ev
@@ -76,27 +77,6 @@ def _cards(
         i = next(i for i, c in enumerate(cards) if c not in _CARDS)
         raise error(f"{field}[{i}]", f"card {cards[i]} is not in the Burraco deck")
     return cards
-
-
-def _key(field_number: int) -> bytes:
-    return _varint(field_number << 3 | 2)
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def _entry(field_number: int, body: bytes) -> bytes:
-    """One entry of a repeated message field, as bytes."""
-    return _key(field_number) + _varint(len(body)) + body
 
 
 # --------------------------------------------------------------------------- options
@@ -314,13 +294,13 @@ def _meld_of(seat: int, cards: tuple[int, ...], field: str) -> Meld:
 @lru_cache(maxsize=1 << 14)
 def _meld_bytes(meld: Meld) -> bytes:
     body = burraco_pb2.BurracoMeld(seat=meld.seat, cards=_wire(meld.cards)).SerializeToString()
-    return _entry(_MELDS_FIELD, body)
+    return entry(_MELDS_FIELD, body)
 
 
 @lru_cache(maxsize=4096)
 def _hands_bytes(hands: tuple[tuple[int, ...], ...]) -> bytes:
     return b"".join(
-        _entry(_HANDS_FIELD, burraco_pb2.BurracoHand(cards=_wire(h)).SerializeToString())
+        entry(_HANDS_FIELD, burraco_pb2.BurracoHand(cards=_wire(h)).SerializeToString())
         for h in hands
     )
 
@@ -417,7 +397,7 @@ def move_bytes(move: Move, field_number: int) -> bytes:
     """A move encoded as one entry of a repeated ``Move`` field (memoised)."""
     msg = game_pb2.Move()
     move_to_wire(move, msg)
-    return _entry(field_number, msg.SerializeToString())
+    return entry(field_number, msg.SerializeToString())
 
 
 def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
@@ -487,7 +467,7 @@ def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
 def _event_bytes(event: ev.Event, field_number: int) -> bytes:
     msg = game_pb2.Event()
     event_to_wire(event, msg)
-    return _entry(field_number, msg.SerializeToString())
+    return entry(field_number, msg.SerializeToString())
 
 
 def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
@@ -499,7 +479,7 @@ def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
 def _history_bytes(event: ev.Event) -> bytes:
     m = burraco_pb2.BurracoEvent()
     _fill_event(event, m)
-    return _entry(_HISTORY_FIELD, m.SerializeToString())
+    return entry(_HISTORY_FIELD, m.SerializeToString())
 
 
 def event_from_wire(m: burraco_pb2.BurracoEvent, field: str) -> ev.Event:

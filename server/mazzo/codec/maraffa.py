@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
+from mazzo.codec.wire import entry
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa import events as ev
 from mazzo.games.maraffa import trionfo_events as tev
@@ -520,27 +521,11 @@ def move_bytes(move: Move, field_number: int) -> bytes:
     msg = game_pb2.Move()
     move_to_wire(move, msg)
     body = msg.SerializeToString()
-    return _key(field_number) + _varint(len(body)) + body
+    return entry(field_number, body)
 
 
 def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
     return b"".join([move_bytes(m, field_number) for m in moves])
-
-
-def _key(field_number: int) -> bytes:
-    return _varint(field_number << 3 | 2)
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
 
 
 # --------------------------------------------------------------------------- events
@@ -561,7 +546,7 @@ def _event_bytes(event: AnyEvent, field_number: int) -> bytes:
     msg = game_pb2.Event()
     event_to_wire(event, msg)
     body = msg.SerializeToString()
-    return _key(field_number) + _varint(len(body)) + body
+    return entry(field_number, body)
 
 
 def event_to_wire(event: AnyEvent, out: game_pb2.Event) -> None:
