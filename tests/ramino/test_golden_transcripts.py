@@ -1,0 +1,371 @@
+"""Golden transcripts: whole Ramino matches that pin the engine's behaviour across releases.
+
+Each file in ``golden/`` holds one match: how it was dealt (players, seed, options),
+the deterministic chooser that played it, and for every move the seat, the move text
+(``str(move)``) and the events it caused (with the hands after each deal), then the
+final balances. The test plays the same match again and must get exactly the stored
+transcript: same cards (the seeded generator), same legal moves in the same order
+(ramino.md §3.6, through the chooser), same payouts (§4).
+
+A second test re-checks every stored transcript against the rules, independently of
+the engine: each deal from the seed by the formula of §2.4, each closure by the spec's
+own loop (``reference.best_closure``), and the chips through every event (§3.1, §4).
+
+The test never writes the files. After an intended change of behaviour, regenerate
+them with
+
+    .venv/bin/python -m tests.ramino.test_golden_transcripts --regenerate
+
+and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mazzo.core.cards import card, code
+from mazzo.core.shuffle import draw_below, shuffled
+from mazzo.games.ramino import events as ev
+from mazzo.games.ramino import reference, rules
+from mazzo.games.ramino.cards import DECK
+from mazzo.games.ramino.moves import Kind
+from mazzo.games.ramino.options import BuioSeat, Options
+from mazzo.games.ramino.state import State
+
+GOLDEN = Path(__file__).parent / "golden"
+
+#: name -> (players, seed, chooser seed, options as in the JSON file)
+MATCHES: dict[str, tuple[int, int, int, dict[str, Any]]] = {
+    # Defaults but a short match: bidding, play, reshuffles, closures.
+    "two_players_defaults": (2, 21, 21, {"match_hands": 2}),
+    # The dealer's tax and the buio (§3.2): blind openings, a stand, raises after one.
+    "four_players_buio": (4, 8, 8, {"dealer_tax": 1, "max_stake": 6, "match_hands": 3}),
+    # No credit (§4.3): small stacks, a void hand, sitting out, the end for lack of
+    # players.
+    "three_players_no_credit": (
+        3,
+        15,
+        15,
+        {
+            "allow_credit": False,
+            "starting_chips": 6,
+            "dealer_tax": 1,
+            "buio": False,
+            "min_open": 2,
+            "max_stake": 3,
+            "match_hands": 6,
+        },
+    ),
+    # Nine-card tables, sets with repeated suits, re-discards, no reshuffle, 6 players.
+    "six_players_nine_cards": (
+        6,
+        61,
+        61,
+        {
+            "hand_size": 9,
+            "set_duplicate_suits": True,
+            "rediscard_taken_card": True,
+            "max_reshuffles": 0,
+            "buio_seat": "dealer_left",
+            "dealer_tax": 1,
+            "match_hands": 2,
+        },
+    ),
+}
+
+CHOOSER = (
+    "random.Random(chooser_seed).randrange over the legal moves, one call per decision; "
+    "the first CLOSE listed is played instead whenever there is one"
+)
+
+
+def options_from_json(data: dict[str, Any]) -> Options:
+    values = {k: BuioSeat[v.upper()] if k == "buio_seat" else v for k, v in data.items()}
+    return Options(**values)
+
+
+# --------------------------------------------------------------------------------------- recording
+
+
+def _value(name: str, value: Any) -> Any:
+    """One event field as plain JSON: cards as codes, enums by name, records as dicts."""
+    if isinstance(value, Enum):
+        return value.name
+    if name in ("card", "discard", "joker", "stands_for", "taken"):
+        return code(value) if value else None
+    if name == "cards":
+        return [code(c) for c in value]
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return {k: _value(k, v) for k, v in zip(value._fields, value, strict=True)}
+    if isinstance(value, tuple):
+        return [_value(name, v) for v in value]
+    return value
+
+
+def event_json(event: ev.Event) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": type(event).__name__}
+    for name, value in zip(event._fields, event, strict=True):
+        out[name] = _value(name, value)
+    return out
+
+
+def _layout(state: State) -> dict[str, Any]:
+    return {
+        "hands": [[code(c) for c in h] for h in state.hands],
+        "pile": [code(c) for c in state.pile],
+    }
+
+
+def choose(moves: tuple[Any, ...], rnd: random.Random) -> Any:
+    pick = moves[rnd.randrange(len(moves))]
+    closes = [m for m in moves if m.kind is Kind.CLOSE]
+    return closes[0] if closes else pick
+
+
+def play_match(players: int, seed: int, chooser_seed: int, options: dict[str, Any]) -> dict:
+    rnd = random.Random(chooser_seed)
+    state, events = rules.deal(options_from_json(options), players, seed)
+    transcript: dict[str, Any] = {
+        "comment": (
+            "Golden transcript: must match the engine exactly. Regenerate only after an "
+            "intended change: python -m tests.ramino.test_golden_transcripts --regenerate"
+        ),
+        "players": players,
+        "seed": seed,
+        "chooser_seed": chooser_seed,
+        "chooser": CHOOSER,
+        "options": options,
+        "deal": {"events": [event_json(e) for e in events], **_layout(state)},
+        "moves": [],
+    }
+    while not state.finished:
+        move = choose(rules.legal_moves(state), rnd)
+        seat = state.to_act
+        state, events = rules.apply(state, move)
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "move": str(move),
+            "events": [event_json(e) for e in events],
+        }
+        if any(isinstance(e, ev.HandDealt) for e in events):
+            entry.update(_layout(state))
+        transcript["moves"].append(entry)
+    transcript["final"] = {
+        "balances": list(state.bets.balances),
+        "winners": list(rules.winners(state)),
+        "end": state.table.end.name,
+    }
+    return json.loads(json.dumps(transcript))
+
+
+def dumps(transcript: dict[str, Any]) -> str:
+    """The file text: one line per move, so a diff shows which move changed."""
+    compact = {"separators": (",", ":")}
+    parts = []
+    for key, value in transcript.items():
+        if key == "moves":
+            lines = ",\n".join("  " + json.dumps(m, **compact) for m in value)  # type: ignore[arg-type]
+            parts.append(f' "moves": [\n{lines}\n ]')
+        else:
+            parts.append(f" {json.dumps(key)}: {json.dumps(value, **compact)}")  # type: ignore[arg-type]
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def regenerate() -> None:
+    GOLDEN.mkdir(exist_ok=True)
+    for name, (players, seed, chooser_seed, options) in MATCHES.items():
+        path = GOLDEN / f"{name}.json"
+        path.write_text(dumps(play_match(players, seed, chooser_seed, options)))
+        print(f"wrote {path} ({path.stat().st_size} bytes)")
+
+
+def load(name: str) -> dict[str, Any]:
+    return json.loads((GOLDEN / f"{name}.json").read_text())
+
+
+# --------------------------------------------------------------------------------- the golden test
+
+
+@pytest.mark.parametrize("name", sorted(MATCHES))
+def test_replay_matches_golden_transcript(name: str) -> None:
+    stored = load(name)
+    players, seed, chooser_seed, options = MATCHES[name]
+    assert (stored["players"], stored["seed"], stored["chooser_seed"], stored["options"]) == (
+        players,
+        seed,
+        chooser_seed,
+        options,
+    ), "the file was made for different match parameters"
+    replayed = play_match(players, seed, chooser_seed, options)
+    assert replayed["deal"] == stored["deal"], "the deal changed"
+    for i, (got, want) in enumerate(zip(replayed["moves"], stored["moves"], strict=False)):
+        assert got == want, f"move {i} differs"
+    assert len(replayed["moves"]) == len(stored["moves"])
+    assert replayed == stored
+
+
+@pytest.mark.parametrize("name", sorted(MATCHES))
+def test_golden_file_is_small(name: str) -> None:
+    assert (GOLDEN / f"{name}.json").stat().st_size < 400_000
+
+
+def test_golden_files_cover_the_forms_and_events() -> None:
+    players = {load(name)["players"] for name in MATCHES}
+    assert players == {2, 3, 4, 6}
+    kinds: set[str] = set()
+    outcomes: set[str] = set()
+    for name in MATCHES:
+        for entry in load(name)["moves"]:
+            for event in entry["events"]:
+                kinds.add(event["type"])
+                if event["type"] == "HandEnded":
+                    outcomes.add(event["result"]["outcome"])
+    assert outcomes >= {"CLOSED", "UNCONTESTED", "VOID", "EXHAUSTED"}, outcomes
+    bids = {
+        event["bid"]["action"]
+        for name in MATCHES
+        for entry in load(name)["moves"]
+        for event in entry["events"]
+        if event["type"] == "BidMade"
+    }
+    assert bids == {"BUIO", "NO_BUIO", "PASS", "OPEN", "ACCEPT", "RAISE", "STAND"}
+    ends = {load(name)["final"]["end"] for name in MATCHES}
+    assert ends == {"DECIDED_HANDS", "VOID_HANDS", "NO_PLAYERS"}
+    assert kinds >= {
+        "HandDealt",
+        "TaxPaid",
+        "BidMade",
+        "PlayStarted",
+        "CardDrawn",
+        "DiscardTaken",
+        "CardDiscarded",
+        "StockReshuffled",
+        "HandClosed",
+        "HandEnded",
+        "PotRefunded",
+        "MatchEnded",
+    }, kinds
+
+
+# ------------------------------------------------------------------------ the rules, independently
+
+
+class Referee:
+    """Follows a transcript and checks it against ramino.md, without the engine."""
+
+    def __init__(self, t: dict[str, Any]) -> None:
+        self.t = t
+        self.players = t["players"]
+        self.options = options_from_json(t["options"])
+        self.total = self.players * self.options.starting_chips
+        self.balances = [self.options.starting_chips] * self.players
+        self.pot = 0
+        self.counter = 1  # draw 0 chose the first dealer; each deal and reshuffle: next
+        first = self.options.first_dealer
+        self.first_dealer = draw_below(t["seed"], 0, self.players) if first is None else first
+
+    def deal(self, event: dict[str, Any], layout: dict[str, Any]) -> None:
+        """§2.4, §2.5: d[j] to next^((j mod n)+1)(dealer); the up-card d[n·h]."""
+        n, h = self.players, self.options.hand_size
+        d = shuffled([code(c) for c in DECK], self.t["seed"], self.counter)
+        self.counter += 1
+        hands: list[list[str]] = [[] for _ in range(n)]
+        for j in range(n * h):
+            hands[(event["dealer"] + 1 + j % n) % n].append(d[j])
+        assert [sorted(x, key=card) for x in hands] == layout["hands"]
+        assert layout["pile"] == [d[n * h]]
+
+    def follow(self, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "TaxPaid":
+            self.balances[event["seat"]] -= event["amount"]
+            self.pot += event["amount"]
+        elif kind == "BidMade":
+            self.balances[event["bid"]["seat"]] -= event["paid"]
+            self.pot += event["paid"]
+            assert event["pot"] == self.pot
+        elif kind == "StockReshuffled":
+            self.counter += 1
+        elif kind == "HandClosed":
+            closure = event["closure"]
+            ten = tuple(sorted(card(c) for c in closure["cards"]))
+            k, joker, stands_for = reference.best_closure(
+                ten, self.options.imaginary_jokers, self.options.set_duplicate_suits
+            )
+            shown = (closure["joker"], closure["stands_for"])
+            assert (
+                k
+                == {"SIMPLE": 1, "DOUBLE": 2, "TRIPLE": 3, "ROYAL": 5, "SEXTUPLE": 6}[
+                    closure["kind"]
+                ]
+            )
+            assert shown == ((code(joker), code(stands_for)) if joker else (None, None))
+        elif kind == "HandEnded":
+            self.hand_ended(event)
+        elif kind == "PotRefunded":
+            for seat, chips in enumerate(event["refunds"]):
+                self.balances[seat] += chips
+                self.pot -= chips
+        elif kind == "MatchEnded":
+            assert event["balances"] == self.balances and self.pot == 0
+        assert sum(self.balances) + self.pot == self.total
+
+    def hand_ended(self, event: dict[str, Any]) -> None:
+        """§4.1, §4.2: the closer takes the pot and (k - 1) x S from each other
+        participant (less without credit); the uncontested player takes the pot; a void
+        hand leaves it."""
+        result = event["result"]
+        outcome = result["outcome"]
+        assert result["pot"] == self.pot
+        if outcome == "CLOSED":
+            k = {"SIMPLE": 1, "DOUBLE": 2, "TRIPLE": 3, "ROYAL": 5, "SEXTUPLE": 6}[
+                result["closure"]["kind"]
+            ]
+            gain = self.pot
+            for seat in result["participants"]:
+                if seat != result["winner"]:
+                    due = (k - 1) * result["posta"]
+                    if not self.options.allow_credit:
+                        due = min(due, max(self.balances[seat], 0))
+                    assert result["extra_paid"][seat] == due
+                    self.balances[seat] -= due
+                    gain += due
+            self.balances[result["winner"]] += gain
+            self.pot = 0
+        elif outcome == "UNCONTESTED":
+            self.balances[result["winner"]] += self.pot
+            self.pot = 0
+        assert event["balances"] == self.balances
+
+
+@pytest.mark.parametrize("name", sorted(MATCHES))
+def test_transcripts_follow_the_rules(name: str) -> None:
+    t = load(name)
+    referee = Referee(t)
+    dealt = t["deal"]
+    assert dealt["events"][0]["dealer"] == referee.first_dealer
+    referee.deal(dealt["events"][0], dealt)
+    for event in dealt["events"]:
+        referee.follow(event)
+    for entry in t["moves"]:
+        for event in entry["events"]:
+            if event["type"] == "HandDealt":
+                referee.deal(event, entry)
+            referee.follow(event)
+    assert t["final"]["balances"] == referee.balances
+    top = max(referee.balances)
+    assert t["final"]["winners"] == [s for s, b in enumerate(referee.balances) if b == top]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--regenerate"]:
+        regenerate()
+    else:
+        sys.exit("usage: python -m tests.ramino.test_golden_transcripts --regenerate")
