@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -148,3 +149,19 @@ def test_workers_share_one_port_and_every_worker_serves() -> None:
     assert len(deals) == 40
     assert {d["process"] for d in deals} == workers
     assert not any(os.path.exists(f"/proc/{pid}") for pid in workers)
+
+
+@pytest.mark.slow
+def test_workers_die_with_a_killed_parent() -> None:
+    """Even a SIGKILLed supervisor leaves no worker holding the ports."""
+    with serve("--workers", "2", "--port", "0") as (proc, port):
+        assert proc.stdout is not None
+        proc.stdout.readline()  # HTTP port
+        workers = [int(pid) for pid in proc.stdout.readline().split(":", 2)[2].split()]
+        check_serving(port)
+        proc.kill()
+        proc.wait(START_TIMEOUT)
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline and any(os.path.exists(f"/proc/{p}") for p in workers):
+        time.sleep(0.1)
+    assert not any(os.path.exists(f"/proc/{p}") for p in workers)
