@@ -9,14 +9,14 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: all venv gen proto-deps lint-protos descriptor lint run test test-fast bench clean distclean
+.PHONY: all venv gen proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
 venv: $(VENV)
 $(VENV): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv .venv
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,deploy]'
 	touch $@
 
 # The editable install imports from server/ and may skip the build hook, so the
@@ -43,12 +43,45 @@ $(BUFDIR): tools/buf/package-lock.json
 lint-protos: $(BUFDIR) $(DEPS)
 	$(BUF) lint
 
+# The OpenAPI document of the HTTP/JSON API is generated from the proto by
+# protoc-gen-openapi (google/gnostic, pinned) and committed; CI checks it is current.
+OPENAPI_PLUGIN := build/bin/protoc-gen-openapi
+$(OPENAPI_PLUGIN):
+	GOBIN=$(CURDIR)/build/bin go install github.com/google/gnostic/cmd/protoc-gen-openapi@v0.7.1
+
+openapi: $(OPENAPI_PLUGIN) $(VENV)
+	$(PY) scripts/gen_openapi.py --plugin $(OPENAPI_PLUGIN)
+
+openapi-check: $(OPENAPI_PLUGIN) $(VENV)
+	$(PY) scripts/gen_openapi.py --plugin $(OPENAPI_PLUGIN) --check
+
 # A descriptor set of our protos and their imports, for tools that need one.
 descriptor: $(BUFDIR) $(DEPS)
 	$(BUF) build -o build/mazzo.binpb
 
+# deploy/ validated offline: kubernetes-validate --strict, hadolint, envoy --mode validate.
+deploy-check: descriptor $(VENV)
+	$(PY) scripts/check_deploy.py
+
+# buf breaking against the protos of another commit, so nothing a client relies on
+# changes. The default base is where this branch left main (main itself on main): a
+# branch is judged on what it changed, not on what main gained since. The base's
+# protos are taken with git archive and built with the same google/api imports,
+# because a plain '.git#branch=main' input cannot resolve them (build/proto-deps is
+# never committed). Both sides are compared as built images: the workspace itself as
+# input would also see build/against.
+BREAKING_BASE ?= $(shell git merge-base HEAD main)
+breaking: $(BUFDIR) $(DEPS)
+	rm -rf build/against && mkdir -p build/against
+	git archive $(BREAKING_BASE) proto | tar -x -C build/against
+	cp -R build/proto-deps build/against/deps
+	printf 'version: v2\nmodules:\n  - path: proto\n  - path: deps\n' > build/against/buf.yaml
+	$(BUF) build build/against -o build/against.binpb
+	$(BUF) build -o build/current.binpb
+	$(BUF) breaking build/current.binpb --against build/against.binpb
+
 # Runs every checker, then fails if any failed, so one run shows all problems.
-lint: lint-protos $(GEN)
+lint: lint-protos openapi-check deploy-check $(GEN)
 	@status=0; \
 	.venv/bin/ruff check . || status=1; \
 	.venv/bin/ruff format --check . || status=1; \

@@ -95,10 +95,14 @@ def copy_deps(dest: Path) -> None:
     """Copy the non-WKT google protos our protos import (transitively) into dest.
 
     buf bundles google/protobuf itself but cannot reach a registry here, so it needs
-    google/api/*.proto as a local module; dest is gitignored.
+    google/api/*.proto (and google/rpc for the descriptor set) as a local module;
+    dest is gitignored.
     """
     dirs = include_dirs()
+    # google/rpc/status.proto too: Envoy's gRPC-JSON transcoder needs it in the
+    # descriptor set to turn error details into JSON bodies.
     todo = [p.relative_to(PROTO_ROOT).as_posix() for p in our_protos()]
+    todo += ["google/rpc/status.proto", "google/rpc/error_details.proto"]
     seen: set[str] = set()
     if dest.exists():
         shutil.rmtree(dest)

@@ -4,10 +4,10 @@ Absolute times depend on the machine; ratios measured side by side in one run do
 not (much), so the RPC figures are given against ``grpc.health.v1.Health/Check``
 on the same server and channel.
 
-Random play picks uniformly among the legal moves except CLAIM (listed last): a
-random claim would end the match at once, so "random hands" would mostly be
-claims. Every move still goes through ``apply``, which checks it. Ramino's random
-player picks uniformly among all its legal moves, CLOSE included.
+Random Maraffa play picks uniformly among the legal moves except CLAIM (listed
+last): a random claim would end the match at once, so "random hands" would mostly
+be claims. Random Burraco and Ramino play pick uniformly among all the legal moves (for
+Ramino, CLOSE included). Every move still goes through ``apply``, which checks it.
 
 Ramino's closure figures: the worst time of one ``best_closure`` over sampled hands,
 every memo cleared before each call; and the agreement of ``best_closure`` with the
@@ -24,15 +24,20 @@ import random
 import subprocess
 import sys
 import time
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from mazzo.games.burraco import rules as burraco
+from mazzo.games.burraco.options import Options as BurracoOptions
+from mazzo.games.burraco.state import Stage as BurracoStage
 from mazzo.games.maraffa import events as maraffa_events
 from mazzo.games.maraffa import rules as maraffa
-from mazzo.games.maraffa.options import Options
+from mazzo.games.maraffa.options import Options, ThreePlayerForm
 from mazzo.games.maraffa.state import Phase
 
 Report = dict[str, Any]
+WARM_UP_HANDS = 30
 
 
 def maraffa_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
@@ -196,6 +201,170 @@ def ramino_closure_agreement(hands: int, seed: int = 100) -> Report:
     }
 
 
+def burraco_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
+    """Random Burraco hands per second in-process, every move checked by ``apply``.
+
+    Each hand is a one-hand match (``hands = 1``), so the deal's shuffle is counted; the
+    player picks uniformly among the legal moves. A few hands first fill the engine's
+    memo tables (a long-running server has them full), uncounted. The machine may be
+    shared, so the figures are given per wall-clock second and per CPU second of this
+    process.
+    """
+    rnd = random.Random(seed).random
+    legal_moves, apply = burraco.legal_moves, burraco.apply
+    over = BurracoStage.OVER
+    options = BurracoOptions(hands=1)
+    for warm in range(WARM_UP_HANDS):
+        state, _ = burraco.deal(options, players, 2**63 + warm)
+        while state.stage is not over:
+            legal = legal_moves(state)
+            state, _ = apply(state, legal[int(rnd() * len(legal))])
+    hands = moves = 0
+    start = time.perf_counter()
+    cpu = time.process_time()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state, _ = burraco.deal(options, players, hands)
+        hands += 1
+        while state.stage is not over:
+            legal = legal_moves(state)
+            state, _ = apply(state, legal[int(rnd() * len(legal))])
+            moves += 1
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    return {
+        "players": players,
+        "hands": hands,
+        "moves": moves,
+        "seconds": round(elapsed, 3),
+        "hands_per_second": round(hands / elapsed),
+        "hands_per_cpu_second": round(hands / cpu),
+        "us_per_move": round(elapsed / moves * 1e6, 3),
+        "cpu_us_per_move": round(cpu / moves * 1e6, 3),
+    }
+
+
+def burraco_move_times(seconds: float, players: int = 4, seed: int = 2) -> Report:
+    """Engine microseconds per call, by move kind (``apply``) and by stage (``legal_moves``),
+    from random 4-player hands: the averages, and the slowest average of all."""
+    rnd = random.Random(seed)
+    clock = time.perf_counter_ns
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    options = BurracoOptions(hands=1)
+    deadline = time.perf_counter() + seconds
+    hands = 0
+    while time.perf_counter() < deadline:
+        state, _ = burraco.deal(options, players, 10_000 + hands)
+        hands += 1
+        while state.stage is not BurracoStage.OVER:
+            t0 = clock()
+            legal = burraco.legal_moves(state)
+            t1 = clock()
+            move = legal[rnd.randrange(len(legal))]
+            new, _ = burraco.apply(state, move)
+            t2 = clock()
+            stage = totals["legal_moves " + state.stage.name.lower()]
+            stage[0] += t1 - t0
+            stage[1] += 1
+            kind = totals["apply " + type(move).__name__]
+            kind[0] += t2 - t1
+            kind[1] += 1
+            state = new
+    averages = {k: round(ns / n / 1000, 2) for k, (ns, n) in sorted(totals.items())}
+    return {
+        "hands": hands,
+        "us_per_call": averages,
+        "calls": {k: n for k, (_, n) in sorted(totals.items())},
+        "slowest_average_us": max(averages.values()),
+    }
+
+
+def burraco_largest_legal_list(hands: int = 10_000, seed: int = 3) -> Report:
+    """The longest ``LegalMoves`` list seen over random hands (4, 3 and 2 players in turn)."""
+    rnd = random.Random(seed).random
+    options = BurracoOptions(hands=1)
+    largest = {2: 0, 3: 0, 4: 0}
+    moves = 0
+    start = time.perf_counter()
+    for h in range(hands):
+        players = (4, 3, 2)[h % 3]
+        state, _ = burraco.deal(options, players, 20_000 + h)
+        while state.stage is not BurracoStage.OVER:
+            legal = burraco.legal_moves(state)
+            if len(legal) > largest[players]:
+                largest[players] = len(legal)
+            state, _ = burraco.apply(state, legal[int(rnd() * len(legal))])
+            moves += 1
+    return {
+        "hands": hands,
+        "moves": moves,
+        "largest_by_players": {str(p): n for p, n in sorted(largest.items())},
+        "largest": max(largest.values()),
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
+def maraffa_random_hands_deck39(seconds: float, seed: int = 1) -> Report:
+    """Random hands per second of the 39-card form for three, every move checked."""
+    rnd = random.Random(seed).random
+    legal_moves, apply = maraffa.legal_moves, maraffa.apply
+    hand_scored = maraffa_events.HandScored
+    over = Phase.OVER
+    options = Options(three_player_form=ThreePlayerForm.DECK39)
+    hands = moves = matches = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state, _ = maraffa.deal(options, 3, matches)
+        matches += 1
+        while state.phase is not over:
+            legal = legal_moves(state)
+            state, events = apply(state, legal[int(rnd() * (len(legal) - 1))])
+            moves += 1
+            if len(events) > 3:
+                hands += sum(type(e) is hand_scored for e in events)
+    elapsed = time.perf_counter() - start
+    return {
+        "players": 3,
+        "form": "deck39",
+        "hands": hands,
+        "moves": moves,
+        "seconds": round(elapsed, 3),
+        "hands_per_second": round(hands / elapsed),
+        "us_per_move": round(elapsed / moves * 1e6, 3),
+    }
+
+
+def trionfo_random_deals(seconds: float, seed: int = 1) -> Report:
+    """Random five-player Trionfo deals per second in-process, every move checked by
+    ``apply``: a uniform random player, so every contract and thrown-in deals occur."""
+    from mazzo.games.maraffa import trionfo
+
+    rnd = random.Random(seed).random
+    legal_moves, apply = trionfo.legal_moves, trionfo.apply
+    options = Options(match_deals=10)
+    deals = moves = matches = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state, _ = trionfo.deal(options, 5, matches)
+        matches += 1
+        while not state.finished:
+            legal = legal_moves(state)
+            state, _ = apply(state, legal[int(rnd() * len(legal))])
+            moves += 1
+        deals += state.table.deal_number
+    elapsed = time.perf_counter() - start
+    return {
+        "players": 5,
+        "deals": deals,
+        "moves": moves,
+        "seconds": round(elapsed, 3),
+        "deals_per_second": round(deals / elapsed),
+        "us_per_move": round(elapsed / moves * 1e6, 3),
+    }
+
+
 def _sample_state(players: int = 4, plays: int = 14, seed: int = 3) -> tuple[Any, Any]:
     """A mid-hand state (trump declared, some tricks played) and a legal move in it."""
     rnd = random.Random(seed)
@@ -252,7 +421,7 @@ def _server_process() -> Iterator[int]:
     """``mazzo serve`` in its own process on a free port; yields the port."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mazzo", "serve", "--host", "127.0.0.1", "--port", "0"],
+        [sys.executable, "-m", "mazzo", "serve", "--host", "127.0.0.1", "--port", "0", "--no-http"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -369,6 +538,99 @@ def grpc_apply_vs_health(seconds: float) -> Report:
         return asyncio.run(_grpc_rates(port, seconds))
 
 
+def grpc_through_envoy(seconds: float, counts: tuple[int, ...] = (1, 2, 4)) -> Report:
+    """ApplyMove calls per second through Envoy with 1, 2 and 4 replicas behind it,
+    64 in flight on one channel, against Health/Check through the same Envoy."""
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    from mazzo.codec import maraffa as codec
+    from mazzo.ops.replicas import fleet
+    from mazzo.v1 import game_service_pb2, game_service_pb2_grpc
+
+    state, move = _sample_state()
+    request = game_service_pb2.ApplyMoveRequest()
+    codec.state_to_wire(state, maraffa.to_act(state), request.state)
+    codec.move_to_wire(move, request.move)
+    check = health_pb2.HealthCheckRequest()
+    report: Report = {"cores": os.cpu_count()}
+
+    async def measure(port: int) -> Report:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = game_service_pb2_grpc.GameServiceStub(channel)
+            health = health_pb2_grpc.HealthStub(channel)
+            await stub.ApplyMove(request)
+            apply_rate = await _rate(lambda: stub.ApplyMove(request), seconds / 2, 64)
+            health_rate = await _rate(lambda: health.Check(check), seconds / 2, 64)
+        return {
+            "apply_move_per_second": round(apply_rate),
+            "health_check_per_second": round(health_rate),
+        }
+
+    for n in counts:
+        with fleet(n) as running:
+            report[f"replicas_{n}"] = asyncio.run(measure(running.envoy_port))
+    return report
+
+
+async def _referee_matches(bots: tuple[str, str, str, str], seconds: float) -> Report:
+    from mazzo.referee.engine import LocalEngine
+    from mazzo.referee.games import hooks_for
+    from mazzo.referee.match import Entrant, MatchSpec, Pools, play_match
+
+    lineup = [Entrant("a", (bots[0], bots[2])), Entrant("b", (bots[1], bots[3]))]
+    engine, pools = LocalEngine(), Pools()
+    hand_dealt = hooks_for("maraffa").hand_dealt
+    matches = hands = moves = 0
+    bot_seconds = 0.0
+    try:
+        # One match first, so that starting bot processes is not counted.
+        await play_match(MatchSpec("warm-up", "maraffa", 0), lineup, engine, pools)
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            matches += 1
+            record = await play_match(
+                MatchSpec(f"m{matches}", "maraffa", matches), lineup, engine, pools
+            )
+            moves += len(record["moves"])
+            hands += 1 + sum(hand_dealt(m["events"]) for m in record["moves"])
+            bot_seconds += sum(record["time_used_ms"].values()) / 1000
+        elapsed = time.perf_counter() - start
+    finally:
+        await pools.close()
+    return {
+        "bots": list(bots),
+        "matches": matches,
+        "hands": hands,
+        "moves": moves,
+        "seconds": round(elapsed, 3),
+        "hands_per_second": round(hands / elapsed, 1),
+        "us_per_move": round(elapsed / moves * 1e6, 2),
+        "bot_us_per_move": round(bot_seconds / moves * 1e6, 2),
+        "referee_overhead_us_per_move": round((elapsed - bot_seconds) / moves * 1e6, 2),
+    }
+
+
+def referee_builtin(seconds: float) -> Report:
+    """Maraffa through the referee, in-process rules and builtin bots (heuristic v random):
+    hands per second, and the referee's time per move beside the bots' own (the bots'
+    time is what the referee's clock charges them)."""
+    bots = ("builtin:heuristic", "builtin:random", "builtin:heuristic", "builtin:random")
+    return asyncio.run(_referee_matches(bots, seconds))
+
+
+def referee_exec(seconds: float) -> Report:
+    """The same with four ``exec:`` bots (the example Python bot): the bots' time
+    includes writing, reading and parsing the JSON lines on both sides."""
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "bots" / "random_bot.py"
+    if not example.exists():
+        return {"skipped": f"{example} not found (a source checkout is needed)"}
+    bots = tuple(f"exec:{sys.executable} {example} {i}" for i in range(4))
+    return asyncio.run(_referee_matches((bots[0], bots[1], bots[2], bots[3]), seconds))
+
+
 def run_all(
     seconds: float = 2.0, only: list[str] | None = None, closure_hands: int = 2000
 ) -> Report:
@@ -376,8 +638,18 @@ def run_all(
         "maraffa_random_hands_4p": lambda: maraffa_random_hands(4, seconds),
         "maraffa_random_hands_3p": lambda: maraffa_random_hands(3, seconds / 2),
         "maraffa_random_hands_2p": lambda: maraffa_random_hands(2, seconds / 2),
+        "maraffa_random_hands_3p_deck39": lambda: maraffa_random_hands_deck39(seconds / 2),
+        "trionfo_random_deals_5p": lambda: trionfo_random_deals(seconds),
         "maraffa_state_codec": lambda: state_codec(seconds),
         "grpc_apply_move_vs_health_check": lambda: grpc_apply_vs_health(4 * seconds),
+        "grpc_through_envoy": lambda: grpc_through_envoy(2 * seconds),
+        "referee_maraffa_builtin_bots": lambda: referee_builtin(seconds),
+        "referee_maraffa_exec_bots": lambda: referee_exec(seconds),
+        "burraco_random_hands_4p": lambda: burraco_random_hands(4, seconds),
+        "burraco_random_hands_3p": lambda: burraco_random_hands(3, seconds / 2),
+        "burraco_random_hands_2p": lambda: burraco_random_hands(2, seconds / 2),
+        "burraco_move_times": lambda: burraco_move_times(seconds),
+        "burraco_largest_legal_list": lambda: burraco_largest_legal_list(),
         "ramino_random_hands_4p": lambda: ramino_random_hands(4, seconds),
         "ramino_random_hands_3p": lambda: ramino_random_hands(3, seconds / 2),
         "ramino_random_hands_2p": lambda: ramino_random_hands(2, seconds / 2),

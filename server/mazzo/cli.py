@@ -1,17 +1,22 @@
-"""The ``mazzo`` command: ``serve`` and ``bench``."""
+"""The ``mazzo`` command: ``serve``, ``bench``, and the referee's ``match``, ``tournament``
+and ``replay``."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
-import logging
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from mazzo.core.errors import RulesError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
+DEFAULT_HTTP_PORT = 8080
 
 
 def _port(text: str) -> int:
@@ -39,6 +44,31 @@ def build_parser() -> argparse.ArgumentParser:
         default=_port(os.environ.get("MAZZO_PORT", str(DEFAULT_PORT))),
         help="port, 0 for any free one (env MAZZO_PORT; default %(default)s)",
     )
+    serve.add_argument(
+        "--http-port",
+        type=_port,
+        default=_port(os.environ.get("MAZZO_HTTP_PORT", str(DEFAULT_HTTP_PORT))),
+        help="HTTP/JSON port, 0 for any free one (env MAZZO_HTTP_PORT; default %(default)s)",
+    )
+    serve.add_argument("--no-http", action="store_true", help="serve gRPC only")
+    serve.add_argument("--access-log", action="store_true", help="log every RPC (code, time, id)")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("MAZZO_WORKERS", "1")),
+        help="server processes sharing the ports (env MAZZO_WORKERS; default %(default)s)",
+    )
+    serve.add_argument(
+        "--reuse-port",
+        action="store_true",
+        help="share the ports with other processes (set by --workers for its workers)",
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=("json", "text"),
+        default=os.environ.get("MAZZO_LOG_FORMAT", "json"),
+        help="log lines as JSON objects or plain text (env MAZZO_LOG_FORMAT; default %(default)s)",
+    )
 
     bench = sub.add_parser("bench", help="measure speed; prints JSON")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
@@ -51,21 +81,203 @@ def build_parser() -> argparse.ArgumentParser:
         default=2000,
         help="Ramino hands for the closure check and the agreement with the spec's loop",
     )
+    _add_match(sub)
+
+    tour = sub.add_parser("tournament", help="play a tournament described by a TOML file")
+    tour.add_argument("config", type=Path, help="the tournament's TOML file (docs/referee.md)")
+    tour.add_argument("--records", type=Path, help="records file (default: the config's)")
+    tour.add_argument("--resume", action="store_true", help="play only what is not recorded")
+    tour.add_argument("--summary", type=Path, help="JSON summary (default: RECORDS.summary.json)")
+    tour.add_argument("--concurrency", type=int, help="matches in parallel (default: the config's)")
+    tour.add_argument("--service", metavar="HOST:PORT", help="play through this GameService")
+    tour.add_argument(
+        "--sprt",
+        nargs=4,
+        type=float,
+        metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
+        help="stop a two-entrant run once the sequential test decides",
+    )
+    tour.add_argument("--no-progress", action="store_true", help="no progress output")
+    tour.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
+
+    replay = sub.add_parser("replay", help="re-check every move of a records file")
+    replay.add_argument("records", type=Path, help="a JSON-lines file of match records")
+    replay.add_argument("--id", help="only this match")
+    replay.add_argument("--hand", type=int, help="print hand K (from 1) of the match --id")
     return parser
+
+
+def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument(
+        "--service", metavar="HOST:PORT", help="play through this GameService (default: in-process)"
+    )
+    cmd.add_argument("--move-time", type=float, default=1.0, help="seconds per move (default 1)")
+    cmd.add_argument("--bank", type=float, default=10.0, help="time bank per seat (default 10 s)")
+    cmd.add_argument(
+        "--on-fault",
+        choices=("random", "forfeit"),
+        default="random",
+        help="a fault forfeits the match, or a random legal move is played (default)",
+    )
+    cmd.add_argument(
+        "--disqualify-after", type=int, default=0, metavar="K", help="faults that disqualify"
+    )
+    cmd.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
+
+
+def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    match = sub.add_parser("match", help="play one match between bots")
+    match.add_argument("--game", required=True, help="game id, e.g. maraffa")
+    match.add_argument(
+        "--bot",
+        action="append",
+        required=True,
+        metavar="SPEC",
+        help="grpc://HOST:PORT, exec:COMMAND or builtin:NAME; one per seat or per side",
+    )
+    match.add_argument("--seed", type=int, default=1)
+    match.add_argument("--players", type=int, default=0, help="0: the game's default")
+    match.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
+    )
+    match.add_argument("--id", default=None, help="the match id in the record")
+    match.add_argument("--records", type=Path, help="append the record (one JSON line) here")
+    _add_referee_options(match)
+
+
+def _clock_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
+    from mazzo.referee.match import FaultRules, OnFault, TimeControl
+
+    return TimeControl(args.move_time, args.bank), FaultRules(
+        OnFault(args.on_fault), args.disqualify_after
+    )
+
+
+def _match(args: argparse.Namespace) -> int:
+    from mazzo.referee.match import MatchSpec, options_json, run_match, summary_line
+    from mazzo.referee.records import RecordWriter
+
+    spec = MatchSpec(
+        id=args.id or f"{args.game}-{args.seed}",
+        game=args.game,
+        seed=args.seed,
+        players=args.players,
+        options=options_json(args.game, args.option),
+    )
+    clock, rules = _clock_and_rules(args)
+
+    def published(header: dict[str, Any]) -> None:
+        print(f"{header['id']}: deal hash {header['deal_hash']}", flush=True)
+
+    record = asyncio.run(
+        run_match(spec, args.bot, args.service, clock, rules, args.bot_logs, published)
+    )
+    if args.records is not None:
+        with RecordWriter(args.records) as out:
+            out.write(record)
+    print(summary_line(record))
+    return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from mazzo.referee.sprt import Sprt
+    from mazzo.referee.tournament import Config, render, run_tournament
+
+    config = Config.load(args.config)
+    if args.concurrency:
+        config = dataclasses.replace(config, concurrency=max(1, args.concurrency))
+    if args.service:
+        config = dataclasses.replace(config, service=args.service)
+    records = args.records or config.records
+    if records is None:
+        raise ValueError("no records file: give --records or `records` in the config")
+    sprt = Sprt(*args.sprt) if args.sprt else None
+    if args.bot_logs:
+        args.bot_logs.mkdir(parents=True, exist_ok=True)
+    outcome = asyncio.run(
+        run_tournament(config, records, args.resume, sprt, not args.no_progress, logs=args.bot_logs)
+    )
+    summary_path = args.summary or records.with_name(records.name + ".summary.json")
+    summary_path.write_text(json.dumps(outcome.summary, indent=2) + "\n")
+    print(render(outcome.summary), end="")
+    print(f"summary: {summary_path}")
+    if outcome.interrupted:
+        print(
+            f"stopped: {outcome.summary['matches']} of {outcome.summary['scheduled']} matches "
+            "recorded; --resume continues",
+            file=sys.stderr,
+        )
+        return 130
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from mazzo.referee.records import read_records
+    from mazzo.referee.replay import check_all, replay, show_hand
+
+    records = read_records(args.records)
+    if args.id is not None:
+        records = [r for r in records if r["id"] == args.id]
+        if not records:
+            raise ValueError(f"no match {args.id!r} in {args.records}")
+    if args.hand is not None:
+        if args.id is None:
+            raise ValueError("--hand needs --id")
+        done = replay(records[0])
+        print(show_hand(done, args.hand))
+        return 1 if done.divergence else 0
+    count, moves, divergence = check_all(records)
+    if divergence is not None:
+        print(f"divergence: {divergence}")
+        return 1
+    print(f"{count} records, {moves} moves re-checked: every move agrees with the rules")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     if args.command == "serve":
+        from mazzo.service import logs
         from mazzo.service.server import PortInUseError, serve
 
+        logs.configure(args.log_format)
+        http_port = None if args.no_http else args.http_port
+        if args.workers < 1:
+            print("mazzo: --workers must be at least 1", file=sys.stderr)
+            return 2
+        if args.workers > 1:
+            from mazzo.service.workers import run_workers
+
+            extra = ["--log-format", args.log_format] + (
+                ["--access-log"] if args.access_log else []
+            )
+            return run_workers(args.workers, args.host, args.port, http_port, extra)
         try:
-            asyncio.run(serve(args.host, args.port))
+            asyncio.run(serve(args.host, args.port, http_port, args.access_log, args.reuse_port))
         except PortInUseError as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 1
         return 0
+    if args.command == "match":
+        try:
+            return _match(args)
+        except (ValueError, RulesError) as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 2
+    if args.command == "tournament":
+        try:
+            return _tournament(args)
+        except (ValueError, KeyError, RulesError, OSError) as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 2
+    if args.command == "replay":
+        try:
+            return _replay(args)
+        except (ValueError, RulesError) as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 2
     if args.command == "bench":
         from mazzo.bench import run_all
 

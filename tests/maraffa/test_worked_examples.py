@@ -327,7 +327,8 @@ ONE_ACE_TEN = "AS KS QS JS  3H 2H KH QH  3D 2D KD 7D"  # 1 ace + 10 = 13
 MARAFONA_C = "3C 2C AC"
 
 
-@pytest.mark.parametrize(
+#: MF-8, the rows of the table: thirds taken, marafona, options, total, then the claim.
+MF8_PARAMS = (
     ("played", "marafona", "options", "total", "value", "needed", "valid", "winner"),
     [
         pytest.param(TWO_ACES_TEN, False, Options(), 36, 41, 41, True, 0, id="16-thirds"),
@@ -357,6 +358,9 @@ MARAFONA_C = "3C 2C AC"
         ),
     ],
 )
+
+
+@pytest.mark.parametrize(*MF8_PARAMS)
 def test_mf8_a_claim_wins_if_true_and_loses_if_false(
     played: str,
     marafona: bool,

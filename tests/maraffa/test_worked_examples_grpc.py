@@ -17,8 +17,6 @@ from google.protobuf.message import Message
 from mazzo.core.cards import card, code
 from mazzo.games.maraffa.moves import parse
 from mazzo.games.maraffa.options import (
-    ClaimRule,
-    Fractions,
     MarafonaRule,
     Options,
     SignalSet,
@@ -40,11 +38,9 @@ from tests.maraffa.test_worked_examples import (
     MF3_TRICKS,
     MF6_HAND,
     MF6_LEADS,
+    MF8_PARAMS,
     MF11_SEED,
     MF12_HISTORY,
-    ONE_ACE_TEN,
-    TWO_ACES_EIGHT,
-    TWO_ACES_TEN,
     dealt_hands,
     plays,
 )
@@ -338,36 +334,7 @@ async def test_mf7_hand_of_four_thirds_may_not(stub: GameServiceStub) -> None:
 # --------------------------------------------------------------------------- MF-8
 
 
-@pytest.mark.parametrize(
-    ("played", "marafona", "options", "total", "value", "needed", "valid", "winner"),
-    [
-        pytest.param(TWO_ACES_TEN, False, Options(), 36, 41, 41, True, 0, id="16-thirds"),
-        pytest.param(TWO_ACES_EIGHT, False, Options(), 36, 40, 41, False, 1, id="14-thirds"),
-        pytest.param(ONE_ACE_TEN, True, Options(), 36, 43, 41, True, 0, id="13-thirds+marafona"),
-        pytest.param(
-            ONE_ACE_TEN,
-            True,
-            Options(claim_rule=ClaimRule.STRICT_ONE_THIRD),
-            36,
-            121,
-            124,
-            False,
-            1,
-            id="strict-one-third",
-        ),
-        pytest.param(
-            ONE_ACE_TEN,
-            True,
-            Options(fractions=Fractions.KEEP_THIRDS),
-            108,
-            130,
-            123,
-            True,
-            0,
-            id="keep-thirds",
-        ),
-    ],
-)
+@pytest.mark.parametrize(*MF8_PARAMS)
 async def test_mf8_claims(
     stub: GameServiceStub,
     played: str,

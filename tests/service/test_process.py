@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from mazzo.v1 import game_service_pb2 as gs
+from mazzo.v1 import game_service_pb2_grpc
 
 START_TIMEOUT = 30
 
@@ -23,7 +28,7 @@ def serve(
 ) -> Iterator[tuple[subprocess.Popen[str], int]]:
     """Run ``mazzo serve`` and yield the process and the port it announced."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mazzo", "serve", *args],
+        [sys.executable, "-m", "mazzo", "serve", "--http-port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -71,7 +76,7 @@ def test_a_second_server_on_a_busy_port_fails_loudly() -> None:
     """Port reuse is off: the second server must not silently share the port."""
     with serve("--port", "0") as (_, port):
         second = subprocess.run(
-            [sys.executable, "-m", "mazzo", "serve", "--port", str(port)],
+            [sys.executable, "-m", "mazzo", "serve", "--no-http", "--port", str(port)],
             capture_output=True,
             text=True,
             timeout=START_TIMEOUT,
@@ -83,7 +88,7 @@ def test_a_second_server_on_a_busy_port_fails_loudly() -> None:
 
 def test_a_bad_port_is_refused_by_the_command_line() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mazzo", "serve", "--port", "70000"],
+        [sys.executable, "-m", "mazzo", "serve", "--no-http", "--port", "70000"],
         capture_output=True,
         text=True,
         timeout=START_TIMEOUT,
@@ -117,3 +122,46 @@ def test_a_wheel_built_from_the_sources_carries_the_generated_code(
     ):
         assert f"mazzo/v1/{module}" in names
     assert "mazzo/cli.py" in names
+
+
+@pytest.mark.slow
+def test_workers_share_one_port_and_every_worker_serves() -> None:
+    """--workers N: N processes on one port (SO_REUSEPORT on purpose); connections
+    from many clients spread over all of them (each access-log line names its process)."""
+    with serve("--workers", "2", "--port", "0", "--access-log") as (proc, port):
+        assert proc.stdout is not None
+        assert "HTTP/JSON on" in proc.stdout.readline()
+        workers = {int(pid) for pid in proc.stdout.readline().split(":", 2)[2].split()}
+        assert len(workers) == 2
+        check_serving(port)  # the parent announces the ports once every worker serves
+        for _ in range(40):  # a fresh connection each time: the kernel picks a worker
+            with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = game_service_pb2_grpc.GameServiceStub(channel)
+                stub.Deal(gs.DealRequest(game="maraffa", seed=1), timeout=10)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=START_TIMEOUT)
+        assert proc.returncode == 0
+    deals = [
+        json.loads(line)
+        for line in err.splitlines()
+        if line.startswith("{") and '"/mazzo.v1.GameService/Deal"' in line
+    ]
+    assert len(deals) == 40
+    assert {d["process"] for d in deals} == workers
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in workers)
+
+
+@pytest.mark.slow
+def test_workers_die_with_a_killed_parent() -> None:
+    """Even a SIGKILLed supervisor leaves no worker holding the ports."""
+    with serve("--workers", "2", "--port", "0") as (proc, port):
+        assert proc.stdout is not None
+        proc.stdout.readline()  # HTTP port
+        workers = [int(pid) for pid in proc.stdout.readline().split(":", 2)[2].split()]
+        check_serving(port)
+        proc.kill()
+        proc.wait(START_TIMEOUT)
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline and any(os.path.exists(f"/proc/{p}") for p in workers):
+        time.sleep(0.1)
+    assert not any(os.path.exists(f"/proc/{p}") for p in workers)

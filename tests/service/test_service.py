@@ -17,7 +17,7 @@ from tests.grpc_helpers import field_violations
 async def test_list_games_describes_maraffa(stub: game_service_pb2_grpc.GameServiceStub) -> None:
     response = await stub.ListGames(gs.ListGamesRequest())
     maraffa = {g.id: g for g in response.games}["maraffa"]
-    assert list(maraffa.player_counts) == [2, 3, 4]
+    assert list(maraffa.player_counts) == [2, 3, 4, 5]
     assert maraffa.default_players == 4
     options = {o.name: o for o in maraffa.options}
     assert options["target"].default_value == "41"

@@ -6,9 +6,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mazzo.codec import maraffa, ramino
+from mazzo.codec import burraco, maraffa, maraffa_trionfo, ramino
 from mazzo.core.errors import InvalidArgument
-from mazzo.v1 import game_pb2
+from mazzo.games.maraffa.trionfo_scoring import TrionfoSideScore
+from mazzo.games.maraffa.trionfo_state import TrionfoState
+from mazzo.games.maraffa.trionfo_view import TrionfoView
+from mazzo.v1 import game_pb2, maraffa_pb2
 
 
 @dataclass(frozen=True)
@@ -36,21 +39,66 @@ class GameCodec:
         return self.options_from_wire(getattr(msg, self.options_field), f"{field}.{self.game}")
 
 
+# Maraffa's forms: five players (Trionfo) have their own state, view and score codec.
+
+
+def _maraffa_state_from_wire(msg: game_pb2.GameState) -> Any:
+    if msg.players == 5:
+        return maraffa_trionfo.state_from_wire(msg)
+    return maraffa.state_from_wire(msg)
+
+
+def _maraffa_state_to_wire(state: Any, to_act: int, out: game_pb2.GameState) -> None:
+    if type(state) is TrionfoState:
+        maraffa_trionfo.state_to_wire(state, to_act, out)
+    else:
+        maraffa.state_to_wire(state, to_act, out)
+
+
+def _maraffa_view_to_wire(view: Any, out: game_pb2.GameView) -> None:
+    if type(view) is TrionfoView:
+        maraffa_trionfo.view_to_wire(view, out)
+    else:
+        maraffa.view_to_wire(view, out)
+
+
+def _maraffa_side_score_to_wire(detail: Any, out: maraffa_pb2.MaraffaSideScore) -> None:
+    if type(detail) is TrionfoSideScore:
+        maraffa_trionfo.side_score_to_wire(detail, out)
+    else:
+        maraffa.side_score_to_wire(detail, out)
+
+
 CODECS: dict[str, GameCodec] = {
     "maraffa": GameCodec(
         game="maraffa",
         options_field="maraffa",
         options_from_wire=maraffa.options_from_wire,
         options_to_wire=maraffa.options_to_wire,
-        state_from_wire=maraffa.state_from_wire,
-        state_to_wire=maraffa.state_to_wire,
+        state_from_wire=_maraffa_state_from_wire,
+        state_to_wire=_maraffa_state_to_wire,
         move_from_wire=maraffa.move_from_wire,
         move_to_wire=maraffa.move_to_wire,
         moves_bytes=maraffa.moves_bytes,
         event_to_wire=maraffa.event_to_wire,
         events_bytes=maraffa.events_bytes,
-        view_to_wire=maraffa.view_to_wire,
-        side_score_to_wire=maraffa.side_score_to_wire,
+        view_to_wire=_maraffa_view_to_wire,
+        side_score_to_wire=_maraffa_side_score_to_wire,
+    ),
+    "burraco": GameCodec(
+        game="burraco",
+        options_field="burraco",
+        options_from_wire=burraco.options_from_wire,
+        options_to_wire=burraco.options_to_wire,
+        state_from_wire=burraco.state_from_wire,
+        state_to_wire=burraco.state_to_wire,
+        move_from_wire=burraco.move_from_wire,
+        move_to_wire=burraco.move_to_wire,
+        moves_bytes=burraco.moves_bytes,
+        event_to_wire=burraco.event_to_wire,
+        events_bytes=burraco.events_bytes,
+        view_to_wire=burraco.view_to_wire,
+        side_score_to_wire=burraco.side_score_to_wire,
     ),
     "ramino": GameCodec(
         game="ramino",

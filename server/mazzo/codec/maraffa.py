@@ -12,15 +12,22 @@ from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
+from mazzo.codec.wire import entry
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa import events as ev
+from mazzo.games.maraffa import trionfo_events as tev
 from mazzo.games.maraffa.cards import BIT, IN_DECK, cards_of
 from mazzo.games.maraffa.game import MaraffaSideScore
 from mazzo.games.maraffa.moves import (
+    BIDS,
+    CALLS,
     CLAIM,
+    PASS,
     PLAYS,
     REDEAL,
     TRUMPS,
+    Bid,
+    CallTrump,
     DeclareTrump,
     Move,
     PlayCard,
@@ -33,6 +40,9 @@ from mazzo.games.maraffa.options import (
     Options,
     Series,
     SignalSet,
+    ThreePlayerForm,
+    TrionfoAuction,
+    seats_for,
 )
 from mazzo.games.maraffa.state import (
     NO_SEAT,
@@ -44,6 +54,7 @@ from mazzo.games.maraffa.state import (
     Table,
     Trick,
 )
+from mazzo.games.maraffa.trionfo_state import DealScore
 from mazzo.games.maraffa.validate import hand_mask
 from mazzo.games.maraffa.view import View
 from mazzo.v1 import cards_pb2, game_pb2, maraffa_pb2
@@ -75,7 +86,9 @@ _PHASES = {int(p): p for p in Phase}
 # --------------------------------------------------------------------------- options
 
 
-E = TypeVar("E", Fractions, MarafonaRule, ClaimRule, SignalSet, Series)
+E = TypeVar(
+    "E", Fractions, MarafonaRule, ClaimRule, SignalSet, Series, ThreePlayerForm, TrionfoAuction
+)
 
 
 def _enum(value: int, enum: type[E], default: E, field: str) -> E:
@@ -100,8 +113,18 @@ def _options_from_bytes(data: bytes, field: str) -> Options:
     return _options_from_message(maraffa_pb2.MaraffaOptions.FromString(data), field)
 
 
+def _card_option(value: int, default: int, field: str) -> int:
+    """A card-valued option: unset means its default; a card outside the pack is refused."""
+    if value == 0:
+        return default
+    if value not in IN_DECK:
+        raise InvalidArgument(field, f"card {value} is not in the Maraffa pack")
+    return value
+
+
 def _options_from_message(msg: maraffa_pb2.MaraffaOptions, field: str) -> Options:
     d = Options()
+    form = SignalSet.FORM_DEFAULT
     return Options(
         target=msg.target if msg.HasField("target") else d.target,
         fractions=_enum(msg.fractions, Fractions, d.fractions, f"{field}.fractions"),
@@ -110,7 +133,7 @@ def _options_from_message(msg: maraffa_pb2.MaraffaOptions, field: str) -> Option
         ),
         marafona_auto_declare=msg.marafona_auto_declare,
         claim_rule=_enum(msg.claim_rule, ClaimRule, d.claim_rule, f"{field}.claim_rule"),
-        signals=_enum(msg.signals, SignalSet, d.signals, f"{field}.signals"),
+        signals=_enum(msg.signals, SignalSet, form, f"{field}.signals"),
         signals_checked=msg.signals_checked,
         redeal_weak_hand=msg.redeal_weak_hand,
         series=_enum(msg.series, Series, d.series, f"{field}.series"),
@@ -122,22 +145,79 @@ def _options_from_message(msg: maraffa_pb2.MaraffaOptions, field: str) -> Option
         ),
         dummy_seat=msg.dummy_seat if msg.HasField("dummy_seat") else d.dummy_seat,
         first_dealer=msg.first_dealer if msg.HasField("first_dealer") else None,
+        three_player_form=_enum(
+            msg.three_player_form,
+            ThreePlayerForm,
+            d.three_player_form,
+            f"{field}.three_player_form",
+        ),
+        removed_four=_card_option(msg.removed_four, d.removed_four, f"{field}.removed_four"),
+        trionfo_first_speaker_card=_card_option(
+            msg.trionfo_first_speaker_card,
+            d.trionfo_first_speaker_card,
+            f"{field}.trionfo_first_speaker_card",
+        ),
+        trionfo_deal_batch=(
+            msg.trionfo_deal_batch if msg.HasField("trionfo_deal_batch") else d.trionfo_deal_batch
+        ),
+        trionfo_auction=_enum(
+            msg.trionfo_auction, TrionfoAuction, d.trionfo_auction, f"{field}.trionfo_auction"
+        ),
+        trionfo_signals=_enum(msg.trionfo_signals, SignalSet, form, f"{field}.trionfo_signals"),
+        trionfo_stop_when_decided=msg.trionfo_stop_when_decided,
+        match_deals=msg.match_deals if msg.HasField("match_deals") else d.match_deals,
+        count_thrown_in=(
+            msg.count_thrown_in if msg.HasField("count_thrown_in") else d.count_thrown_in
+        ),
     )
 
 
 def options_to_wire(options: Options, out: maraffa_pb2.MaraffaOptions) -> None:
-    """Every option written explicitly, so a state says which rules it plays by."""
-    out.MergeFromString(_options_bytes(options))
+    """Every option written explicitly, those of every form (ListGames' defaults)."""
+    out.MergeFromString(_options_bytes(options, ALL_FORMS))
+
+
+#: Which options a state writes: those of its form, every one filled in, so a state
+#: says which rules it plays by (and a four-player state is what it always was).
+CLASSIC, DECK39, TRIONFO, ALL_FORMS = range(4)
+
+
+def form_of(options: Options, players: int) -> int:
+    if players == 5:
+        return TRIONFO
+    return DECK39 if players == 3 and options.deck39 else CLASSIC
 
 
 @lru_cache(maxsize=1024)
-def _options_bytes(options: Options) -> bytes:
+def _options_bytes(options: Options, form: int) -> bytes:
     out = maraffa_pb2.MaraffaOptions()
-    _fill_options(options, out)
+    _fill_options(options, out, form)
     return out.SerializeToString()
 
 
-def _fill_options(options: Options, out: maraffa_pb2.MaraffaOptions) -> None:
+def fill_options(options: Options, out: maraffa_pb2.MaraffaOptions, form: int) -> None:
+    """Write the options of ``form`` (CLASSIC, DECK39, TRIONFO or ALL_FORMS) into ``out``."""
+    out.MergeFromString(_options_bytes(options, form))
+
+
+def _fill_options(options: Options, out: maraffa_pb2.MaraffaOptions, form: int) -> None:
+    if form in (TRIONFO, ALL_FORMS):
+        out.trionfo_first_speaker_card = _CardV(options.trionfo_first_speaker_card)
+        out.trionfo_deal_batch = options.trionfo_deal_batch
+        out.trionfo_auction = maraffa_pb2.MaraffaTrionfoAuction.ValueType(options.trionfo_auction)
+        out.trionfo_signals = maraffa_pb2.MaraffaSignalSet.ValueType(options.trionfo_signals)
+        out.trionfo_stop_when_decided = options.trionfo_stop_when_decided
+        out.match_deals = options.match_deals
+        out.count_thrown_in = options.count_thrown_in
+        if options.first_dealer is not None:
+            out.first_dealer = options.first_dealer
+        if form == TRIONFO:
+            return
+    if form in (DECK39, ALL_FORMS):
+        out.three_player_form = maraffa_pb2.MaraffaThreePlayerForm.ValueType(
+            options.three_player_form
+        )
+        out.removed_four = _CardV(options.removed_four)
     out.target = options.target
     out.fractions = maraffa_pb2.MaraffaFractions.ValueType(options.fractions)
     out.marafona_rule = maraffa_pb2.MaraffaMarafonaRule.ValueType(options.marafona_rule)
@@ -149,8 +229,9 @@ def _fill_options(options: Options, out: maraffa_pb2.MaraffaOptions) -> None:
     out.series = maraffa_pb2.MaraffaSeries.ValueType(options.series)
     if options.bella_target is not None:
         out.bella_target = options.bella_target
-    out.two_player_must_follow = options.two_player_must_follow
-    out.dummy_seat = options.dummy_seat
+    if form != DECK39:  # the 39-card form has no stock and no dummy
+        out.two_player_must_follow = options.two_player_must_follow
+        out.dummy_seat = options.dummy_seat
     if options.first_dealer is not None:
         out.first_dealer = options.first_dealer
     out.ClearField("first_dealer") if options.first_dealer is None else None
@@ -194,7 +275,11 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
     m = msg.maraffa
     players = msg.players
     if players not in (2, 3, 4):
-        raise InvalidState("state.players", f"Maraffa is for 2, 3 or 4 players, not {players}")
+        raise InvalidState(
+            "state.players", f"this decoder is for 2, 3 or 4 players, not {players} (5: Trionfo)"
+        )
+    if m.HasField("trionfo"):
+        raise InvalidState(P + "trionfo", "the trionfo detail is for five players only")
     phase = _PHASES.get(m.phase)
     if phase is None:
         raise InvalidState(P + "phase", f"unknown phase {m.phase}")
@@ -250,10 +335,11 @@ def _table_from_bytes(
     """Match-level fields change at most once a hand: decoding them is memoised."""
     t = maraffa_pb2.MaraffaTable.FromString(data)
     claim = t.last_claim
+    options = _options_from_message(t.options, T + "options")
     return Table(
-        options=_options_from_message(t.options, T + "options"),
+        options=options,
         players=players,
-        seats=2 if players == 2 else 4,
+        seats=seats_for(options, players),
         seed=seed,
         counter=counter,
         dealer=t.dealer,
@@ -302,7 +388,7 @@ def _claim_to_wire(claim: ClaimResult, out: maraffa_pb2.MaraffaClaimResult) -> N
 def _table_bytes(table: Table) -> bytes:
     """The wire ``MaraffaTable`` of a table, memoised like its decoding."""
     t = maraffa_pb2.MaraffaTable()
-    _fill_options(table.options, t.options)
+    _fill_options(table.options, t.options, form_of(table.options, table.players))
     t.dealer = table.dealer
     t.battezzante = table.battezzante
     t.hand_number = table.hand_number
@@ -375,11 +461,28 @@ def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
         suit = m.declare_trump.suit
         if not 1 <= suit <= 4:
             raise InvalidArgument(f"{field}.maraffa.declare_trump.suit", f"unknown suit {suit}")
-        return TRUMPS[suit - 1]
+        called = m.declare_trump.called_card
+        if not called:
+            return TRUMPS[suit - 1]
+        call = CALLS[suit - 1][called] if called in IN_DECK else None
+        if call is None:
+            raise InvalidArgument(
+                f"{field}.maraffa.declare_trump.called_card",
+                f"card {called} is not in the Maraffa pack",
+            )
+        return call
     if action == "request_redeal":
         return REDEAL
     if action == "claim":
         return CLAIM
+    if action == "bid":
+        contract = m.bid.contract
+        bid = BIDS[contract] if 1 <= contract < len(BIDS) else None
+        if bid is None:
+            raise InvalidArgument(f"{field}.maraffa.bid.contract", f"unknown contract {contract}")
+        return bid
+    if action == "pass_bid":
+        return PASS
     raise InvalidArgument(f"{field}.maraffa", "the move names no action")
 
 
@@ -394,6 +497,13 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
             play.declare_marafona = True
     elif move is CLAIM:
         m.claim.SetInParent()
+    elif move is PASS:
+        m.pass_bid.SetInParent()
+    elif type(move) is Bid:
+        m.bid.contract = maraffa_pb2.MaraffaContract.ValueType(move.contract)
+    elif type(move) is CallTrump:
+        m.declare_trump.suit = _SuitV(move.suit + 1)
+        m.declare_trump.called_card = _CardV(move.card)
     elif move is REDEAL:
         m.request_redeal.SetInParent()
     else:
@@ -411,46 +521,35 @@ def move_bytes(move: Move, field_number: int) -> bytes:
     msg = game_pb2.Move()
     move_to_wire(move, msg)
     body = msg.SerializeToString()
-    return _key(field_number) + _varint(len(body)) + body
+    return entry(field_number, body)
 
 
 def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
     return b"".join([move_bytes(m, field_number) for m in moves])
 
 
-def _key(field_number: int) -> bytes:
-    return _varint(field_number << 3 | 2)
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
 # --------------------------------------------------------------------------- events
 
 
-def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
+AnyEvent = ev.Event | tev.TrionfoEvent
+
+
+def events_bytes(events: Sequence[AnyEvent], field_number: int) -> bytes:
     """Events as entries of a repeated ``Event`` field; most recur, so each is memoised."""
     return b"".join([_event_bytes(e, field_number) for e in events])
 
 
-@lru_cache(maxsize=8192)
-def _event_bytes(event: ev.Event, field_number: int) -> bytes:
+# typed: events are NamedTuples, and events of different kinds can be equal as tuples
+# (TrumpDeclared(0, 2) == CardDrawn(0, 2)); the key must tell them apart.
+@lru_cache(maxsize=8192, typed=True)
+def _event_bytes(event: AnyEvent, field_number: int) -> bytes:
     msg = game_pb2.Event()
     event_to_wire(event, msg)
     body = msg.SerializeToString()
-    return _key(field_number) + _varint(len(body)) + body
+    return entry(field_number, body)
 
 
-def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
+def event_to_wire(event: AnyEvent, out: game_pb2.Event) -> None:
     m = out.maraffa
     match event:
         case ev.CardPlayed(seat, card, signal, declared):
@@ -488,6 +587,63 @@ def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
         case ev.MatchWon(team, games_won):
             m.match_won.team = team
             m.match_won.games_won.extend(games_won)
+        case _:
+            _trionfo_event_to_wire(event, m)
+
+
+def _trionfo_event_to_wire(event: tev.TrionfoEvent, m: maraffa_pb2.MaraffaEvent) -> None:
+    """The events of the five-player form (CardPlayed and TrickWon are shared)."""
+    match event:
+        case tev.DealDealt(deal_number, dealer, first_speaker):
+            d = m.deal_dealt
+            d.deal_number, d.dealer, d.first_speaker = deal_number, dealer, first_speaker
+        case tev.BidMade(seat, contract):
+            m.bid_made.seat = seat
+            m.bid_made.contract = maraffa_pb2.MaraffaContract.ValueType(contract)
+        case tev.BidPassed(seat):
+            m.bid_passed.seat = seat
+        case tev.AuctionWon(seat, contract):
+            m.auction_won.seat = seat
+            m.auction_won.contract = maraffa_pb2.MaraffaContract.ValueType(contract)
+        case tev.ThrownIn(deal_number):
+            m.thrown_in.deal_number = deal_number
+        case tev.ContractDeclared(seat, contract, suit, called):
+            c = m.contract_declared
+            c.seat, c.suit = seat, _SuitV(suit + 1)
+            c.contract = maraffa_pb2.MaraffaContract.ValueType(contract)
+            if called:
+                c.called_card = _CardV(called)
+        case tev.PartnerRevealed(seat):
+            m.partner_revealed.seat = seat
+        case tev.DealScored(score, totals):
+            deal_to_wire(score, m.deal_scored.score)
+            m.deal_scored.totals.extend(totals)
+        case tev.TrionfoMatchOver(winners, totals):
+            m.trionfo_match_over.winners.extend(winners)
+            m.trionfo_match_over.totals.extend(totals)
+
+
+def deal_to_wire(score: DealScore, out: maraffa_pb2.MaraffaTrionfoDeal) -> None:
+    """A Trionfo deal's score; what is None or unset in it stays unset on the wire."""
+    out.deal_number = score.deal_number
+    if score.contract:
+        out.contract = maraffa_pb2.MaraffaContract.ValueType(score.contract)
+    if score.declarer != NO_SEAT:
+        out.declarer = score.declarer
+    if score.trump != NO_SUIT:
+        out.trump = _SuitV(score.trump + 1)
+    if score.called_card:
+        out.called_card = _CardV(score.called_card)
+    if score.amico != NO_SEAT:
+        out.amico = score.amico
+    if score.signori is not None:
+        _score_to_wire(score.signori, out.signori)
+    if score.popolo is not None:
+        _score_to_wire(score.popolo, out.popolo)
+    if score.won is not None:
+        out.won = score.won
+    out.decided_at = score.decided_at
+    out.payments.extend(score.payments)
 
 
 # --------------------------------------------------------------------------- view and score
@@ -525,3 +681,14 @@ def side_score_to_wire(detail: MaraffaSideScore, out: maraffa_pb2.MaraffaSideSco
     if detail.last_hand is not None:
         _score_to_wire(detail.last_hand, out.last_hand)
     out.games_won = detail.games_won
+
+
+# The pieces the five-player codec (maraffa_trionfo.py) shares with this one.
+hand_from_wire = _hand
+cards_from_wire = _cards
+signals_from_wire = _signals
+score_from_wire = _score
+score_to_wire = _score_to_wire
+trick_to_wire = _trick_to_wire
+hands_bytes = _hands_bytes
+options_from_message = _options_from_message

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
+from mazzo.codec.wire import entry
 from mazzo.core.errors import InvalidArgument, InvalidState, RulesError
 from mazzo.games.ramino import events as ev
 from mazzo.games.ramino.cards import IN_PACK
@@ -79,30 +80,9 @@ def _enum(table: dict[int, E], value: int, field: str, error: type[RulesError] =
         raise error(field, f"unknown value {value}") from None
 
 
-def _key(field_number: int) -> bytes:
-    return _varint(field_number << 3 | 2)
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def _entry(field_number: int, body: bytes) -> bytes:
-    """One length-delimited field: a sub-message or a packed list."""
-    return _key(field_number) + _varint(len(body)) + body
-
-
 def _packed(field_number: int, cards: Sequence[int]) -> bytes:
     """A packed ``repeated Card`` field; card ids are one-byte varints."""
-    return _entry(field_number, bytes(cards)) if cards else b""
+    return entry(field_number, bytes(cards)) if cards else b""
 
 
 def _cards(values: Iterable[int], field: str) -> tuple[int, ...]:
@@ -384,7 +364,7 @@ def _turn_body(turn: Turn) -> bytes:
 
 
 def _turn_bytes(turn: Turn) -> bytes:
-    return _entry(_TURNS, _turn_body(turn))
+    return entry(_TURNS, _turn_body(turn))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -392,7 +372,7 @@ def _bid_bytes(bid: Bid) -> bytes:
     msg = ramino_pb2.RaminoBid(
         seat=bid.seat, action=ramino_pb2.RaminoBidAction.ValueType(bid.action), amount=bid.amount
     )
-    return _entry(_BIDS, msg.SerializeToString())
+    return entry(_BIDS, msg.SerializeToString())
 
 
 @lru_cache(maxsize=1 << 14)
@@ -418,7 +398,7 @@ def _bets_bytes(bets: Bets) -> bytes:
 
 @lru_cache(maxsize=4096)
 def _hand_bytes(hand: tuple[int, ...]) -> bytes:
-    return _entry(_HANDS, _packed(1, hand))
+    return entry(_HANDS, _packed(1, hand))
 
 
 def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
@@ -525,7 +505,7 @@ def move_bytes(move: Move, field_number: int) -> bytes:
     """A move encoded as one entry of a repeated ``Move`` field (memoised)."""
     msg = game_pb2.Move()
     move_to_wire(move, msg)
-    return _entry(field_number, msg.SerializeToString())
+    return entry(field_number, msg.SerializeToString())
 
 
 def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
@@ -544,7 +524,7 @@ def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
 def _event_bytes(event: ev.Event, field_number: int) -> bytes:
     msg = game_pb2.Event()
     event_to_wire(event, msg)
-    return _entry(field_number, msg.SerializeToString())
+    return entry(field_number, msg.SerializeToString())
 
 
 def _bid_to(bid: Bid, out: ramino_pb2.RaminoBid) -> None:
@@ -618,7 +598,7 @@ _VIEW_TURNS = ramino_pb2.RaminoView.DESCRIPTOR.fields_by_name["turns"].number
 
 
 def _view_turn_bytes(turn: Turn) -> bytes:
-    return _entry(_VIEW_TURNS, _turn_body(turn))
+    return entry(_VIEW_TURNS, _turn_body(turn))
 
 
 def side_score_to_wire(detail: RaminoSideScore, out: ramino_pb2.RaminoSideScore) -> None:

@@ -1,4 +1,5 @@
-"""Domain errors -> gRPC status, in one place (an interceptor on every RPC).
+"""Domain errors -> gRPC status, in one place (an interceptor on every RPC), which
+also counts and times every call (metrics.py).
 
 A ``RulesError`` becomes INVALID_ARGUMENT (or FAILED_PRECONDITION for
 ``NotAllowedNow``) with its message and a ``google.rpc.BadRequest`` field
@@ -9,6 +10,7 @@ bug of ours: INTERNAL with a generic message, logged with its traceback.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -16,10 +18,15 @@ import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
+from opentelemetry.trace import StatusCode, Tracer
 
 from mazzo.core.errors import NotAllowedNow, RulesError
+from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
+from mazzo.service.metrics import Metrics
+from mazzo.service.tracing import start_span
 
 log = logging.getLogger("mazzo.service")
+access = logging.getLogger("mazzo.access")
 
 Handler = Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]]
 
@@ -40,29 +47,109 @@ def status_of(error: RulesError) -> status_pb2.Status:
     return status_pb2.Status(code=code, message=str(error), details=[detail])
 
 
-def _guarded(handler: Handler) -> Handler:
+class _Observed:
+    """One method's metric series, looked up once rather than on every call."""
+
+    def __init__(self, metrics: Metrics, method: str) -> None:
+        service, _, name = method.lstrip("/").rpartition("/")
+        labels = ("unary", service, name)
+        self.method = method
+        self.started = metrics.started.labels(*labels)
+        self.handling = metrics.handling.labels(*labels)
+        self._handled = metrics.handled
+        self.labels = labels
+        self._by_code: dict[str, Any] = {}
+        self.rejected = metrics.rejected
+
+    def handled(self, code: grpc.StatusCode) -> None:
+        child = self._by_code.get(code.name)
+        if child is None:
+            child = self._by_code[code.name] = self._handled.labels(*self.labels, code.name)
+        child.inc()
+
+
+def _guarded(
+    handler: Handler, observed: _Observed, access_log: bool, tracer: Tracer | None
+) -> Handler:
     async def guarded(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        observed.started.inc()
+        start = time.perf_counter()
+        bind_request(lambda: _metadata_value(context, REQUEST_ID_KEY))
+        span = None
+        if tracer is not None:
+            service, method = observed.labels[1], observed.labels[2]
+            span = start_span(tracer, service, method, context.invocation_metadata())
+        code = grpc.StatusCode.OK
         try:
-            return await handler(request, context)
+            reply = await handler(request, context)
+            code = context.code() or grpc.StatusCode.OK
+            return reply
         except RulesError as e:
-            await context.abort_with_status(rpc_status.to_status(status_of(e)))
+            status = status_of(e)
+            code = _CODES[status.code]
+            observed.rejected.labels(type(e).__name__).inc()
+            await context.abort_with_status(rpc_status.to_status(status))
         except grpc.aio.AbortError:
+            code = context.code() or grpc.StatusCode.UNKNOWN
             raise
         except Exception:
-            log.exception("unexpected error in %s", getattr(handler, "__qualname__", handler))
+            code = grpc.StatusCode.INTERNAL
+            log.exception(
+                "unexpected error in %s",
+                observed.method,
+                extra={"request_id": current_request_id()},
+            )
             await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+        finally:
+            elapsed = time.perf_counter() - start
+            observed.handling.observe(elapsed)
+            observed.handled(code)
+            if span is not None:
+                span.set_attribute("rpc.grpc.status_code", code.value[0])
+                if code is not grpc.StatusCode.OK:
+                    span.set_status(StatusCode.ERROR, code.name)
+                span.end()
+            if access_log:
+                access.info(
+                    "rpc",
+                    extra={
+                        "method": observed.method,
+                        "code": code.name,
+                        "ms": round(elapsed * 1e3, 3),
+                        "request_id": current_request_id(),
+                    },
+                )
 
     return guarded
 
 
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def _metadata_value(context: grpc.aio.ServicerContext, key: str) -> str | None:
+    for name, value in context.invocation_metadata() or ():
+        if name == key:
+            return str(value)
+    return None
+
+
 class DomainErrorInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """Wraps every unary-unary handler so domain errors map to status codes.
+    """Wraps every unary-unary handler: domain errors map to status codes, and every
+    call is counted and timed.
 
     Wrapped handlers are kept per method: handlers never change while serving, and
     building one per call would tax every RPC.
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        metrics: Metrics | None = None,
+        access_log: bool = False,
+        tracer: Tracer | None = None,
+    ) -> None:
+        self.metrics = metrics if metrics is not None else Metrics()
+        self.access_log = access_log
+        self.tracer = tracer
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
 
     async def intercept_service(
@@ -78,7 +165,12 @@ class DomainErrorInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         if handler is None or handler.unary_unary is None:
             return handler
         wrapped = grpc.unary_unary_rpc_method_handler(
-            _guarded(handler.unary_unary),
+            _guarded(
+                handler.unary_unary,
+                _Observed(self.metrics, method),
+                self.access_log,
+                self.tracer,
+            ),
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )

@@ -13,6 +13,7 @@ import grpc
 from mazzo.codec import CODECS, GameCodec
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.registry import GAMES, rules_for
+from mazzo.service.metrics import Metrics
 from mazzo.service.state_memo import StateMemo
 from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
@@ -63,8 +64,11 @@ def _decision(rules: Any, state: Any) -> tuple[int, Any]:
 
 
 class GameService(game_service_pb2_grpc.GameServiceServicer):
-    def __init__(self, memo: StateMemo | None = None) -> None:
+    def __init__(self, memo: StateMemo | None = None, metrics: Metrics | None = None) -> None:
         self.memo = memo if memo is not None else StateMemo()
+        self.metrics = metrics if metrics is not None else Metrics()
+        self._deals = {game: self.metrics.deals.labels(game) for game in GAMES}
+        self._moves = {game: self.metrics.moves.labels(game) for game in GAMES}
 
     async def ListGames(
         self, request: game_service_pb2.ListGamesRequest, context: grpc.aio.ServicerContext
@@ -101,6 +105,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             allowed = ", ".join(map(str, rules.player_counts))
             raise InvalidArgument("players", f"{request.game} is for {allowed} players")
         state, _ = rules.deal(options, players, request.seed)
+        self._deals[rules.id].inc()
         response = game_service_pb2.DealResponse()
         seat, moves = _decision(rules, state)
         codec.state_to_wire(state, seat, response.state)
@@ -124,6 +129,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         rules, codec, state = load_state(request.state, self.memo)
         move = codec.move_from_wire(request.move, "move")
         state, events = rules.apply(state, move)
+        self._moves[rules.id].inc()
         seat, moves = _decision(rules, state)
         response = game_service_pb2.ApplyMoveResponse(seat=seat)
         codec.state_to_wire(state, seat, response.state)

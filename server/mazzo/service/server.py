@@ -1,46 +1,89 @@
-"""The server object: owns the port, the servicers, health, reflection and shutdown."""
+"""The server object: owns the ports, the servicers, health, reflection and shutdown."""
 
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import signal
+import socket
+from dataclasses import dataclass
 
 import grpc
+import uvicorn
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from opentelemetry.trace import Tracer
 
 from mazzo.service.errors import DomainErrorInterceptor
 from mazzo.service.game_service import GameService
+from mazzo.service.metrics import Metrics
+from mazzo.service.rest import build_app
+from mazzo.service.tracing import configured_tracer
 from mazzo.v1 import bot_pb2, game_service_pb2, game_service_pb2_grpc
 
 log = logging.getLogger("mazzo.server")
 
-GAME_SERVICE = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
+GAME_SERVICE = game_service_pb2.DESCRIPTOR.services_by_name["GameService"]
 # Bots implement this service; the server only describes it through reflection, which
 # needs its descriptor loaded.
 BOT_SERVICE = bot_pb2.DESCRIPTOR.services_by_name["Bot"].full_name
 SHUTDOWN_GRACE_SECONDS = 5.0
-GC_THRESHOLD = 20_000
 
-# Off: a second server on a busy port must fail, not silently share it.
+# Off: a second server on a busy port must fail, not silently share it. Only the
+# workers of `mazzo serve --workers N` share ports, on purpose (workers.py).
 SERVER_OPTIONS = [("grpc.so_reuseport", 0)]
+SHARED_PORT_OPTIONS = [("grpc.so_reuseport", 1)]
 
 
 class PortInUseError(RuntimeError):
     pass
 
 
-async def start_server(host: str = "127.0.0.1", port: int = 50051) -> tuple[grpc.aio.Server, int]:
-    """Build and start a server; returns it with the bound port (``port=0`` picks one)."""
-    server = grpc.aio.server(interceptors=[DomainErrorInterceptor()], options=SERVER_OPTIONS)
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameService(), server)
+@dataclass
+class Running:
+    """A started server: gRPC always, HTTP/JSON when asked for."""
+
+    grpc: grpc.aio.Server
+    port: int
+    health: health.aio.HealthServicer
+    service: GameService
+    http: uvicorn.Server | None = None
+    http_port: int | None = None
+    http_task: asyncio.Task[None] | None = None
+    stopping: bool = False
+
+
+def _address(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+async def start_server(
+    host: str = "127.0.0.1",
+    port: int = 50051,
+    http_port: int | None = None,
+    access_log: bool = False,
+    reuse_port: bool = False,
+    tracer: Tracer | None = None,
+) -> tuple[Running, int]:
+    """Start serving; returns the server and its gRPC port (``port=0`` picks one).
+
+    With ``http_port`` (0 picks one) the same service is also served as HTTP/JSON;
+    ``access_log`` logs every RPC with its code, time and request id; ``reuse_port``
+    shares the ports with the other workers of ``--workers``; ``tracer`` makes a span
+    of every RPC (tracing.py).
+    """
+    metrics = Metrics()
+    server = grpc.aio.server(
+        interceptors=[DomainErrorInterceptor(metrics, access_log, tracer)],
+        options=SHARED_PORT_OPTIONS if reuse_port else SERVER_OPTIONS,
+    )
+    service = GameService(metrics=metrics)
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(service, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    names = (GAME_SERVICE, BOT_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME)
+    names = (GAME_SERVICE.full_name, BOT_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME)
     reflection.enable_server_reflection(names, server)
-    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    address = _address(host, port)
     try:
         bound = server.add_insecure_port(address)
     except RuntimeError as e:
@@ -48,38 +91,76 @@ async def start_server(host: str = "127.0.0.1", port: int = 50051) -> tuple[grpc
     if bound == 0:
         raise PortInUseError(f"cannot listen on {address}")
     await server.start()
-    for name in ("", GAME_SERVICE):
+    for name in ("", GAME_SERVICE.full_name):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    server.health = health_servicer
-    _tune_gc()
-    return server, bound
+    running = Running(server, bound, health_servicer, service)
+    if http_port is not None:
+        try:
+            await _start_http(running, host, http_port, reuse_port)
+        except BaseException:
+            await server.stop(None)
+            raise
+    return running, bound
 
 
-def _tune_gc() -> None:
-    """Requests allocate many short-lived objects and no cycles worth chasing often:
-    move what start-up built out of the collector's view and collect young objects
-    less often, so the cyclic collector stops rescanning the same long-lived heap."""
-    gc.freeze()
-    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
+async def _start_http(running: Running, host: str, port: int, reuse_port: bool) -> None:
+    """HTTP/JSON on the same event loop, through the same servicer."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        raise PortInUseError(f"cannot listen on {_address(host, port)} (HTTP): {e}") from e
+    app = build_app(
+        GAME_SERVICE, running.service, running.service.metrics, lambda: not running.stopping
+    )
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="off",
+    )
+    http = uvicorn.Server(config)
+    config.load()
+    http.lifespan = config.lifespan_class(config)
+    await http.startup(sockets=[sock])
+    running.http = http
+    running.http_port = sock.getsockname()[1]
+    running.http_task = asyncio.create_task(http.main_loop())
 
 
-async def stop_server(server: grpc.aio.Server, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
+async def stop_server(running: Running, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
     """Stop taking calls, report NOT_SERVING, let calls in flight finish."""
-    health_servicer = getattr(server, "health", None)
-    if health_servicer is not None:
-        await health_servicer.enter_graceful_shutdown()
-    await server.stop(grace)
+    running.stopping = True
+    await running.health.enter_graceful_shutdown()
+    if running.http is not None and running.http_task is not None:
+        running.http.should_exit = True
+        await running.http_task
+        await running.http.shutdown()
+    await running.grpc.stop(grace)
 
 
-async def serve(host: str, port: int) -> None:
+async def serve(
+    host: str,
+    port: int,
+    http_port: int | None,
+    access_log: bool = False,
+    reuse_port: bool = False,
+) -> None:
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
-    server, bound = await start_server(host, port)
+    tracer = configured_tracer()
+    running, bound = await start_server(host, port, http_port, access_log, reuse_port, tracer)
     log.info("mazzo serving gRPC on %s:%d", host, bound)
     print(f"mazzo: serving gRPC on {host}:{bound}", flush=True)
+    if running.http_port is not None:
+        print(f"mazzo: serving HTTP/JSON on {host}:{running.http_port}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     print("mazzo: shutting down", flush=True)
-    await stop_server(server)
+    await stop_server(running)

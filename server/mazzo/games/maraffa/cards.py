@@ -10,6 +10,7 @@ suit's 10-bit field, so the engine's hot path is lookups (maraffa.md §1).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from mazzo.core.cards import RANKS, card, rank_of, suit_of
 
@@ -42,6 +43,13 @@ MARAFONA: tuple[int, ...] = tuple(sum(BIT[card(r + s)] for r in "32A") for s in 
 TRUMP_ACE: tuple[int, ...] = tuple(card("A" + s) for s in "SHDC")
 #: Ranks a STRISCIO promises: K or lower.
 LOW_FOR_STRISCIO = frozenset(c for c in DECK if rank_of(c) in "KQJ7654")
+
+
+@cache
+def deck_of(seats: int, removed: int) -> tuple[int, ...]:
+    """The unshuffled deck of a form: the 40 cards, but with three seats (39 cards,
+    maraffa-forms.md B.1) without the removed Four."""
+    return tuple(c for c in DECK if c != removed) if seats == 3 else DECK
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
-from mazzo.games.maraffa import rules
+from mazzo.games.maraffa import rules, trionfo
 from mazzo.games.maraffa.events import Event
 from mazzo.games.maraffa.moves import Move
 from mazzo.games.maraffa.options import (
@@ -20,7 +20,13 @@ from mazzo.games.maraffa.options import (
     SignalSet,
 )
 from mazzo.games.maraffa.scoring import hand_scores
-from mazzo.games.maraffa.state import HandScore, Phase, State
+from mazzo.games.maraffa.state import HandScore, State
+from mazzo.games.maraffa.trionfo_events import TrionfoEvent
+from mazzo.games.maraffa.trionfo_scoring import score_report
+from mazzo.games.maraffa.trionfo_state import TrionfoState
+from mazzo.games.maraffa.trionfo_validate import validate as trionfo_validate
+from mazzo.games.maraffa.trionfo_view import TrionfoView
+from mazzo.games.maraffa.trionfo_view import view as trionfo_view
 from mazzo.games.maraffa.validate import validate
 from mazzo.games.maraffa.view import View, view
 
@@ -34,7 +40,7 @@ class MaraffaSideScore(NamedTuple):
 def _names(
     enum: type[Fractions | MarafonaRule | ClaimRule | SignalSet | Series],
 ) -> tuple[str, ...]:
-    return tuple(m.name.lower() for m in enum)
+    return tuple(m.name.lower() for m in enum if m.name != "FORM_DEFAULT")
 
 
 OPTIONS = (
@@ -52,7 +58,12 @@ OPTIONS = (
         "marafona_auto_declare", "declare the marafona wherever valid", "false", ("false", "true")
     ),
     OptionSpec("claim_rule", "what a claim must reach", "reach_target", _names(ClaimRule)),
-    OptionSpec("signals", "signals that may go with a play", "core", _names(SignalSet)),
+    OptionSpec(
+        "signals",
+        "signals that may go with a play (none by default with deck39)",
+        "core",
+        _names(SignalSet),
+    ),
     OptionSpec("signals_checked", "a false signal is an illegal move", "false", ("false", "true")),
     OptionSpec(
         "redeal_weak_hand",
@@ -70,11 +81,49 @@ OPTIONS = (
     ),
     OptionSpec("dummy_seat", "3 players: the dummy's seat", "2", ("0", "1", "2", "3")),
     OptionSpec("first_dealer", "the first dealer", "from seed", ("0..seats-1",)),
+    OptionSpec(
+        "three_player_form",
+        "3 players: four seats with a dummy, or 39 cards each for himself",
+        "dummy",
+        ("dummy", "deck39"),
+    ),
+    OptionSpec("removed_four", "deck39: the Four taken out", "4S", ("4S", "4H", "4C")),
+    OptionSpec(
+        "trionfo_first_speaker_card",
+        "5 players: deal 1's first speaker holds this card",
+        "5S",
+        ("any card of the pack",),
+    ),
+    OptionSpec("trionfo_deal_batch", "5 players: cards per batch", "4", ("1", "2", "4", "8")),
+    OptionSpec(
+        "trionfo_auction",
+        "5 players: bidding goes round until settled, or once",
+        "continuous",
+        ("continuous", "single_round"),
+    ),
+    OptionSpec("trionfo_signals", "5 players: leader's signals", "none", ("none", "core")),
+    OptionSpec(
+        "trionfo_stop_when_decided",
+        "5 players: end a deal once its outcome is certain",
+        "false",
+        ("false", "true"),
+    ),
+    OptionSpec("match_deals", "5 players: deals in a match", "10", (">= 1",)),
+    OptionSpec(
+        "count_thrown_in", "5 players: a deal nobody bid for counts", "true", ("false", "true")
+    ),
 )
 
 
+AnyState = State | TrionfoState
+AnyEvent = Event | TrionfoEvent
+TRIONFO_PLAYERS = 5
+
+
 class MaraffaRules:
-    """Maraffa / Marafone Beccacino (shared/rules/maraffa.md)."""
+    """Maraffa / Marafone Beccacino (shared/rules/maraffa.md), at every table size of
+    maraffa-forms.md: five players play Trionfo (trionfo.py), the others rules.py.
+    Each call goes to the engine of the state's form."""
 
     id = "maraffa"
     display_name = "Maraffa / Marafone Beccacino"
@@ -85,31 +134,55 @@ class MaraffaRules:
     def default_options(self) -> Options:
         return Options()
 
-    def deal(self, options: Options, players: int, seed: int) -> tuple[State, list[Event]]:
-        return rules.deal(options, players, seed)
+    def deal(self, options: Options, players: int, seed: int) -> tuple[AnyState, list[AnyEvent]]:
+        if players == TRIONFO_PLAYERS:
+            t_state, t_events = trionfo.deal(options, players, seed)
+            return t_state, list(t_events)
+        m_state, m_events = rules.deal(options, players, seed)
+        return m_state, list(m_events)
 
-    def to_act(self, state: State) -> int:
-        return rules.to_act(state)
+    def to_act(self, state: AnyState) -> int:
+        return state.to_act
 
-    def finished(self, state: State) -> bool:
-        return state.phase is Phase.OVER
+    def finished(self, state: AnyState) -> bool:
+        return state.finished
 
-    def legal_moves(self, state: State) -> Sequence[Move]:
+    def legal_moves(self, state: AnyState) -> Sequence[Move]:
+        if type(state) is TrionfoState:
+            return trionfo.legal_moves(state)
+        assert isinstance(state, State)
         return rules.legal_moves(state)
 
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
+    def apply(self, state: AnyState, move: Move) -> tuple[AnyState, list[AnyEvent]]:
+        if type(state) is TrionfoState:
+            t_state, t_events = trionfo.apply(state, move)
+            return t_state, list(t_events)
+        assert isinstance(state, State)
+        m_state, m_events = rules.apply(state, move)
+        return m_state, list(m_events)
 
-    def view(self, state: State, seat: int) -> View:
+    def view(self, state: AnyState, seat: int) -> View | TrionfoView:
+        if type(state) is TrionfoState:
+            return trionfo_view(state, seat)
+        assert isinstance(state, State)
         return view(state, seat)
 
-    def validate(self, state: State) -> None:
-        validate(state)
+    def validate(self, state: AnyState) -> None:
+        if type(state) is TrionfoState:
+            trionfo_validate(state)
+        else:
+            assert isinstance(state, State)
+            validate(state)
 
-    def score(self, state: State) -> ScoreReport:
+    def score(self, state: AnyState) -> ScoreReport:
+        if type(state) is TrionfoState:
+            return score_report(state)
+        assert isinstance(state, State)
         table = state.table
         current = hand_scores(state)
-        team_seats = ((0,), (1,)) if table.seats == 2 else ((0, 2), (1, 3))
+        team_seats = (
+            ((0, 2), (1, 3)) if table.seats == 4 else tuple((s,) for s in range(table.seats))
+        )
         winner = rules.match_winner(state)
         sides = tuple(
             SideScore(
@@ -120,7 +193,7 @@ class MaraffaRules:
                     current[t], table.last_hand[t] if table.last_hand else None, table.games_won[t]
                 ),
             )
-            for t in (0, 1)
+            for t in range(len(team_seats))
         )
         return ScoreReport(sides, winner is not None, () if winner is None else (winner,))
 

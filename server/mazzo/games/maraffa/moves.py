@@ -4,7 +4,8 @@ Every possible move exists once (``play(c, s, m)`` returns the same object each
 time), so listing legal moves allocates nothing and moves compare by identity.
 
 Text form, used in errors, logs and tests: ``play 7S``, ``play KS striscio``,
-``play AH marafona``, ``trump H``, ``redeal``, ``claim``.
+``play AH marafona``, ``trump H``, ``redeal``, ``claim``; with five players (Trionfo,
+maraffa-forms.md A) also ``bid chiamo``, ``pass`` and ``trump H call 3C``.
 """
 
 from __future__ import annotations
@@ -30,8 +31,17 @@ class Signal(IntEnum):
     BUONA = 8
 
 
+class Contract(IntEnum):
+    """Trionfo's four bids, in rising order (maraffa-forms.md A.3.1)."""
+
+    CHIAMO = 1
+    DI_PIU = 2
+    MASO = 3
+    MASO_DEI_MASI = 4
+
+
 class Move:
-    """Base of the four Maraffa moves."""
+    """Base of the Maraffa moves."""
 
     __slots__ = ()
 
@@ -89,6 +99,49 @@ class Claim(Move):
     __repr__ = __str__
 
 
+class Bid(Move):
+    """Trionfo: bid a contract, strictly above the highest bid so far."""
+
+    __slots__ = ("contract",)
+    contract: Contract
+
+    def __init__(self, contract: Contract) -> None:
+        self.contract = contract
+
+    def __str__(self) -> str:
+        return "bid " + self.contract.name.lower()
+
+    __repr__ = __str__
+
+
+class Pass(Move):
+    """Trionfo: pass in the auction."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "pass"
+
+    __repr__ = __str__
+
+
+class CallTrump(Move):
+    """Trionfo under CHIAMO: name trumps and call a card; its holder is the partner."""
+
+    __slots__ = ("card", "suit")
+    suit: int
+    card: int
+
+    def __init__(self, suit: int, card: int) -> None:
+        self.suit = suit
+        self.card = card
+
+    def __str__(self) -> str:
+        return f"trump {SUITS[self.suit]} call {code(self.card)}"
+
+    __repr__ = __str__
+
+
 #: PLAYS[card][signal][marafona]: every play move, built once.
 PLAYS: Final[list[tuple[tuple[PlayCard, PlayCard], ...]]] = [()] * 54
 for _c in DECK:
@@ -96,6 +149,30 @@ for _c in DECK:
 TRUMPS: Final = tuple(DeclareTrump(s) for s in range(4))
 REDEAL: Final = RequestRedeal()
 CLAIM: Final = Claim()
+#: BIDS[contract]: index 0 is unused.
+BIDS: Final = (None, *(Bid(c) for c in Contract))
+PASS: Final = Pass()
+#: CALLS[suit][card]: every declaration with a called card, those the rules refuse
+#: (a card of the trump suit) included, so that they can be named and refused.
+CALLS: Final[tuple[list[CallTrump | None], ...]] = tuple([None] * 54 for _ in range(4))
+for _s in range(4):
+    for _c in DECK:
+        CALLS[_s][_c] = CallTrump(_s, _c)
+
+
+def bid(contract: Contract) -> Bid:
+    """The move that bids ``contract``."""
+    move = BIDS[contract]
+    assert move is not None
+    return move
+
+
+def call(suit: int, c: int) -> CallTrump:
+    """The move that names trump ``suit`` and calls card ``c`` (Trionfo, CHIAMO)."""
+    move = CALLS[suit][c]
+    if move is None:
+        raise ValueError(f"card {c} is not in the Maraffa pack")
+    return move
 
 
 def play(c: int, signal: Signal = Signal.NONE, marafona: bool = False) -> PlayCard:
@@ -113,6 +190,12 @@ def parse(text: str) -> Move:
             return REDEAL
         case ["trump", s] if s in SUITS:
             return TRUMPS[SUITS.index(s)]
+        case ["trump", s, "call", c] if s in SUITS:
+            return call(SUITS.index(s), card(c))
+        case ["bid", level] if level.upper() in Contract.__members__:
+            return bid(Contract[level.upper()])
+        case ["pass"]:
+            return PASS
         case ["play", c, *extra]:
             cid = card(c)
             if cid not in DECK:

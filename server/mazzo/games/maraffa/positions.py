@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mazzo.core.cards import SUITS, cards
-from mazzo.games.maraffa.cards import DECK, mask_of
+from mazzo.games.maraffa.cards import deck_of, mask_of
 from mazzo.games.maraffa.moves import Signal
-from mazzo.games.maraffa.options import Options
-from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table
+from mazzo.games.maraffa.options import Options, seats_for
+from mazzo.games.maraffa.scoring import target_units, tricks_per_hand
+from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, sides_of
 from mazzo.games.maraffa.tricks import trick_leaders
 from mazzo.games.maraffa.validate import validate
 
@@ -37,7 +38,7 @@ def position(
     options: Options | None = None,
     hand_number: int = 2,
     dealer: int | None = None,
-    totals: tuple[int, int] = (0, 0),
+    totals: tuple[int, ...] | None = None,
     effective_target: int | None = None,
     marafona_seat: int | None = None,
     stock: str = "",
@@ -48,20 +49,22 @@ def position(
     battezzante (in hand 1 it must be the holder of 4D); ``dealer`` defaults to the
     seat before the battezzante, as the rules have it from hand 2 on."""
     options = options or Options()
-    seats = 2 if players == 2 else 4
+    seats = seats_for(options, players)
+    sides = sides_of(seats)
     named = [list(cards(h)) if h else [] for h in hands]
     play = cards(played) if played else ()
     stock_cards = cards(stock) if stock else ()
     used = {c for h in named for c in h} | set(play) | set(stock_cards)
-    spare = [c for c in DECK if c not in used]
+    spare = [c for c in deck_of(seats, options.removed_four) if c not in used]
     completed = len(play) // seats
-    base = 10 - completed if seats == 4 else (10 if completed <= 10 else 20 - completed)
+    if seats == 2:
+        base = 10 if completed <= 10 else 20 - completed
+    else:
+        base = tricks_per_hand(seats) - completed
     trump_suit = SUITS.index(trump) if trump else NO_SUIT
     if dealer is None:
         dealer = (battezzante - 1) % seats
-    target = effective_target
-    if target is None:
-        target = 3 * options.target if options.keep_thirds else options.target
+    target = target_units(options, 1) if effective_target is None else effective_target
     table = Table(
         options=options,
         players=players,
@@ -72,8 +75,8 @@ def position(
         battezzante=battezzante,
         hand_number=hand_number,
         game_number=1,
-        games_won=(0, 0),
-        totals=totals,
+        games_won=(0,) * sides,
+        totals=tuple(totals) if totals is not None else (0,) * sides,
         effective_target=target,
     )
     phase = Phase.PLAY if trump else Phase.TRUMP

@@ -28,6 +28,7 @@ from mazzo.games.maraffa.cards import (
     SUIT_MASK,
     THIRDS,
     cards_of,
+    deck_of,
     hand_thirds,
 )
 from mazzo.games.maraffa.moves import (
@@ -35,16 +36,30 @@ from mazzo.games.maraffa.moves import (
     PLAYS,
     REDEAL,
     TRUMPS,
+    Bid,
+    CallTrump,
     Claim,
     DeclareTrump,
     Move,
+    Pass,
     PlayCard,
     RequestRedeal,
     Signal,
 )
-from mazzo.games.maraffa.options import PLAYER_COUNTS, MarafonaRule, Options, Series
+from mazzo.games.maraffa.options import (
+    DECK39_ONLY,
+    REMOVABLE_FOURS,
+    TRIONFO_ONLY,
+    MarafonaRule,
+    Options,
+    Series,
+    SignalSet,
+    changed,
+    seats_for,
+)
 from mazzo.games.maraffa.scoring import (
     LAST_TRICK_THIRDS,
+    TRICKS_PER_HAND,
     claim_result,
     game_winner,
     hand_scores,
@@ -57,10 +72,12 @@ from mazzo.games.maraffa.signals import (
     marafona_error,
     signal_error,
 )
-from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, team_of
+from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, sides_of, team_of
 from mazzo.games.maraffa.tricks import winning_index
 
 WEAK_HAND_THIRDS = 4
+#: Players this engine deals for; five play Trionfo (trionfo.py).
+ENGINE_PLAYERS = (2, 3, 4)
 #: The spec allows any target >= 1; a bound keeps every total (in thirds too) far
 #: inside the wire's integer fields. The documented targets go up to 361.
 MAX_TARGET = 1_000_000
@@ -104,6 +121,9 @@ _LEAD_CORE = _by_suit_field(_plays(Signal.NONE, Signal.BUSSO, Signal.STRISCIO, S
 _CUT = _by_suit_field(_plays(Signal.NONE, Signal.TAGLIO))
 # The same with CLAIM after the plays, for the last suit of a listing.
 _PLAIN_CLAIM = _with_claim(_PLAIN)
+#: The same tables for the five-player engine (trionfo.py), which has no CLAIM.
+PLAIN_PLAYS = _PLAIN
+LEAD_CORE_PLAYS = _LEAD_CORE
 _LEAD_CORE_CLAIM = _with_claim(_LEAD_CORE)
 _CUT_CLAIM = _with_claim(_CUT)
 
@@ -134,7 +154,8 @@ def _listed_cut(hand: int, trump: int) -> tuple[Move, ...]:
 
 
 def _listed(table: SuitTable, last: SuitTable, mask: int) -> tuple[Move, ...]:
-    """The plays of a mask's cards from a table, then CLAIM."""
+    """The plays of a mask's cards from a table; ``last`` for the last suit (with CLAIM
+    after its plays, or not)."""
     return (
         table[0][mask & FULL_SUIT]
         + table[1][mask >> 10 & FULL_SUIT]
@@ -143,19 +164,25 @@ def _listed(table: SuitTable, last: SuitTable, mask: int) -> tuple[Move, ...]:
     )
 
 
+listed = _listed
+
 # --------------------------------------------------------------------------- deal
 
 
 def deal(options: Options, players: int, seed: int) -> tuple[State, list[ev.Event]]:
-    """A new match: the first dealer by the seed (draw 0), then the first hand."""
-    if players not in PLAYER_COUNTS:
-        raise InvalidArgument("players", f"Maraffa is for 2, 3 or 4 players, not {players}")
+    """A new match: the first dealer by the seed (draw 0), then the first hand.
+
+    For 2, 3 and 4 players; five players play Trionfo (trionfo.py)."""
+    if players not in ENGINE_PLAYERS:
+        raise InvalidArgument(
+            "players", f"this engine is for 2, 3 or 4 players, not {players} (5: trionfo.py)"
+        )
     if not 0 <= seed < 2**64:
         raise InvalidArgument("seed", "seed must fit in 64 bits")
     check_options(options, players)
-    seats = 2 if players == 2 else 4
+    seats = seats_for(options, players)
+    sides = sides_of(seats)
     dealer = draw_below(seed, 0, seats) if options.first_dealer is None else options.first_dealer
-    target = 3 * options.target if options.keep_thirds else options.target
     table = Table(
         options=options,
         players=players,
@@ -166,9 +193,9 @@ def deal(options: Options, players: int, seed: int) -> tuple[State, list[ev.Even
         battezzante=NO_SEAT,
         hand_number=1,
         game_number=1,
-        games_won=(0, 0),
-        totals=(0, 0),
-        effective_target=target,
+        games_won=(0,) * sides,
+        totals=(0,) * sides,
+        effective_target=target_units(options, 1),
     )
     return _deal_hand(table)
 
@@ -183,23 +210,61 @@ def check_options(options: Options, players: int) -> None:
         )
     if not 0 <= options.dummy_seat <= 3:
         raise InvalidArgument("options.maraffa.dummy_seat", "dummy_seat must be 0..3")
-    seats = 2 if players == 2 else 4
+    name = changed(options, TRIONFO_ONLY)
+    if name is not None:
+        raise InvalidArgument(f"options.maraffa.{name}", f"{name} is for five players only")
+    if options.deck39:
+        _check_deck39(options, players)
+    else:
+        name = changed(options, DECK39_ONLY)
+        if name is not None:
+            raise InvalidArgument(
+                f"options.maraffa.{name}", f"{name} is for three_player_form = deck39 only"
+            )
+    seats = seats_for(options, players)
     if options.first_dealer is not None and not 0 <= options.first_dealer < seats:
         raise InvalidArgument(
             "options.maraffa.first_dealer", f"first_dealer must be 0..{seats - 1}"
         )
 
 
+def _check_deck39(options: Options, players: int) -> None:
+    """The 39-card form: three players, one Four out, no dummy, no partner to signal
+    to (maraffa-forms.md B.1, B.4, B.6)."""
+    f = "options.maraffa."
+    if players != 3:
+        raise InvalidArgument(
+            f + "three_player_form", f"three_player_form = deck39 is for 3 players, not {players}"
+        )
+    if options.removed_four == FOUR_OF_COINS:
+        raise InvalidArgument(
+            f + "removed_four", "4D cannot be removed: it picks the first battezzante (B.1.1)"
+        )
+    if options.removed_four not in REMOVABLE_FOURS:
+        raise InvalidArgument(f + "removed_four", "removed_four must be 4S, 4H or 4C")
+    if options.dummy_seat != Options().dummy_seat:
+        raise InvalidArgument(f + "dummy_seat", "the 39-card form has no dummy (B.6)")
+    if options.signals is SignalSet.EXTENDED:
+        raise InvalidArgument(f + "signals", "with 39 cards signals are none or core (B.4)")
+
+
 def _deal_hand(table: Table) -> tuple[State, list[ev.Event]]:
-    """Shuffle with the next draw and deal in batches of five from ``next(dealer)`` (§3.1)."""
+    """Shuffle with the next draw and deal in batches of five from ``next(dealer)`` (§3.1);
+    with 39 cards for three, one card at a time (maraffa-forms.md B.2.1)."""
     seats = table.seats
-    deck = shuffled(DECK, table.seed, table.counter)
+    options = table.options
+    deck = shuffled(deck_of(seats, options.removed_four), table.seed, table.counter)
     bits = list(map(BIT.__getitem__, deck))
     dealer = table.dealer
     hands = [0] * seats
-    batches = 8 if seats == 4 else 4
-    for b in range(batches):
-        hands[(dealer + 1 + b) % seats] |= sum(bits[5 * b : 5 * b + 5])
+    if seats == 3:
+        batches = 8  # the whole deck: nothing is left for a stock
+        for i, bit in enumerate(bits):
+            hands[(dealer + 1 + i % 3) % 3] |= bit
+    else:
+        batches = 8 if seats == 4 else 4
+        for b in range(batches):
+            hands[(dealer + 1 + b) % seats] |= sum(bits[5 * b : 5 * b + 5])
     battezzante = (dealer + 1) % seats
     if table.hand_number == 1:
         # The holder of the 4 of coins; in the 2-player form it may be in the stock.
@@ -367,6 +432,10 @@ def verify(state: State, move: Move) -> None:
                 "move.maraffa.request_redeal", "a redeal needs a hand worth less than 4 thirds"
             )
     elif type(move) is not Claim:
+        trionfo_only = {Bid: "bid", Pass: "pass_bid", CallTrump: "declare_trump.called_card"}
+        name = trionfo_only.get(type(move))
+        if name is not None:
+            raise IllegalMove(f"move.maraffa.{name}", f"{move}: only in Trionfo (5 players)")
         raise IllegalMove("move", f"not a Maraffa move: {move!r}")
 
 
@@ -390,10 +459,8 @@ def _verify_play(state: State, move: PlayCard) -> None:
             raise IllegalMove("move.maraffa.play_card.declare_marafona", f"{move}: {why}")
 
 
-def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
-    """The state after ``move`` and the events it caused; raises if it is illegal."""
-    if type(move) is PlayCard and state.phase is _PLAY:
-        return _play(state, move)
+def _apply_other(state: State, move: Move) -> tuple[State, list[ev.Event]]:
+    """Every move but a card play in the play phase (which ``apply`` handles itself)."""
     verify(state, move)
     if type(move) is DeclareTrump:
         seat = state.to_act
@@ -437,8 +504,14 @@ def _is_cut(state: State, hand: int, c: int, led: int) -> bool:
     )
 
 
-def _play(state: State, move: PlayCard) -> tuple[State, list[ev.Event]]:
-    """Check and play a card (PLAY phase); the quick checks come first."""
+def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
+    """The state after ``move`` and the events it caused; raises if it is illegal.
+
+    A card play in the play phase, most of every match, is handled right here: the
+    quick checks first, the full ``verify`` only for what they leave out.
+    """
+    if type(move) is not PlayCard or state.phase is not _PLAY:
+        return _apply_other(state, move)
     seat = state.to_act
     c = move.card
     hands = list(state.hands)
@@ -489,11 +562,11 @@ def _play(state: State, move: PlayCard) -> tuple[State, list[ev.Event]]:
     cards = played[-seats:]
     winner = (seat + 1 + winning_index(cards, state.trump)) % seats
     number = (n + 1) // seats
-    last = number == (20 if seats == 2 else 10)
+    last = number == (10 if seats == 4 else TRICKS_PER_HAND[seats])
     thirds = sum(map(THIRDS.__getitem__, cards)) + (LAST_TRICK_THIRDS if last else 0)
     events.append(_new(ev.TrickWon, (number, winner, thirds)))
     stock, drawn = state.stock, state.drawn
-    if stock:
+    if stock:  # two seats: the loser is 1 - winner
         hands[winner] |= BIT[stock[0]]
         hands[1 - winner] |= BIT[stock[1]]
         events.append(ev.CardDrawn(winner, stock[0]))
@@ -527,15 +600,20 @@ def _end_hand(state: State, events: list[ev.Event]) -> tuple[State, list[ev.Even
     """Score the hand, then end the game or deal the next hand (§3.7, §4)."""
     table = state.table
     scores = hand_scores(state)
-    totals = (table.totals[0] + scores[0].hand_score, table.totals[1] + scores[1].hand_score)
+    totals: tuple[int, ...]
+    if len(scores) == 2:
+        totals = (table.totals[0] + scores[0].hand_score, table.totals[1] + scores[1].hand_score)
+    else:  # three players, 39 cards
+        totals = tuple(t + s.hand_score for t, s in zip(table.totals, scores, strict=True))
     events.append(ev.HandScored(scores, totals))
     target = table.effective_target
     winner = game_winner(totals, target)
     if winner is not None:
         table = table._replace(totals=totals, last_hand=scores)
         return _end_game(state._replace(table=table), winner, events)
-    if totals[0] == totals[1] and totals[0] >= target:
-        target = totals[0] + 1
+    if max(totals) >= target:
+        # A tie at the top, at or over the target: play on to one more (§4.2.2, B.3.3).
+        target = max(totals) + 1
         events.append(ev.TargetRaised(target))
     # The battezzante deals the next hand (§3.7.2).
     table = table._replace(
@@ -555,8 +633,23 @@ def _claim(state: State) -> tuple[State, list[ev.Event]]:
     """A claim ends the game at once: won if true, lost if false (§3.6)."""
     result = claim_result(state, state.to_act)
     table = state.table._replace(last_claim=result)
-    winner = result.team if result.valid else 1 - result.team
+    if result.valid:
+        winner = result.team
+    elif len(table.totals) == 2:
+        winner = 1 - result.team
+    else:
+        winner = false_claim_winner(state, state.to_act)
     return _end_game(state._replace(table=table), winner, [ev.Claimed(result)])
+
+
+def false_claim_winner(state: State, claimant: int) -> int:
+    """With three players each for himself, a false claim loses the game for the
+    claimant, and it goes to the opponent whose own claim would be worth more; on a
+    tie, to the first of them in turn order after the claimant (docs/maraffa.md)."""
+    seats = state.table.seats
+    others = [(claimant + k) % seats for k in range(1, seats)]
+    values = [claim_result(state, s).value for s in others]
+    return others[values.index(max(values))]
 
 
 def _end_game(state: State, winner: int, events: list[ev.Event]) -> tuple[State, list[ev.Event]]:
@@ -576,7 +669,7 @@ def _end_game(state: State, winner: int, events: list[ev.Event]) -> tuple[State,
         games_won=games_won,
         game_number=game_number,
         hand_number=1,
-        totals=(0, 0),
+        totals=(0,) * len(table.totals),
         dealer=(table.dealer + 1) % table.seats,
         redeal_requests=(),
     )
@@ -599,7 +692,7 @@ def match_winner(state: State) -> int | None:
     if state.phase is not Phase.OVER:
         return None
     won = state.table.games_won
-    return 0 if won[0] > won[1] else 1
+    return won.index(max(won))
 
 
 def team(seat: int) -> int:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from mazzo.games.maraffa.cards import ACES, THIRDS
 from mazzo.games.maraffa.options import ClaimRule, Options
-from mazzo.games.maraffa.state import ClaimResult, HandScore, State, Trick, team_of
+from mazzo.games.maraffa.state import (
+    ClaimResult,
+    HandScore,
+    State,
+    Trick,
+    side_of,
+    sides_of,
+    team_of,
+)
 from mazzo.games.maraffa.tricks import winning_index
 
 LAST_TRICK_THIRDS = 3
@@ -14,18 +22,24 @@ _COUNT = [256 if c in ACES else THIRDS[c] for c in range(54)]
 MARAFONA_POINTS = 3
 
 
+#: Tricks in a hand by number of seats: 20 with two (stock), 13 with three (39 cards).
+TRICKS_PER_HAND = (0, 0, 20, 13, 10)
+
+
 def tricks_per_hand(seats: int) -> int:
-    return 20 if seats == 2 else 10
+    return TRICKS_PER_HAND[seats]
 
 
 def trick_thirds(trick: Trick) -> int:
     return sum(THIRDS[c] for c in trick.cards)
 
 
-def hand_scores(state: State) -> tuple[HandScore, HandScore]:
+def hand_scores(state: State) -> tuple[HandScore, ...]:
     """Each side's score for the hand so far; final once every trick is played."""
     table = state.table
     seats = table.seats
+    if seats == 3:
+        return _hand_scores_each_alone(state)
     trump = state.trump
     played = state.played
     counts = [0, 0]  # per side: aces * 256 + third-cards
@@ -43,6 +57,31 @@ def hand_scores(state: State) -> tuple[HandScore, HandScore]:
     return (
         _side_score(options, counts[0] >> 8, counts[0] & 255, last[0], marafona_team == 0),
         _side_score(options, counts[1] >> 8, counts[1] & 255, last[1], marafona_team == 1),
+    )
+
+
+def _hand_scores_each_alone(state: State) -> tuple[HandScore, ...]:
+    """``hand_scores`` with three seats (39 cards): one side per seat (B.3.1)."""
+    table = state.table
+    seats = table.seats
+    trump = state.trump
+    played = state.played
+    sides = sides_of(seats)
+    counts = [0] * sides  # per seat: aces * 256 + third-cards
+    leader = winner = table.battezzante
+    for k in range(0, len(played) // seats * seats, seats):
+        cards = played[k : k + seats]
+        winner = (leader + winning_index(cards, trump)) % seats
+        counts[winner] += sum(map(_COUNT.__getitem__, cards))
+        leader = winner
+    last = [0] * sides
+    if len(played) == seats * tricks_per_hand(seats):
+        last[side_of(winner, seats)] = 1
+    marafona = side_of(state.marafona_seat, seats) if state.marafona_seat >= 0 else -1
+    options = table.options
+    return tuple(
+        _side_score(options, counts[t] >> 8, counts[t] & 255, last[t], marafona == t)
+        for t in range(sides)
     )
 
 
@@ -64,7 +103,7 @@ def claim_result(state: State, seat: int) -> ClaimResult:
     """Value a claim by ``seat`` for its side (maraffa.md §3.6.3, §3.6.4)."""
     table = state.table
     options = table.options
-    team = team_of(seat)
+    team = side_of(seat, table.seats)
     score = hand_scores(state)[team]
     total = table.totals[team]
     target = table.effective_target
@@ -82,15 +121,18 @@ def claim_result(state: State, seat: int) -> ClaimResult:
 
 
 def game_winner(totals: tuple[int, ...], target: int) -> int | None:
-    """The side that wins the game after a hand, or None (§4.2); ties go on."""
-    reached = [t for t in (0, 1) if totals[t] >= target]
-    if not reached:
+    """The side that wins the game after a hand, or None (§4.2, maraffa-forms.md B.3.3):
+    once a side reaches the target, the highest total wins; a tie at the top goes on."""
+    if len(totals) == 2:
+        first, second = totals
+        if (first >= target or second >= target) and first != second:
+            return 0 if first > second else 1
         return None
-    if len(reached) == 1:
-        return reached[0]
-    if totals[0] == totals[1]:
+    best = max(totals)
+    if best < target:
         return None
-    return 0 if totals[0] > totals[1] else 1
+    leaders = [t for t, total in enumerate(totals) if total == best]
+    return leaders[0] if len(leaders) == 1 else None
 
 
 def target_units(options: Options, game_number: int) -> int:

@@ -33,11 +33,18 @@ LEADER_SIGNALS = (
 
 _ENABLED = {SignalSet.NONE: frozenset[Signal](), SignalSet.CORE: CORE, SignalSet.EXTENDED: EXTENDED}
 _NO_SIGNALS = frozenset[Signal]()
+#: Three players with 39 cards: core without BUSSO (there is no partner to ask), and
+#: only core (maraffa-forms.md B.2.4, B.4); extended is refused with the options.
+DECK39_CORE = frozenset({Signal.STRISCIO, Signal.VOLO, Signal.TAGLIO})
+_DECK39_ENABLED = {SignalSet.NONE: _NO_SIGNALS, SignalSet.CORE: DECK39_CORE}
 
 
 def enabled(options: Options, seats: int) -> frozenset[Signal]:
-    """The signals in force: none at all with two players (there is no partner)."""
-    return _NO_SIGNALS if seats == 2 else _ENABLED[options.signals]
+    """The signals in force: none at all with two players (there is no partner); with
+    three (39 cards), at most STRISCIO, VOLO and TAGLIO."""
+    if seats == 4:
+        return _ENABLED[options.signals]
+    return _NO_SIGNALS if seats == 2 else _DECK39_ENABLED[options.signals]
 
 
 def signal_error(state: State, hand: int, card: int, signal: Signal) -> str | None:

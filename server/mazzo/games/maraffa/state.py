@@ -58,7 +58,7 @@ class Table(NamedTuple):
     """What stays fixed within a hand."""
 
     options: Options
-    #: ``Deal.players``: 2, 3 (four seats, one a dummy) or 4.
+    #: ``Deal.players``: 2, 3 (four seats, one a dummy; or three with 39 cards) or 4.
     players: int
     seats: int
     seed: int
@@ -114,3 +114,13 @@ class State(NamedTuple):
 def team_of(seat: int) -> int:
     """Side of a seat: partners sit opposite (s mod 2); with two seats, each alone."""
     return seat % 2
+
+
+def side_of(seat: int, seats: int) -> int:
+    """Side of a seat at a table of ``seats``: with three seats (39 cards), each alone."""
+    return seat if seats == 3 else seat % 2
+
+
+def sides_of(seats: int) -> int:
+    """Number of sides: two teams (or two players), or three players each alone."""
+    return 3 if seats == 3 else 2

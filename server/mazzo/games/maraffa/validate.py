@@ -14,11 +14,20 @@ from functools import lru_cache
 from mazzo.core.cards import code
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa.cards import BIT, DECK, FOUR_OF_COINS, IN_DECK, MARAFONA, TRUMP_ACE
-from mazzo.games.maraffa.options import MarafonaRule, Series
+from mazzo.games.maraffa.options import MarafonaRule, Series, seats_for
 from mazzo.games.maraffa.rules import check_options
 from mazzo.games.maraffa.scoring import LAST_TRICK_THIRDS, target_units, tricks_per_hand
 from mazzo.games.maraffa.signals import enabled
-from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, HandScore, Phase, State, Table
+from mazzo.games.maraffa.state import (
+    NO_SEAT,
+    NO_SUIT,
+    HandScore,
+    Phase,
+    State,
+    Table,
+    side_of,
+    sides_of,
+)
 from mazzo.games.maraffa.tricks import seat_of_play, trick_leaders
 
 FULL_DECK = sum(BIT[c] for c in DECK)
@@ -85,13 +94,19 @@ def check_table(table: Table) -> None:
     a ``Table`` is an immutable value."""
     seats = table.seats
     options = table.options
-    if seats != (2 if table.players == 2 else 4):
+    if table.players not in (2, 3, 4):
         raise InvalidState("state.players", "players must be 2, 3 or 4")
     try:
         check_options(options, table.players)
     except InvalidArgument as e:
         field = T + "options." + e.field.removeprefix("options.maraffa.")
         raise InvalidState(field, e.reason) from e
+    if seats != seats_for(options, table.players):
+        raise InvalidState(
+            "state.players",
+            f"players must be 2, 3 or 4 and fit the table: {seats} seats for {table.players}",
+        )
+    sides = sides_of(seats)
     if not 0 <= table.seed < 2**64:
         raise InvalidState(P + "rng.seed", "the seed must fit in 64 bits")
     if not 1 <= table.counter < MAX_COUNTER:
@@ -103,12 +118,13 @@ def check_table(table: Table) -> None:
     if table.hand_number > 1 and table.battezzante != (table.dealer + 1) % seats:
         raise InvalidState(T + "battezzante", "from hand 2 the battezzante is next(dealer)")
     best_of_three = options.series is Series.BEST_OF_THREE
-    if not 1 <= table.game_number <= (3 if best_of_three else 1):
+    # Two wins end a series: within three games with two sides, four with three (1-1-1).
+    if not 1 <= table.game_number <= (sides + 1 if best_of_three else 1):
         raise InvalidState(T + "game_number", "game number out of range for the series")
     won = table.games_won
-    if len(won) != 2 or min(won) < 0:
+    if len(won) != sides or min(won) < 0:
         raise InvalidState(T + "games_won", "games_won needs one count per side")
-    if len(table.totals) != 2 or min(table.totals) < 0:
+    if len(table.totals) != sides or min(table.totals) < 0:
         raise InvalidState("state.match_score", "match_score needs one total >= 0 per side")
     start = target_units(options, table.game_number)
     if table.effective_target < start:
@@ -117,14 +133,14 @@ def check_table(table: Table) -> None:
         raise InvalidState(T + "redeal_requests", "redeals are off in this match")
     for i, s in enumerate(table.redeal_requests):
         _seat(s, seats, f"{T}redeal_requests[{i}]")
-    if len(table.last_hand) not in (0, 2):
+    if len(table.last_hand) not in (0, sides):
         raise InvalidState(T + "last_hand_scores", "last hand scores need one entry per side")
     for i, score in enumerate(table.last_hand):
         _check_hand_score(score, options.keep_thirds, f"{T}last_hand_scores[{i}]")
     claim = table.last_claim
     if claim is not None:
         _seat(claim.seat, seats, T + "last_claim.seat")
-        if claim.team != claim.seat % 2 or claim.valid != (claim.value >= claim.needed):
+        if claim.team != side_of(claim.seat, seats) or claim.valid != (claim.value >= claim.needed):
             raise InvalidState(T + "last_claim", "the claim result is inconsistent")
 
 
@@ -157,7 +173,8 @@ def _check_hand_score(score: HandScore, keep_thirds: bool, field: str) -> None:
 
 
 def _check_cards(state: State) -> None:
-    """Each of the 40 cards exactly once across hands, played cards and stock (§8)."""
+    """Each of the 40 cards (39 in the form for three) exactly once across hands, played
+    cards and stock (§8, maraffa-forms.md B.6)."""
     seats = state.table.seats
     if len(state.hands) != seats:
         raise InvalidState(P + "hands", f"there must be {seats} hands")
@@ -169,16 +186,21 @@ def _check_cards(state: State) -> None:
     rest = state.played + state.stock
     # rest holds no foreign card (the codec checks), so with no repeat its sum is its union.
     rest_mask = sum(map(BIT.__getitem__, rest))
-    if len(set(rest)) != len(rest) or held & rest_mask or held | rest_mask != FULL_DECK:
+    full = FULL_DECK if seats != 3 else FULL_DECK ^ BIT[state.table.options.removed_four]
+    if len(set(rest)) != len(rest) or held & rest_mask or held | rest_mask != full:
         _find_card_error(state)
 
 
 def _find_card_error(state: State) -> None:
     """The slow path of ``_check_cards``: name the first field at fault."""
     seen = 0
+    removed = BIT[state.table.options.removed_four] if state.table.seats == 3 else 0
+    out = f"{code(state.table.options.removed_four)} is out of the 39-card deck (removed_four)"
     for s, hand in enumerate(state.hands):
         if hand & seen:
             raise InvalidState(f"{P}hands[{s}].cards", "a card appears more than once in the state")
+        if hand & removed:
+            raise InvalidState(f"{P}hands[{s}].cards", out)
         seen |= hand
     for field, cards in (("played", state.played), ("stock", state.stock)):
         for i, c in enumerate(cards):
@@ -187,8 +209,10 @@ def _find_card_error(state: State) -> None:
                 raise InvalidState(f"{P}{field}[{i}]", f"card {c} is not in the Maraffa pack")
             if seen & bit:
                 raise InvalidState(f"{P}{field}[{i}]", f"{code(c)} appears more than once")
+            if bit & removed:
+                raise InvalidState(f"{P}{field}[{i}]", out)
             seen |= bit
-    missing = " ".join(code(c) for c in DECK if not seen & BIT[c])
+    missing = " ".join(code(c) for c in DECK if not (seen | removed) & BIT[c])
     raise InvalidState(P + "hands", f"cards missing from the state: {missing}")
 
 
@@ -208,7 +232,7 @@ def _check_sizes(state: State, leader: int) -> None:
         if len(set(state.drawn)) != len(state.drawn) or stock.intersection(state.drawn):
             raise InvalidState(P + "drawn", "drawn cards must be distinct and out of the stock")
     else:
-        base = 10 - completed
+        base = tricks_per_hand(seats) - completed
         if state.stock or state.drawn:
             raise InvalidState(P + "stock", "only the 2-player form has a stock")
     in_trick = len(state.played) - completed * seats

@@ -52,8 +52,9 @@ def hidden_seat(state: State) -> int | None:
 
 
 def dummy_of(state: State) -> int | None:
-    """The dummy's seat in the 3-player form, else None."""
-    return state.table.options.dummy_seat if state.table.players == 3 else None
+    """The dummy's seat in the 3-player form with a dummy (four seats), else None."""
+    table = state.table
+    return table.options.dummy_seat if table.players == 3 and table.seats == 4 else None
 
 
 def controller_of(dummy: int) -> int:

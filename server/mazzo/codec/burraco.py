@@ -1,0 +1,596 @@
+"""Burraco domain values <-> wire messages. The only Burraco code that sees protobuf.
+
+Cards keep their ids on the wire (the ``Card`` enum uses the same numbering), so
+hands, piles and melds pass straight through. What comes in is checked here only as
+far as the wire allows (enum ranges, cards of the deck, seats that index a list);
+the rules' invariants are checked by ``games.burraco.validate``. Encodings of
+finite or slowly changing things (options, the table, moves, events, melds) are
+memoised: building protobuf messages field by field is slow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from mazzo.codec.wire import entry
+from mazzo.core.cards import RANKS
+from mazzo.core.errors import InvalidArgument, InvalidState
+from mazzo.games.burraco import events as ev
+from mazzo.games.burraco.game import BurracoSideScore
+from mazzo.games.burraco.melds import Burraco, Kind, interpret, signature
+from mazzo.games.burraco.moves import (
+    DISCARDS,
+    DRAW,
+    MELDS_BY_KEY,
+    PICK_UP,
+    Discard,
+    Draw,
+    LayOff,
+    Move,
+    OpenMeld,
+    PickUp,
+    lay_off,
+)
+from mazzo.games.burraco.moves import meld as make_meld
+from mazzo.games.burraco.options import Options
+from mazzo.games.burraco.state import (
+    NO_CARD,
+    NO_SEAT,
+    HandScore,
+    Meld,
+    Stage,
+    State,
+    Table,
+    new_meld,
+)
+from mazzo.games.burraco.view import MeldView, View
+from mazzo.v1 import burraco_pb2, cards_pb2, game_pb2
+
+P = "state.burraco."
+T = P + "table."
+_new = tuple.__new__
+
+_CardV = cards_pb2.Card.ValueType
+_SuitV = cards_pb2.Suit.ValueType
+_StageV = burraco_pb2.BurracoStage.ValueType
+_KindV = burraco_pb2.BurracoMeldKind.ValueType
+_BurracoV = burraco_pb2.BurracoKind.ValueType
+_STAGES = {int(s): s for s in Stage}
+_CARDS = frozenset(range(1, 54))
+_HISTORY_FIELD = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["history"].number
+_MELDS_FIELD = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["melds"].number
+_HANDS_FIELD = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["hands"].number
+
+
+def _wire(cards: Iterable[int]) -> Iterable[Any]:
+    """Card ids as the wire enum values they already are."""
+    return cards
+
+
+def _cards(
+    values: Iterable[int], field: str, error: type[InvalidState] | type[InvalidArgument]
+) -> tuple[int, ...]:
+    cards = tuple(values)
+    if not _CARDS.issuperset(cards):
+        i = next(i for i, c in enumerate(cards) if c not in _CARDS)
+        raise error(f"{field}[{i}]", f"card {cards[i]} is not in the Burraco deck")
+    return cards
+
+
+# --------------------------------------------------------------------------- options
+
+
+def options_from_wire(msg: burraco_pb2.BurracoOptions, field: str = "options.burraco") -> Options:
+    """Resolve wire options: unset fields take their defaults (burraco.md §5)."""
+    return _options_from_bytes(msg.SerializeToString())
+
+
+@lru_cache(maxsize=1024)
+def _options_from_bytes(data: bytes) -> Options:
+    return _options_from_message(burraco_pb2.BurracoOptions.FromString(data))
+
+
+def _options_from_message(msg: burraco_pb2.BurracoOptions) -> Options:
+    d = Options()
+    return Options(
+        target=msg.target if msg.HasField("target") else d.target,
+        hands=msg.hands if msg.HasField("hands") else d.hands,
+        max_hands=msg.max_hands if msg.HasField("max_hands") else d.max_hands,
+        semipulito=msg.semipulito if msg.HasField("semipulito") else d.semipulito,
+        closing_needs_clean=msg.closing_needs_clean,
+        single_card_pile_rule=(
+            msg.single_card_pile_rule
+            if msg.HasField("single_card_pile_rule")
+            else d.single_card_pile_rule
+        ),
+        three_player_phase_switch=(
+            msg.three_player_phase_switch
+            if msg.HasField("three_player_phase_switch")
+            else d.three_player_phase_switch
+        ),
+        first_dealer=msg.first_dealer if msg.HasField("first_dealer") else None,
+    )
+
+
+def options_to_wire(options: Options, out: burraco_pb2.BurracoOptions) -> None:
+    """Every option written explicitly, so a state says which rules it plays by."""
+    out.MergeFromString(_options_bytes(options))
+
+
+@lru_cache(maxsize=1024)
+def _options_bytes(options: Options) -> bytes:
+    out = burraco_pb2.BurracoOptions(
+        target=options.target,
+        hands=options.hands,
+        max_hands=options.max_hands,
+        semipulito=options.semipulito,
+        closing_needs_clean=options.closing_needs_clean,
+        single_card_pile_rule=options.single_card_pile_rule,
+        three_player_phase_switch=options.three_player_phase_switch,
+    )
+    if options.first_dealer is not None:
+        out.first_dealer = options.first_dealer
+    return out.SerializeToString()
+
+
+# --------------------------------------------------------------------------- scores
+
+
+def _score_from_wire(msg: burraco_pb2.BurracoHandScore) -> HandScore:
+    return HandScore(
+        tuple(msg.seats),
+        msg.melded,
+        msg.bonuses,
+        msg.closing,
+        msg.in_hand,
+        msg.no_pozzetto,
+        msg.score,
+        msg.pulito,
+        msg.semipulito,
+        msg.sporco,
+    )
+
+
+def _score_to_wire(score: HandScore, out: burraco_pb2.BurracoHandScore) -> None:
+    out.seats.extend(score.seats)
+    (
+        out.melded,
+        out.bonuses,
+        out.closing,
+        out.in_hand,
+        out.no_pozzetto,
+        out.score,
+        out.pulito,
+        out.semipulito,
+        out.sporco,
+    ) = score[1:]
+
+
+# --------------------------------------------------------------------------- state
+
+
+@lru_cache(maxsize=4096)
+def _table_from_bytes(
+    data: bytes, seed: int, counter: int, totals: tuple[int, ...], players: int
+) -> Table:
+    """Match-level fields change at most once a hand: decoding them is memoised."""
+    t = burraco_pb2.BurracoTable.FromString(data)
+    return Table(
+        options=_options_from_message(t.options),
+        players=players,
+        seed=seed,
+        counter=counter,
+        dealer=t.dealer,
+        hand_number=t.hand_number,
+        totals=totals,
+        last_hand=tuple(_score_from_wire(s) for s in t.last_hand_scores),
+        last_credits=tuple(t.last_hand_credits),
+        three_pozzetti=t.three_pozzetti,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _table_bytes(table: Table) -> bytes:
+    """The wire ``BurracoTable`` of a table (the generator and totals travel elsewhere)."""
+    t = burraco_pb2.BurracoTable(
+        dealer=table.dealer, hand_number=table.hand_number, three_pozzetti=table.three_pozzetti
+    )
+    t.options.MergeFromString(_options_bytes(table.options))
+    for score in table.last_hand:
+        _score_to_wire(score, t.last_hand_scores.add())
+    t.last_hand_credits.extend(table.last_credits)
+    return t.SerializeToString()
+
+
+def state_from_wire(msg: game_pb2.GameState) -> State:
+    """The domain state of a wire state, before validation (see ``validate``)."""
+    if not msg.HasField("burraco"):
+        raise InvalidState("state.burraco", "a Burraco state needs its burraco detail")
+    b = msg.burraco
+    players = msg.players
+    if players not in (2, 3, 4):
+        raise InvalidState("state.players", f"Burraco is for 2, 3 or 4 players, not {players}")
+    stage = _STAGES.get(b.stage)
+    if stage is None:
+        raise InvalidState(P + "stage", f"unknown stage {b.stage}")
+    if msg.finished != (stage is Stage.OVER):
+        raise InvalidState("state.finished", "finished must be true exactly in stage OVER")
+    table = _table_from_bytes(
+        b.table.SerializeToString(), b.rng.seed, b.rng.counter, tuple(msg.match_score), players
+    )
+    hands = tuple(
+        tuple(sorted(_cards(h.cards, f"{P}hands[{i}].cards", InvalidState)))
+        for i, h in enumerate(b.hands)
+    )
+    melds = tuple(_meld_from_wire(m, i, players) for i, m in enumerate(b.melds))
+    pozzetti = []
+    takers = []
+    for i, p in enumerate(b.pozzetti):
+        pozzetti.append(tuple(sorted(_cards(p.cards, f"{P}pozzetti[{i}].cards", InvalidState))))
+        if p.HasField("taken_by"):
+            _seat(p.taken_by, players, f"{P}pozzetti[{i}].taken_by")
+            takers.append(p.taken_by)
+        else:
+            takers.append(NO_SEAT)
+    locked = 0
+    for i, s in enumerate(b.locked_seats):
+        _seat(s, players, f"{P}locked_seats[{i}]")
+        locked |= 1 << s
+    forbidden = b.forbidden_discard
+    if forbidden != NO_CARD and forbidden not in _CARDS:
+        raise InvalidState(P + "forbidden_discard", f"card {forbidden} is not in the Burraco deck")
+    solo = NO_SEAT
+    if b.HasField("solo_seat"):
+        _seat(b.solo_seat, players, P + "solo_seat")
+        solo = b.solo_seat
+    history = tuple(event_from_wire(e, f"{P}history[{i}]") for i, e in enumerate(b.history))
+    return _new(
+        State,
+        (
+            table,
+            stage,
+            msg.to_act,
+            hands,
+            _cards(b.stock, P + "stock", InvalidState),
+            _cards(b.discard_pile, P + "discard_pile", InvalidState),
+            melds,
+            tuple(pozzetti),
+            tuple(takers),
+            locked,
+            forbidden,
+            b.last_turn,
+            b.pickup_turns,
+            solo,
+            history,
+        ),
+    )
+
+
+def _seat(seat: int, players: int, field: str) -> None:
+    if not 0 <= seat < players:
+        raise InvalidState(field, f"seat {seat} is out of range 0..{players - 1}")
+
+
+def _meld_from_wire(m: burraco_pb2.BurracoMeld, i: int, players: int) -> Meld:
+    field = f"{P}melds[{i}]"
+    _seat(m.seat, players, field + ".seat")
+    cards = tuple(sorted(_cards(m.cards, field + ".cards", InvalidState)))
+    return _meld_of(m.seat, cards, field)
+
+
+@lru_cache(maxsize=1 << 14)
+def _meld_of(seat: int, cards: tuple[int, ...], field: str) -> Meld:
+    sig = signature(cards)
+    if isinstance(sig, str):
+        raise InvalidState(field + ".cards", sig)
+    interp = interpret(sig)
+    if isinstance(interp, str):
+        raise InvalidState(field + ".cards", interp)
+    return new_meld(seat, cards, sig)
+
+
+@lru_cache(maxsize=1 << 14)
+def _meld_bytes(meld: Meld) -> bytes:
+    body = burraco_pb2.BurracoMeld(seat=meld.seat, cards=_wire(meld.cards)).SerializeToString()
+    return entry(_MELDS_FIELD, body)
+
+
+@lru_cache(maxsize=4096)
+def _hands_bytes(hands: tuple[tuple[int, ...], ...]) -> bytes:
+    return b"".join(
+        entry(_HANDS_FIELD, burraco_pb2.BurracoHand(cards=_wire(h)).SerializeToString())
+        for h in hands
+    )
+
+
+def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
+    """Fill a ``GameState`` (envelope and detail) from a domain state."""
+    table = state.table
+    out.game = "burraco"
+    out.players = table.players
+    out.finished = state.stage is Stage.OVER
+    out.to_act = to_act
+    out.match_score.extend(table.totals)
+    b = out.burraco
+    b.MergeFromString(
+        _hands_bytes(state.hands)
+        + b"".join([_meld_bytes(m) for m in state.melds])
+        + b"".join([_history_bytes(e) for e in state.log])
+    )
+    b.table.MergeFromString(_table_bytes(table))
+    b.rng.seed = table.seed
+    b.rng.counter = table.counter
+    b.stage = _StageV(state.stage)
+    b.stock.extend(_wire(state.stock))
+    b.discard_pile.extend(_wire(state.pile))
+    for cards, taker in zip(state.pozzetti, state.takers, strict=True):
+        p = b.pozzetti.add()
+        p.cards.extend(_wire(cards))
+        if taker != NO_SEAT:
+            p.taken_by = taker
+    b.locked_seats.extend(s for s in range(table.players) if state.locked >> s & 1)
+    if state.forbidden:
+        b.forbidden_discard = _CardV(state.forbidden)
+    b.last_turn = state.last_turn
+    b.pickup_turns = state.pickups
+    if state.solo != NO_SEAT:
+        b.solo_seat = state.solo
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
+    """The domain move of a wire move (listed moves come back as their interned values)."""
+    if not msg.HasField("burraco"):
+        raise InvalidArgument(field, "a Burraco move is needed (move.burraco)")
+    m = msg.burraco
+    action = m.WhichOneof("action")
+    f = f"{field}.burraco."
+    if action == "draw":
+        return DRAW
+    if action == "pick_up":
+        return PICK_UP
+    if action == "discard":
+        c = m.discard.card
+        if c not in _CARDS:
+            raise InvalidArgument(f + "discard.card", f"card {c} is not in the Burraco deck")
+        return DISCARDS[c]
+    if action == "meld":
+        cards = tuple(sorted(_cards(m.meld.cards, f + "meld.cards", InvalidArgument)))
+        kind = m.meld.kind
+        if kind not in (0, 1, 2):
+            raise InvalidArgument(f + "meld.kind", f"unknown meld kind {kind}")
+        if kind == 0 and len(cards) == 3:
+            listed = MELDS_BY_KEY.get(cards[0] << 12 | cards[1] << 6 | cards[2])
+            if listed is not None:
+                return listed
+        return make_meld(cards, Kind(kind) if kind else None)
+    if action == "lay_off":
+        cards = _cards(m.lay_off.cards, f + "lay_off.cards", InvalidArgument)
+        return lay_off(m.lay_off.meld_id, cards)
+    raise InvalidArgument(f.rstrip("."), "the move names no action")
+
+
+def move_to_wire(move: Move, out: game_pb2.Move) -> None:
+    m = out.burraco
+    if isinstance(move, Discard):
+        m.discard.card = _CardV(move.card)
+    elif isinstance(move, Draw):
+        m.draw.SetInParent()
+    elif isinstance(move, PickUp):
+        m.pick_up.SetInParent()
+    elif isinstance(move, OpenMeld):
+        m.meld.cards.extend(_wire(move.cards))
+        if move.kind is not None:
+            m.meld.kind = _KindV(move.kind)
+    else:
+        assert isinstance(move, LayOff)
+        m.lay_off.meld_id = move.meld_id
+        m.lay_off.cards.extend(_wire(move.cards))
+
+
+@lru_cache(maxsize=1 << 16)
+def move_bytes(move: Move, field_number: int) -> bytes:
+    """A move encoded as one entry of a repeated ``Move`` field (memoised)."""
+    msg = game_pb2.Move()
+    move_to_wire(move, msg)
+    return entry(field_number, msg.SerializeToString())
+
+
+def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
+    return b"".join([move_bytes(m, field_number) for m in moves])
+
+
+# --------------------------------------------------------------------------- events
+
+
+def _fill_event(event: ev.Event, m: burraco_pb2.BurracoEvent) -> None:
+    match event:
+        case ev.Discarded(seat, card):
+            m.discarded.seat, m.discarded.card = seat, _CardV(card)
+        case ev.Drew(seat):
+            m.drew.seat = seat
+        case ev.PileTaken(seat, cards):
+            m.pile_taken.seat = seat
+            m.pile_taken.cards.extend(_wire(cards))
+        case ev.MeldOpened(seat, meld_id, cards, kind):
+            o = m.meld_opened
+            o.seat, o.meld_id, o.kind = seat, meld_id, _KindV(kind)
+            o.cards.extend(_wire(cards))
+        case ev.LaidOff(seat, meld_id, cards):
+            m.laid_off.seat, m.laid_off.meld_id = seat, meld_id
+            m.laid_off.cards.extend(_wire(cards))
+        case ev.PozzettoTaken(seat, pozzetto, size, in_diretta):
+            p = m.pozzetto_taken
+            p.seat, p.pozzetto, p.size, p.in_diretta = seat, pozzetto, size, in_diretta
+        case ev.PozzettoUnlocked(seat):
+            m.pozzetto_unlocked.seat = seat
+        case ev.PairFormed(solo, pair):
+            m.pair_formed.solo = solo
+            m.pair_formed.pair.extend(pair)
+        case ev.LastTurn(seat):
+            m.last_turn.seat = seat
+        case ev.Closed(seat):
+            m.closed.seat = seat
+        case ev.HandDealt(hand_number, dealer, up_card, pozzetti):
+            d = m.hand_dealt
+            d.hand_number, d.dealer, d.up_card = hand_number, dealer, _CardV(up_card)
+            d.pozzetti.extend(pozzetti)
+        case ev.HandEnded(closer, hands):
+            e = m.hand_ended
+            if closer != NO_SEAT:
+                e.closer = closer
+            for hand in hands:
+                e.hands.add().cards.extend(_wire(hand))
+        case ev.HandScored(scores, credited, totals):
+            for score in scores:
+                _score_to_wire(score, m.hand_scored.scores.add())
+            m.hand_scored.credits.extend(credited)
+            m.hand_scored.totals.extend(totals)
+        case ev.PhaseChanged(three_pozzetti):
+            m.phase_changed.three_pozzetti = three_pozzetti
+        case ev.MatchEnded(winners, totals):
+            m.match_ended.winners.extend(winners)
+            m.match_ended.totals.extend(totals)
+
+
+def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
+    _fill_event(event, out.burraco)
+
+
+# Events are NamedTuples, and equal tuples of different kinds (Drew(1), Closed(1)) compare
+# equal: the caches of their encodings are typed, so each kind has its own entries.
+@lru_cache(maxsize=1 << 14, typed=True)
+def _event_bytes(event: ev.Event, field_number: int) -> bytes:
+    msg = game_pb2.Event()
+    event_to_wire(event, msg)
+    return entry(field_number, msg.SerializeToString())
+
+
+def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
+    """Events as entries of a repeated ``Event`` field; most recur, so each is memoised."""
+    return b"".join([_event_bytes(e, field_number) for e in events])
+
+
+@lru_cache(maxsize=1 << 14, typed=True)
+def _history_bytes(event: ev.Event) -> bytes:
+    m = burraco_pb2.BurracoEvent()
+    _fill_event(event, m)
+    return entry(_HISTORY_FIELD, m.SerializeToString())
+
+
+def event_from_wire(m: burraco_pb2.BurracoEvent, field: str) -> ev.Event:
+    """A history entry of a state; only its form is checked (the rules never read it)."""
+    kind = m.WhichOneof("event")
+    match kind:
+        case "discarded":
+            return ev.Discarded(m.discarded.seat, m.discarded.card)
+        case "drew":
+            return ev.Drew(m.drew.seat)
+        case "pile_taken":
+            return ev.PileTaken(m.pile_taken.seat, tuple(m.pile_taken.cards))
+        case "meld_opened":
+            o = m.meld_opened
+            if o.kind not in (1, 2):
+                raise InvalidState(
+                    field + ".meld_opened.kind", "a meld is a combination or a sequence"
+                )
+            return ev.MeldOpened(o.seat, o.meld_id, tuple(o.cards), Kind(o.kind))
+        case "laid_off":
+            return ev.LaidOff(m.laid_off.seat, m.laid_off.meld_id, tuple(m.laid_off.cards))
+        case "pozzetto_taken":
+            p = m.pozzetto_taken
+            return ev.PozzettoTaken(p.seat, p.pozzetto, p.size, p.in_diretta)
+        case "pozzetto_unlocked":
+            return ev.PozzettoUnlocked(m.pozzetto_unlocked.seat)
+        case "pair_formed":
+            return ev.PairFormed(m.pair_formed.solo, tuple(m.pair_formed.pair))
+        case "last_turn":
+            return ev.LastTurn(m.last_turn.seat)
+        case "closed":
+            return ev.Closed(m.closed.seat)
+        case "hand_dealt":
+            d = m.hand_dealt
+            return ev.HandDealt(d.hand_number, d.dealer, d.up_card, tuple(d.pozzetti))
+        case "hand_ended":
+            e = m.hand_ended
+            closer = e.closer if e.HasField("closer") else NO_SEAT
+            return ev.HandEnded(closer, tuple(tuple(h.cards) for h in e.hands))
+        case "hand_scored":
+            s = m.hand_scored
+            return ev.HandScored(
+                tuple(_score_from_wire(x) for x in s.scores), tuple(s.credits), tuple(s.totals)
+            )
+        case "phase_changed":
+            return ev.PhaseChanged(m.phase_changed.three_pozzetti)
+        case "match_ended":
+            return ev.MatchEnded(tuple(m.match_ended.winners), tuple(m.match_ended.totals))
+    raise InvalidState(field, "the history entry names no event")
+
+
+# --------------------------------------------------------------------------- view and score
+
+
+def _meld_view_to_wire(meld: MeldView, out: burraco_pb2.BurracoMeldView) -> None:
+    out.id = meld.id
+    out.seat = meld.seat
+    out.side.extend(meld.side)
+    out.kind = _KindV(meld.kind)
+    out.cards.extend(_wire(meld.cards))
+    if meld.wild:
+        out.wild = _CardV(meld.wild)
+    out.wild_position = meld.wild_position
+    out.ace_high = meld.ace_high
+    out.low, out.high = meld.low, meld.high
+    if meld.kind is Kind.COMBINATION:
+        out.rank = RANKS[meld.rank_or_suit]
+    else:
+        out.suit = _SuitV(meld.rank_or_suit + 1)
+    if meld.burraco is not Burraco.NONE:
+        out.burraco = _BurracoV(meld.burraco)
+
+
+def view_to_wire(view: View, out: game_pb2.GameView) -> None:
+    out.game = "burraco"
+    out.players = view.players
+    out.seat = view.seat
+    out.to_act = view.to_act
+    out.finished = view.stage is Stage.OVER
+    out.match_score.extend(view.totals)
+    b = out.burraco
+    b.table.MergeFromString(_table_bytes(view.table))
+    b.stage = _StageV(view.stage)
+    b.hand.extend(_wire(view.hand))
+    b.hand_hidden = view.hand_hidden
+    b.hand_sizes.extend(view.hand_sizes)
+    b.side.extend(view.side)
+    for meld in view.melds:
+        _meld_view_to_wire(meld, b.melds.add())
+    b.discard_pile.extend(_wire(view.pile))
+    b.stock_size = view.stock_size
+    for p in view.pozzetti:
+        pv = b.pozzetti.add(size=p.size, locked=p.locked)
+        if p.taker != NO_SEAT:
+            pv.taken_by = p.taker
+    if view.forbidden:
+        b.forbidden_discard = _CardV(view.forbidden)
+    b.last_turn = view.last_turn
+    b.pickup_turns = view.pickups
+    if view.solo != NO_SEAT:
+        b.solo_seat = view.solo
+    for score in view.public_scores:
+        b.public_scores.add(seats=score.seats, melded=score.melded, bonuses=score.bonuses)
+    for event in view.history:
+        _fill_event(event, b.history.add())
+
+
+def side_score_to_wire(detail: BurracoSideScore, out: burraco_pb2.BurracoSideScore) -> None:
+    _score_to_wire(detail.current_hand, out.current_hand)
+    out.current_credit = detail.current_credit
+    if detail.last_hand is not None:
+        _score_to_wire(detail.last_hand, out.last_hand)
+    if detail.last_credit is not None:
+        out.last_credit = detail.last_credit

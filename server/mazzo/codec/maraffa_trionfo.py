@@ -1,0 +1,286 @@
+"""Trionfo (Maraffa for five) states, views and scores <-> wire.
+
+A five-player state is a ``MaraffaState`` whose ``trionfo`` detail holds what the
+four-player fields do not: the first speaker, the speeches of the auction, the called
+card, the deals counted and the last deal. The shared fields keep their meaning
+(hands, played cards and signals, trump, phase, the generator), the table's
+``hand_number`` is the deal number, and the fields only the other forms use must be
+unset. Moves and events are the shared ``MaraffaMove`` / ``MaraffaEvent`` (codec
+``maraffa.py``). As there, decoding checks only what the wire allows; the rules'
+invariants are ``trionfo_validate``'s.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from mazzo.codec.maraffa import (
+    TRIONFO,
+    cards_from_wire,
+    deal_to_wire,
+    fill_options,
+    hand_from_wire,
+    hands_bytes,
+    options_from_message,
+    score_from_wire,
+    score_to_wire,
+    signals_from_wire,
+    trick_to_wire,
+)
+from mazzo.core.errors import InvalidState
+from mazzo.games.maraffa.cards import IN_DECK
+from mazzo.games.maraffa.trionfo_scoring import TrionfoSideScore
+from mazzo.games.maraffa.trionfo_state import (
+    NO_CARD,
+    NO_SEAT,
+    NO_SUIT,
+    PASSED,
+    DealScore,
+    TPhase,
+    TrionfoState,
+    TrionfoTable,
+)
+from mazzo.games.maraffa.trionfo_view import TrionfoView
+from mazzo.v1 import cards_pb2, game_pb2, maraffa_pb2
+
+P = "state.maraffa."
+T = P + "table."
+R = P + "trionfo."
+SEATS = 5
+_new = tuple.__new__
+_PHASES = {int(p): p for p in TPhase}
+#: Wire speeches: the contract levels 1..4, and this for a pass (domain PASSED = 0).
+_SPEECH_PASS = maraffa_pb2.MARAFFA_SPEECH_PASS
+_SPEECHES = {1: 1, 2: 2, 3: 3, 4: 4, _SPEECH_PASS: PASSED}
+_CardV = cards_pb2.Card.ValueType
+_SuitV = cards_pb2.Suit.ValueType
+_ContractV = maraffa_pb2.MaraffaContract.ValueType
+_SpeechV = maraffa_pb2.MaraffaSpeech.ValueType
+
+
+def _wire(values: tuple[int, ...]) -> Any:
+    """Card ids and signal numbers are the wire enums' numbers."""
+    return values
+
+
+# --------------------------------------------------------------------------- state
+
+
+def _not_used(msg: game_pb2.GameState) -> None:
+    """The fields of the other forms must be unset: a state has one meaning."""
+    m = msg.maraffa
+    t = m.table
+    unused = [
+        ("table.battezzante", t.battezzante),
+        ("table.game_number", t.game_number),
+        ("table.games_won", len(t.games_won)),
+        ("table.effective_target", t.effective_target),
+        ("table.redeal_requests", len(t.redeal_requests)),
+        ("table.last_hand_scores", len(t.last_hand_scores)),
+        ("table.last_claim", t.HasField("last_claim")),
+        ("stock", len(m.stock)),
+        ("drawn", len(m.drawn)),
+        ("marafona_seat", m.HasField("marafona_seat")),
+    ]
+    for name, value in unused:
+        if value:
+            raise InvalidState(P + name, f"{name} is not used with five players")
+
+
+def deal_from_wire(msg: maraffa_pb2.MaraffaTrionfoDeal, field: str) -> DealScore:
+    if not 0 <= msg.contract <= 4:
+        raise InvalidState(field + ".contract", f"unknown contract {msg.contract}")
+    if not 0 <= msg.trump <= 4:
+        raise InvalidState(field + ".trump", f"unknown suit {msg.trump}")
+    if msg.called_card and msg.called_card not in IN_DECK:
+        raise InvalidState(field + ".called_card", f"card {msg.called_card} is not in the pack")
+    return DealScore(
+        deal_number=msg.deal_number,
+        contract=msg.contract,
+        declarer=msg.declarer if msg.HasField("declarer") else NO_SEAT,
+        trump=msg.trump - 1 if msg.trump else NO_SUIT,
+        called_card=msg.called_card or NO_CARD,
+        amico=msg.amico if msg.HasField("amico") else NO_SEAT,
+        signori=score_from_wire(msg.signori) if msg.HasField("signori") else None,
+        popolo=score_from_wire(msg.popolo) if msg.HasField("popolo") else None,
+        won=msg.won if msg.HasField("won") else None,
+        decided_at=msg.decided_at,
+        payments=tuple(msg.payments),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _table_from_bytes(
+    table: bytes,
+    last_deal: bytes | None,
+    first_speaker: int,
+    deals_counted: int,
+    seed: int,
+    counter: int,
+    totals: tuple[int, ...],
+) -> TrionfoTable:
+    """Match-level fields change once a deal: decoding them is memoised."""
+    t = maraffa_pb2.MaraffaTable.FromString(table)
+    last = None
+    if last_deal is not None:
+        last = deal_from_wire(maraffa_pb2.MaraffaTrionfoDeal.FromString(last_deal), R + "last_deal")
+    return TrionfoTable(
+        options=options_from_message(t.options, T + "options"),
+        seed=seed,
+        counter=counter,
+        dealer=t.dealer,
+        first_speaker=first_speaker,
+        deal_number=t.hand_number,
+        deals_counted=deals_counted,
+        totals=totals,
+        last_deal=last,
+    )
+
+
+def state_from_wire(msg: game_pb2.GameState) -> TrionfoState:
+    """The domain state of a five-player wire state, before validation."""
+    if not msg.HasField("maraffa"):
+        raise InvalidState("state.maraffa", "a Maraffa state needs its maraffa detail")
+    m = msg.maraffa
+    if not m.HasField("trionfo"):
+        raise InvalidState(
+            "state.players", "players = 5 is Trionfo, whose state needs state.maraffa.trionfo"
+        )
+    phase = _PHASES.get(m.phase)
+    if phase is None:
+        raise InvalidState(P + "phase", f"phase {m.phase} is not one of Trionfo's")
+    if msg.finished != (phase is TPhase.OVER):
+        raise InvalidState("state.finished", "finished must be true exactly in phase OVER")
+    _not_used(msg)
+    if not 0 <= m.trump <= 4:
+        raise InvalidState(P + "trump", f"unknown suit {m.trump}")
+    tr = m.trionfo
+    bids = []
+    for i, speech in enumerate(tr.auction):
+        level = _SPEECHES.get(speech)
+        if level is None:
+            raise InvalidState(f"{R}auction[{i}]", f"unknown speech {speech}")
+        bids.append(level)
+    called = tr.called_card
+    if called and called not in IN_DECK:
+        raise InvalidState(R + "called_card", f"card {called} is not in the Maraffa pack")
+    table = _table_from_bytes(
+        m.table.SerializeToString(),
+        tr.last_deal.SerializeToString() if tr.HasField("last_deal") else None,
+        tr.first_speaker,
+        tr.deals_counted,
+        m.rng.seed,
+        m.rng.counter,
+        tuple(msg.match_score),
+    )
+    played = cards_from_wire(m.played, P + "played")
+    signals = signals_from_wire(m.signals, P + "signals")
+    if len(signals) < len(played):
+        signals += (0,) * (len(played) - len(signals))
+    return _new(
+        TrionfoState,
+        (
+            table,
+            phase,
+            msg.to_act,
+            tuple([hand_from_wire(h, i) for i, h in enumerate(m.hands)]),
+            tuple(bids),
+            m.trump - 1 if m.trump else NO_SUIT,
+            called or NO_CARD,
+            played,
+            signals,
+        ),
+    )
+
+
+def _speech(level: int) -> maraffa_pb2.MaraffaSpeech.ValueType:
+    return _SpeechV(level if level else _SPEECH_PASS)
+
+
+@lru_cache(maxsize=4096)
+def _table_bytes(table: TrionfoTable) -> bytes:
+    """The table part of a wire state (``MaraffaState.table`` and the match fields of
+    ``MaraffaState.trionfo``), as bytes of a ``MaraffaState``; memoised."""
+    m = maraffa_pb2.MaraffaState()
+    fill_options(table.options, m.table.options, TRIONFO)
+    m.table.dealer = table.dealer
+    m.table.hand_number = table.deal_number
+    tr = m.trionfo
+    tr.first_speaker = table.first_speaker
+    tr.deals_counted = table.deals_counted
+    if table.last_deal is not None:
+        deal_to_wire(table.last_deal, tr.last_deal)
+    return m.SerializeToString()
+
+
+def state_to_wire(state: TrionfoState, to_act: int, out: game_pb2.GameState) -> None:
+    table = state.table
+    out.game = "maraffa"
+    out.players = SEATS
+    out.finished = state.phase is TPhase.OVER
+    out.to_act = to_act
+    out.match_score.extend(table.totals)
+    m = out.maraffa
+    m.MergeFromString(hands_bytes(state.hands))
+    m.MergeFromString(_table_bytes(table))
+    m.rng.seed = table.seed
+    m.rng.counter = table.counter
+    m.phase = maraffa_pb2.MaraffaPhase.ValueType(state.phase)
+    if state.trump != NO_SUIT:
+        m.trump = _SuitV(state.trump + 1)
+    m.played.extend(_wire(state.played))
+    if any(state.signals):
+        m.signals.extend(_wire(state.signals))
+    tr = m.trionfo
+    tr.auction.extend([_speech(level) for level in state.bids])
+    if state.called_card:
+        tr.called_card = _CardV(state.called_card)
+
+
+# --------------------------------------------------------------------------- view and score
+
+
+def view_to_wire(view: TrionfoView, out: game_pb2.GameView) -> None:
+    table = view.table
+    out.game = "maraffa"
+    out.players = SEATS
+    out.seat = view.seat
+    out.to_act = view.to_act
+    out.finished = view.phase is TPhase.OVER
+    out.match_score.extend(view.totals)
+    m = out.maraffa
+    state_part = maraffa_pb2.MaraffaState.FromString(_table_bytes(table))
+    m.table.CopyFrom(state_part.table)
+    m.phase = maraffa_pb2.MaraffaPhase.ValueType(view.phase)
+    if view.trump != NO_SUIT:
+        m.trump = _SuitV(view.trump + 1)
+    m.hand.extend(_wire(view.hand))
+    m.hand_sizes.extend(view.hand_sizes)
+    for trick in view.tricks:
+        trick_to_wire(trick, m.tricks.add(), completed=True)
+    trick_to_wire(view.trick, m.current_trick, completed=False)
+    v = m.trionfo
+    v.first_speaker = table.first_speaker
+    v.deals_counted = table.deals_counted
+    for seat, level in view.speeches:
+        v.auction.add(seat=seat, speech=_speech(level))
+    if view.declarer != NO_SEAT:
+        v.declarer = view.declarer
+    if view.contract:
+        v.contract = _ContractV(view.contract)
+    if view.called_card:
+        v.called_card = _CardV(view.called_card)
+    if view.amico != NO_SEAT:
+        v.amico = view.amico
+    if table.last_deal is not None:
+        deal_to_wire(table.last_deal, v.last_deal)
+
+
+def side_score_to_wire(detail: TrionfoSideScore, out: maraffa_pb2.MaraffaSideScore) -> None:
+    score_to_wire(detail.current, out.current_hand)
+    t = out.trionfo
+    t.role = maraffa_pb2.MaraffaTrionfoRole.ValueType(detail.role)
+    deal_to_wire(detail.deal, t.deal)
+    if detail.last_deal is not None:
+        deal_to_wire(detail.last_deal, t.last_deal)

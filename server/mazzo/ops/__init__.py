@@ -1,0 +1,1 @@
+"""Running several replicas locally: behind Envoy, for tests and the bench."""

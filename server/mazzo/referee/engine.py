@@ -1,0 +1,169 @@
+"""Where the rules run: in this process (the default) or in a remote ``GameService``.
+
+Both engines hand the match loop the same things in wire form: the ``ActRequest``
+for a seat, the events of a move as the bytes of ``ApplyMoveResponse.events``, and
+the ``ScoreResponse``, so records are identical whichever engine played the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import grpc
+
+from mazzo.codec import CODECS, GameCodec
+from mazzo.core.errors import InvalidArgument
+from mazzo.games.registry import rules_for
+from mazzo.v1 import bot_pb2, game_pb2, game_service_pb2, game_service_pb2_grpc
+
+_ACT_MOVES = bot_pb2.ActRequest.DESCRIPTOR.fields_by_name["legal_moves"].number
+_EVENTS = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_name["events"].number
+
+
+class Position(Protocol):
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def seat(self) -> int: ...
+
+
+class Engine(Protocol):
+    async def deal(
+        self, game: str, options: game_pb2.GameOptions, players: int, seed: int
+    ) -> Position: ...
+
+    async def request(self, position: Any, seat: int) -> bot_pb2.ActRequest: ...
+
+    async def apply(self, position: Any, index: int) -> tuple[Any, bytes]: ...
+
+    async def score(self, position: Any) -> game_service_pb2.ScoreResponse: ...
+
+    async def state(self, position: Any) -> game_pb2.GameState: ...
+
+    async def close(self) -> None: ...
+
+
+def players_for(game: str, players: int) -> int:
+    """``players`` checked against the game; 0 means the game's default."""
+    rules = rules_for(game)
+    players = players or rules.default_players
+    if players not in rules.player_counts:
+        allowed = ", ".join(map(str, rules.player_counts))
+        raise InvalidArgument("players", f"{game} is for {allowed} players, not {players}")
+    return players
+
+
+@dataclass(frozen=True, slots=True)
+class LocalPosition:
+    rules: Any
+    codec: GameCodec
+    state: Any
+    seat: int
+    finished: bool
+    moves: Sequence[Any]
+
+
+class LocalEngine:
+    """The rules in-process: no encoding but what the bots and the records need."""
+
+    async def deal(
+        self, game: str, options: game_pb2.GameOptions, players: int, seed: int
+    ) -> LocalPosition:
+        rules, codec = rules_for(game), CODECS[game]
+        state, _ = rules.deal(codec.options(options), players_for(game, players), seed)
+        return _local(rules, codec, state)
+
+    async def request(self, position: LocalPosition, seat: int) -> bot_pb2.ActRequest:
+        codec = position.codec
+        request = bot_pb2.ActRequest(seat=seat)
+        codec.view_to_wire(position.rules.view(position.state, seat), request.view)
+        request.MergeFromString(codec.moves_bytes(position.moves, _ACT_MOVES))
+        return request
+
+    async def apply(self, position: LocalPosition, index: int) -> tuple[LocalPosition, bytes]:
+        rules, codec = position.rules, position.codec
+        state, events = rules.apply(position.state, position.moves[index])
+        return _local(rules, codec, state), codec.events_bytes(events, _EVENTS)
+
+    async def score(self, position: LocalPosition) -> game_service_pb2.ScoreResponse:
+        report = position.rules.score(position.state)
+        codec = position.codec
+        response = game_service_pb2.ScoreResponse(finished=report.finished, winners=report.winners)
+        for side in report.sides:
+            out = response.sides.add(side=side.side, seats=side.seats, match_total=side.match_total)
+            codec.side_score_to_wire(side.detail, getattr(out, codec.options_field))
+        return response
+
+    async def state(self, position: LocalPosition) -> game_pb2.GameState:
+        msg = game_pb2.GameState()
+        position.codec.state_to_wire(position.state, position.seat, msg)
+        return msg
+
+    async def close(self) -> None:
+        return None
+
+
+def _local(rules: Any, codec: GameCodec, state: Any) -> LocalPosition:
+    if rules.finished(state):
+        return LocalPosition(rules, codec, state, 0, True, ())
+    return LocalPosition(rules, codec, state, rules.to_act(state), False, rules.legal_moves(state))
+
+
+@dataclass(frozen=True, slots=True)
+class RemotePosition:
+    state: game_pb2.GameState
+    seat: int
+    moves: Sequence[game_pb2.Move]
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+
+class RemoteEngine:
+    """The rules of a ``GameService`` at ``host:port``: one ApplyMove and one GetView per move."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self._channel = grpc.aio.insecure_channel(target)
+        self._stub = game_service_pb2_grpc.GameServiceStub(self._channel)
+
+    async def deal(
+        self, game: str, options: game_pb2.GameOptions, players: int, seed: int
+    ) -> RemotePosition:
+        dealt = await self._stub.Deal(
+            game_service_pb2.DealRequest(game=game, options=options, players=players, seed=seed)
+        )
+        return RemotePosition(dealt.state, dealt.seat, dealt.legal_moves)
+
+    async def request(self, position: RemotePosition, seat: int) -> bot_pb2.ActRequest:
+        got = await self._stub.GetView(
+            game_service_pb2.GetViewRequest(state=position.state, seat=seat)
+        )
+        return bot_pb2.ActRequest(view=got.view, legal_moves=position.moves, seat=seat)
+
+    async def apply(self, position: RemotePosition, index: int) -> tuple[RemotePosition, bytes]:
+        reply = await self._stub.ApplyMove(
+            game_service_pb2.ApplyMoveRequest(state=position.state, move=position.moves[index])
+        )
+        events = game_service_pb2.ApplyMoveResponse(events=reply.events).SerializeToString()
+        return RemotePosition(reply.state, reply.seat, reply.legal_moves), events
+
+    async def score(self, position: RemotePosition) -> game_service_pb2.ScoreResponse:
+        response: game_service_pb2.ScoreResponse = await self._stub.Score(
+            game_service_pb2.ScoreRequest(state=position.state)
+        )
+        return response
+
+    async def state(self, position: RemotePosition) -> game_pb2.GameState:
+        return position.state
+
+    async def close(self) -> None:
+        await self._channel.close()
+
+
+def engine_for(service: str | None) -> Engine:
+    return LocalEngine() if service is None else RemoteEngine(service)

@@ -1,0 +1,123 @@
+"""What the referee needs to know of a game beyond the ``Rules`` protocol, by game id.
+
+The match loop is generic; a few things are not in the protocol and differ by
+game: which seat's bot decides for a seat (Maraffa's dummy), which legal moves a
+random player should not pick (a claim ends a Maraffa game at once), where a hand
+ends and what it scored (for points per hand), and the builtin heuristic bot. A
+game without an entry gets the neutral defaults: every seat decides for itself,
+nothing is avoided, and points are counted per match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mazzo.core.cards import codes
+from mazzo.v1 import bot_pb2, game_pb2
+
+Json = dict[str, Any]
+Policy = Callable[[bot_pb2.ActRequest], bot_pb2.ActResponse]
+
+
+def _self(players: int, options: game_pb2.GameOptions, seat: int) -> int:
+    return seat
+
+
+def _never(move: game_pb2.Move) -> bool:
+    return False
+
+
+def _no_hand(events: Sequence[Json]) -> list[int] | None:
+    return None
+
+
+def _no_deal(events: Sequence[Json]) -> bool:
+    return False
+
+
+def _describe(state: Any, rules: Any) -> str:
+    return repr(state)
+
+
+@dataclass(frozen=True)
+class GameHooks:
+    #: (players, options, seat) -> the seat whose bot decides for ``seat``.
+    controller: Callable[[int, game_pb2.GameOptions, int], int] = _self
+    #: A random player never picks these (unless nothing else is legal).
+    avoid_at_random: Callable[[game_pb2.Move], bool] = _never
+    #: Per side, the points of a hand scored by this move's events (records' JSON).
+    hand_points: Callable[[Sequence[Json]], list[int] | None] = _no_hand
+    #: Did this move's events deal a new hand (so replay can find hand k)?
+    hand_dealt: Callable[[Sequence[Json]], bool] = _no_deal
+    #: Every seat's cards and the public facts of a state, for people (replay --hand).
+    describe: Callable[[Any, Any], str] = _describe
+    #: seed -> the builtin heuristic's policy; None: the heuristic plays at random.
+    heuristic: Callable[[int], Policy] | None = None
+
+
+# --------------------------------------------------------------------------- Maraffa
+
+
+def _maraffa_controller(players: int, options: game_pb2.GameOptions, seat: int) -> int:
+    """3 players: the dummy's cards are played by its partner, the controller (§2.2)."""
+    if players != 3:
+        return seat
+    from mazzo.codec import CODECS
+
+    dummy: int = CODECS["maraffa"].options(options).dummy_seat
+    return (dummy + 2) % 4 if seat == dummy else seat
+
+
+def _maraffa_avoid(move: game_pb2.Move) -> bool:
+    return move.maraffa.HasField("claim")
+
+
+def _maraffa_hand_points(events: Sequence[Json]) -> list[int] | None:
+    for event in events:
+        scored = event.get("maraffa", {}).get("handScored")
+        if scored is not None:
+            return [int(s.get("handScore", 0)) for s in scored.get("scores", [])]
+    return None
+
+
+def _maraffa_hand_dealt(events: Sequence[Json]) -> bool:
+    return any("handDealt" in event.get("maraffa", {}) for event in events)
+
+
+def _maraffa_describe(state: Any, rules: Any) -> str:
+    from mazzo.games.maraffa.cards import cards_of
+
+    t = state.table
+    lines = [
+        f"game {t.game_number} hand {t.hand_number}: dealer {t.dealer}, "
+        f"battezzante {t.battezzante}, totals {list(t.totals)}, target {t.effective_target}"
+    ]
+    lines += [f"  seat {s}: {codes(cards_of(h))}" for s, h in enumerate(state.hands)]
+    if state.stock:
+        lines.append(f"  stock: {codes(state.stock)}")
+    return "\n".join(lines)
+
+
+def _maraffa_heuristic(seed: int) -> Policy:
+    from mazzo.referee.maraffa_bot import act
+
+    return act
+
+
+HOOKS: dict[str, GameHooks] = {
+    "maraffa": GameHooks(
+        controller=_maraffa_controller,
+        avoid_at_random=_maraffa_avoid,
+        hand_points=_maraffa_hand_points,
+        hand_dealt=_maraffa_hand_dealt,
+        describe=_maraffa_describe,
+        heuristic=_maraffa_heuristic,
+    ),
+}
+DEFAULT = GameHooks()
+
+
+def hooks_for(game: str) -> GameHooks:
+    return HOOKS.get(game, DEFAULT)

@@ -1,0 +1,420 @@
+"""One match: deal, ask each seat's bot, adjudicate faults, apply, record.
+
+Generic over games: seats, sides and legal moves come from the engine, and only the
+game's hooks (games.py) say which seat's bot decides for a seat. The referee owns
+the clock: each deciding seat has a per-move allowance plus a bank for the match;
+time over the allowance comes out of the bank, and an answer later than both is a
+timeout. A fault (timeout, illegal move, malformed answer, crash) is recorded with
+its class and adjudicated by the policy: forfeit the match, or play a random legal
+move in its place and count a strike. A player reaching ``disqualify_after`` faults
+in a run forfeits the match it is in, and every later one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+
+from google.protobuf import json_format
+
+from mazzo.referee.bots import BotPool, BotSpec, random_index
+from mazzo.referee.engine import Engine
+from mazzo.referee.games import hooks_for
+from mazzo.referee.records import FORMAT, Json, deal_hash, events_json, move_json, to_json
+from mazzo.referee.transports import Fault, Reply, Transport
+from mazzo.v1 import bot_pb2, game_pb2
+
+#: Matches interleave on one event loop: let the others run every this many moves.
+YIELD_EVERY = 32
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Seconds: per move, plus a bank for the whole match per deciding seat."""
+
+    move: float = 1.0
+    bank: float = 10.0
+
+
+class OnFault(StrEnum):
+    FORFEIT = "forfeit"
+    RANDOM = "random"
+
+
+@dataclass(frozen=True)
+class FaultRules:
+    on_fault: OnFault = OnFault.RANDOM
+    #: Faults (over the whole run) at which a player is disqualified; 0: never.
+    disqualify_after: int = 0
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player: one bot for every seat of its side, or one bot per deciding seat."""
+
+    name: str
+    bots: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not self.bots:
+            raise ValueError(f"{self.name}: an entrant needs at least one bot")
+        for spec in self.bots:
+            BotSpec.parse(spec)
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    id: str
+    game: str
+    seed: int
+    players: int = 0
+    #: The proto3 JSON of ``GameOptions`` (``{}`` = the game's defaults).
+    options: Json = field(default_factory=dict)
+
+    def options_message(self) -> game_pb2.GameOptions:
+        return json_format.ParseDict(self.options, game_pb2.GameOptions())
+
+
+@dataclass
+class FaultLedger:
+    """Faults per entrant over a run, and who is disqualified."""
+
+    disqualify_after: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, entrant: str) -> bool:
+        """Count a fault; true when this disqualifies the entrant."""
+        self.counts[entrant] = self.counts.get(entrant, 0) + 1
+        return self.disqualified(entrant)
+
+    def disqualified(self, entrant: str) -> bool:
+        limit = self.disqualify_after
+        return limit > 0 and self.counts.get(entrant, 0) >= limit
+
+
+class Pools:
+    """One pool of running bots per (entrant, bot slot), shared by a run's matches."""
+
+    def __init__(self, cwd: Path | None = None, logs: Path | None = None) -> None:
+        self._pools: dict[tuple[str, int], BotPool] = {}
+        self._cwd = cwd
+        self._logs = logs
+
+    def pool(self, entrant: Entrant, slot: int) -> BotPool:
+        key = (entrant.name, slot)
+        pool = self._pools.get(key)
+        if pool is None:
+            log = None if self._logs is None else self._logs / f"{entrant.name}.{slot}.stderr"
+            pool = BotPool(BotSpec.parse(entrant.bots[slot]), self._cwd, log)
+            self._pools[key] = pool
+        return pool
+
+    def started(self) -> dict[str, int]:
+        return {f"{name}.{slot}": p.started for (name, slot), p in self._pools.items()}
+
+    async def close(self) -> None:
+        for pool in self._pools.values():
+            await pool.close()
+
+
+def lineup_seats(
+    sides: Sequence[Sequence[int]], deciders: Sequence[int], lineup: Sequence[Entrant]
+) -> dict[int, tuple[int, int]]:
+    """Deciding seat -> (side, bot slot of that side's entrant): one bot for all the
+    side's deciding seats, or its i-th bot for its i-th deciding seat."""
+    if len(lineup) != len(sides):
+        raise ValueError(f"{len(sides)} sides need {len(sides)} entrants, not {len(lineup)}")
+    slots: dict[int, tuple[int, int]] = {}
+    for side, (seats, entrant) in enumerate(zip(sides, lineup, strict=True)):
+        mine = [s for s in seats if s in deciders]
+        # More bots than deciding seats is allowed: a side of two seats may hold the
+        # 3-player Maraffa dummy, whose controller's bot plays for both.
+        if len(entrant.bots) != 1 and len(entrant.bots) < len(mine):
+            raise ValueError(
+                f"{entrant.name} plays {len(mine)} seats: give 1 bot or {len(mine)}, "
+                f"not {len(entrant.bots)}"
+            )
+        for i, seat in enumerate(mine):
+            slots[seat] = (side, 0 if len(entrant.bots) == 1 else i)
+    return slots
+
+
+def _adjudicate(reply: Reply, request: bot_pb2.ActRequest) -> tuple[int, Fault | None, str]:
+    """The chosen index, or the fault of the answer."""
+    if reply.fault is not None or reply.response is None:
+        return -1, reply.fault or Fault.MALFORMED, reply.detail
+    response = reply.response
+    moves = request.legal_moves
+    choice = response.WhichOneof("choice")
+    if choice == "index":
+        if response.index < len(moves):
+            return response.index, None, ""
+        return -1, Fault.ILLEGAL, f"index {response.index} of {len(moves)} legal moves"
+    if choice == "move":
+        wanted = response.move.SerializeToString(deterministic=True)
+        for i, m in enumerate(moves):
+            if m.SerializeToString(deterministic=True) == wanted:
+                return i, None, ""
+        return (
+            -1,
+            Fault.ILLEGAL,
+            f"not a legal move: {json_format.MessageToJson(response.move, indent=None)}",
+        )
+    return -1, Fault.MALFORMED, "neither index nor move"
+
+
+async def play_match(
+    spec: MatchSpec,
+    lineup: Sequence[Entrant],
+    engine: Engine,
+    pools: Pools,
+    clock: TimeControl = TimeControl(),
+    rules: FaultRules = FaultRules(),
+    ledger: FaultLedger | None = None,
+    on_deal: Callable[[Json], None] | None = None,
+) -> Json:
+    """Play one match to its end (or a forfeit) and return its record. ``on_deal`` is
+    given the record's header (with the deal hash) before the first move."""
+    started = datetime.now(UTC)
+    wall = time.perf_counter()
+    ledger = ledger if ledger is not None else FaultLedger(rules.disqualify_after)
+    options = spec.options_message()
+    hooks = hooks_for(spec.game)
+    position = await engine.deal(spec.game, options, spec.players, spec.seed)
+    dealt = await engine.state(position)
+    players = dealt.players
+    first = await engine.score(position)
+    sides = [list(s.seats) for s in first.sides]
+    seats = sorted(s for side in sides for s in side)
+    controller = {s: hooks.controller(players, options, s) for s in seats}
+    deciders = sorted(set(controller.values()))
+    slots = lineup_seats(sides, deciders, lineup)
+    record: Json = {
+        "mazzo_record": FORMAT,
+        "id": spec.id,
+        "game": spec.game,
+        "players": players,
+        "options": spec.options,
+        "seed": spec.seed,
+        "deal_hash": deal_hash(dealt),
+        "sides": [
+            {"entrant": e.name, "seats": side, "bots": list(e.bots)}
+            for e, side in zip(lineup, sides, strict=True)
+        ],
+        "seat_bots": [lineup[slots[controller[s]][0]].bots[slots[controller[s]][1]] for s in seats],
+        "time_control": {"move": clock.move, "bank": clock.bank},
+        "fault_rules": {
+            "on_fault": str(rules.on_fault),
+            "disqualify_after": rules.disqualify_after,
+        },
+    }
+    if on_deal is not None:
+        on_deal(record)
+    moves: list[Json] = []
+    faults: list[Json] = []
+    forfeit: Json | None = None
+    # One running bot per (side, slot); a side with one bot plays all its seats with it.
+    bots: dict[tuple[int, int], Transport] = {}
+    used = {(side, slot) for side, slot in slots.values()}
+    fallback = random.Random(f"{spec.seed}:{spec.id}")
+    bank = dict.fromkeys(deciders, clock.bank)
+    spent = dict.fromkeys(deciders, 0.0)
+    dead: set[tuple[int, int]] = set()  # bots that crashed in this match
+    try:
+        for side, slot in sorted(used):
+            pool = pools.pool(lineup[side], slot)
+            seed = spec.seed * 1000 + side * 10 + slot
+            bots[side, slot] = await pool.acquire(seed)
+        for e in lineup:
+            if ledger.disqualified(e.name):
+                forfeit = _forfeit_of(lineup, e.name, -1, "disqualified before the match")
+                break
+        ply = 0
+        while forfeit is None and not position.finished:
+            seat = position.seat
+            who = controller[seat]
+            side, slot = slots[who]
+            entrant = lineup[side].name
+            request = await engine.request(position, seat)
+            allowance = clock.move + bank[who]
+            whole = int(allowance)
+            request.time_left.seconds = whole
+            request.time_left.nanos = int((allowance - whole) * 1e9)
+            if (side, slot) in dead:
+                reply = Reply(None, 0.0, Fault.CRASH, "crashed earlier in the match")
+            else:
+                reply = await bots[side, slot].act(request, allowance)
+            index, fault, detail = _adjudicate(reply, request)
+            spent[who] += reply.elapsed
+            entry: Json = {"seat": seat, "ms": round(reply.elapsed * 1000, 3)}
+            if fault is None:
+                bank[who] = max(0.0, bank[who] - max(0.0, reply.elapsed - clock.move))
+            elif (side, slot) in dead:
+                entry["auto"] = True
+                index = random_index(request.legal_moves, spec.game, fallback)
+            else:
+                if fault is Fault.TIMEOUT:
+                    bank[who] = 0.0
+                if fault is Fault.CRASH or not bots[side, slot].alive:
+                    dead.add((side, slot))
+                disqualified = ledger.add(entrant)
+                faults.append(
+                    {
+                        "ply": ply,
+                        "seat": seat,
+                        "entrant": entrant,
+                        "bot": lineup[side].bots[slot],
+                        "class": str(fault),
+                        "detail": detail,
+                        "ms": entry["ms"],
+                    }
+                )
+                if rules.on_fault is OnFault.FORFEIT or disqualified:
+                    why = (
+                        f"{fault}: {detail}"
+                        if not disqualified
+                        else (f"disqualified after {ledger.counts[entrant]} faults ({fault})")
+                    )
+                    forfeit = _forfeit_of(lineup, entrant, seat, why)
+                    break
+                entry["fault"] = str(fault)
+                index = random_index(request.legal_moves, spec.game, fallback)
+            entry["move"] = move_json(request.legal_moves[index])
+            position, events = await engine.apply(position, index)
+            entry["events"] = events_json(events)
+            moves.append(entry)
+            ply += 1
+            if ply % YIELD_EVERY == 0:
+                await asyncio.sleep(0)
+    finally:
+        for (side, slot), bot in bots.items():
+            await pools.pool(lineup[side], slot).release(bot)
+    score = await engine.score(position)
+    hands = [p for m in moves if (p := hooks.hand_points(m["events"])) is not None]
+    if forfeit is not None:
+        winners = [i for i in range(len(sides)) if i != forfeit["side"]]
+    else:
+        winners = list(score.winners)
+    record.update(
+        moves=moves,
+        faults=faults,
+        hands=hands,
+        result={
+            "finished": score.finished,
+            "winners": winners,
+            "forfeit": forfeit,
+            "match_totals": [s.match_total for s in score.sides],
+            "score": to_json(score),
+        },
+        time_used_ms={str(s): round(t * 1000, 3) for s, t in spent.items()},
+        started=started.isoformat(timespec="seconds"),
+        duration_s=round(time.perf_counter() - wall, 3),
+    )
+    return record
+
+
+def _forfeit_of(lineup: Sequence[Entrant], entrant: str, seat: int, reason: str) -> Json:
+    side = next(i for i, e in enumerate(lineup) if e.name == entrant)
+    return {"side": side, "entrant": entrant, "seat": seat, "reason": reason}
+
+
+def entrants_for_bots(
+    bots: Sequence[str], sides: Sequence[Sequence[int]], deciders: Sequence[int]
+) -> list[Entrant]:
+    """``--bot`` as given to ``mazzo match``: one per side, or one per deciding seat in
+    seat order (then a side's bots are those of its seats)."""
+    if len(bots) == len(sides):
+        return [Entrant(f"side{i}:{b}", (b,)) for i, b in enumerate(bots)]
+    if len(bots) == len(deciders):
+        by_seat = dict(zip(deciders, bots, strict=True))
+        lineup = []
+        for i, seats in enumerate(sides):
+            mine = tuple(by_seat[s] for s in seats if s in by_seat)
+            lineup.append(Entrant(f"side{i}:{'+'.join(dict.fromkeys(mine))}", mine))
+        return lineup
+    raise ValueError(
+        f"give one --bot per side ({len(sides)}) or per deciding seat ({len(deciders)}), "
+        f"not {len(bots)}"
+    )
+
+
+def table_of(
+    game: str, players: int, options: game_pb2.GameOptions
+) -> tuple[list[list[int]], list[int]]:
+    """The sides (their seats) and the deciding seats of a game, from the local rules."""
+    from mazzo.codec import CODECS
+    from mazzo.games.registry import rules_for
+    from mazzo.referee.engine import players_for
+
+    rules = rules_for(game)
+    players = players_for(game, players)
+    state, _ = rules.deal(CODECS[game].options(options), players, 0)
+    sides = [list(s.seats) for s in rules.score(state).sides]
+    hooks = hooks_for(game)
+    seats = sorted(s for side in sides for s in side)
+    deciders = sorted({hooks.controller(players, options, s) for s in seats})
+    return sides, deciders
+
+
+def summary_line(record: Json) -> str:
+    """One line for people: who won, totals, faults."""
+    result = record["result"]
+    names = [s["entrant"] for s in record["sides"]]
+    won = ", ".join(names[w] for w in result["winners"]) or "nobody"
+    text = f"{record['id']}: {won} won; totals {result['match_totals']}"
+    if result["forfeit"]:
+        text += f" (forfeit by {result['forfeit']['entrant']}: {result['forfeit']['reason']})"
+    if record["faults"]:
+        text += f"; {len(record['faults'])} faults"
+    return text
+
+
+def options_json(game: str, settings: Sequence[str]) -> Json:
+    """``NAME=VALUE`` settings as the proto3 JSON of ``GameOptions`` for ``game``; a value
+    is read as JSON when it parses (``41``, ``true``), else as text (an enum name)."""
+    from mazzo.codec import CODECS
+
+    branch: Json = {}
+    for setting in settings:
+        name, sep, text = setting.partition("=")
+        if not sep or not name:
+            raise ValueError(f"{setting!r}: an option is NAME=VALUE")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        branch[name] = value
+    if not branch:
+        return {}
+    msg = json_format.ParseDict({CODECS[game].options_field: branch}, game_pb2.GameOptions())
+    return to_json(msg)
+
+
+async def run_match(
+    spec: MatchSpec,
+    bots: Sequence[str],
+    service: str | None = None,
+    clock: TimeControl = TimeControl(),
+    rules: FaultRules = FaultRules(),
+    logs: Path | None = None,
+    on_deal: Callable[[Json], None] | None = None,
+) -> Json:
+    """``mazzo match``: one match between the given bots; returns its record."""
+    from mazzo.referee.engine import engine_for
+
+    sides, deciders = table_of(spec.game, spec.players, spec.options_message())
+    lineup = entrants_for_bots(bots, sides, deciders)
+    engine = engine_for(service)
+    pools = Pools(logs=logs)
+    try:
+        return await play_match(spec, lineup, engine, pools, clock, rules, on_deal=on_deal)
+    finally:
+        await pools.close()
+        await engine.close()

@@ -1,0 +1,119 @@
+"""Match records: one JSON object per line, written as each match ends.
+
+Moves, events and scores are stored in the proto3 JSON mapping of the wire
+messages, so a record is readable by any language and replays against any build
+of the rules. Moves and events recur endlessly (a Maraffa match is forty card
+plays a hand), so their JSON is memoised on their wire bytes, and the same objects are shared by
+every record that holds them: records are values, never mutated in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import IO, Any
+
+from google.protobuf import json_format
+from google.protobuf.message import Message
+
+from mazzo.v1 import game_pb2, game_service_pb2
+
+Json = dict[str, Any]
+#: Bumped when a field changes meaning; readers refuse what they do not know.
+FORMAT = 1
+
+
+def to_json(message: Message) -> Json:
+    return json_format.MessageToDict(message)
+
+
+@lru_cache(maxsize=1 << 16)
+def _move_json(data: bytes) -> Json:
+    return to_json(game_pb2.Move.FromString(data))
+
+
+def move_json(move: game_pb2.Move) -> Json:
+    """The JSON of a move. Memoised and shared between records: never mutate it."""
+    return _move_json(move.SerializeToString())
+
+
+@lru_cache(maxsize=1 << 16)
+def _events_json(data: bytes) -> list[Json]:
+    return [to_json(e) for e in game_service_pb2.ApplyMoveResponse.FromString(data).events]
+
+
+def events_json(data: bytes) -> list[Json]:
+    """The JSON of a move's events, from the bytes of ``ApplyMoveResponse.events``.
+    Memoised and shared between records: never mutate it."""
+    return _events_json(data)
+
+
+def deal_hash(state: game_pb2.GameState) -> str:
+    """BLAKE2b-256 of the dealt state's wire bytes: a commitment to every card of the
+    deal (and the generator's seed), published before the first move and checked again
+    by replay."""
+    data = state.SerializeToString(deterministic=True)
+    return hashlib.blake2b(data, digest_size=32).hexdigest()
+
+
+class RecordWriter:
+    """Appends records, one line each, flushed as written: an interrupted run loses at
+    most the line being written, which ``read_records`` then skips. (Flushed to the
+    operating system, not synced to disk: Ctrl-C and crashes of the referee are the
+    interruptions that matter, and a sync per match would cost more than the match.)"""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: IO[str] = path.open("a", encoding="utf-8")
+
+    def write(self, record: Json) -> None:
+        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def iter_records(lines: Iterable[str]) -> Iterator[Json]:
+    """Records of a JSON-lines text; a torn last line (an interrupted write) is skipped."""
+    pending: str | None = None
+    for line in lines:
+        if pending is not None:
+            raise ValueError(f"a record is not valid JSON: {pending[:80]!r}")
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            pending = line
+            continue
+        if record.get("mazzo_record") != FORMAT:
+            raise ValueError(f"not a Mazzo record (format {FORMAT}): {line[:80]!r}")
+        yield record
+
+
+def read_records(path: Path) -> list[Json]:
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8") as f:
+        return list(iter_records(f))
+
+
+def repair(path: Path) -> None:
+    """Cut a torn last line, so that appending starts on a line of its own."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    end = data.rfind(b"\n") + 1
+    if end != len(data):
+        with path.open("r+b") as f:
+            f.truncate(end)

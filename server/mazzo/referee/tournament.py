@@ -1,0 +1,411 @@
+"""``mazzo tournament CONFIG``: many matches, in parallel, recorded, resumable, rated.
+
+Each match is written to the records file as it ends; ``--resume`` plays only the
+scheduled matches not in the file. Results depend only on the schedule (ids, seeds,
+lineups) and the bots, and standings are computed from the records in schedule
+order, so a run interrupted and resumed ends with the same table as one that was
+not. Ctrl-C stops scheduling, abandons the matches in flight (they were not
+recorded, so a resume plays them) and prints the standings so far.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mazzo.referee.engine import engine_for
+from mazzo.referee.match import (
+    Entrant,
+    FaultLedger,
+    FaultRules,
+    OnFault,
+    Pools,
+    TimeControl,
+    options_json,
+    play_match,
+    table_of,
+)
+from mazzo.referee.ratings import match_scores, standings
+from mazzo.referee.records import Json, RecordWriter, read_records, repair
+from mazzo.referee.schedule import Job, pairings, schedule
+from mazzo.referee.sprt import Sprt
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    game: str
+    entrants: tuple[Entrant, ...]
+    players: int = 0
+    seed: int = 1
+    format: str = "round-robin"
+    challengers: tuple[str, ...] = ()
+    deals: int = 10
+    duplicate: bool = True
+    concurrency: int = 1
+    options: Json = field(default_factory=dict)
+    clock: TimeControl = field(default_factory=TimeControl)
+    faults: FaultRules = field(default_factory=FaultRules)
+    records: Path | None = None
+    service: str | None = None
+
+    @staticmethod
+    def load(path: Path) -> Config:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+        return Config.from_dict(data, path.parent)
+
+    @staticmethod
+    def from_dict(data: dict[str, Any], base: Path = Path()) -> Config:
+        known = {
+            "name", "game", "entrants", "players", "seed", "format", "challengers", "deals",
+            "duplicate", "concurrency", "options", "time", "faults", "records", "service",
+        }  # fmt: skip
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
+        game = data.get("game")
+        if not isinstance(game, str):
+            raise ValueError('a tournament config needs game = "<game id>"')
+        if not data.get("entrants"):
+            raise ValueError("a tournament config needs [[entrants]]")
+        entrants = []
+        for e in data.get("entrants", []):
+            bots = e.get("bots") or ([e["bot"]] if "bot" in e else [])
+            if "name" not in e:
+                raise ValueError("every entrant needs a name")
+            entrants.append(Entrant(e["name"], tuple(bots)))
+        time_ = data.get("time", {})
+        faults = data.get("faults", {})
+        options = data.get("options", {})
+        settings = [f"{k}={_toml_value(v)}" for k, v in options.items()]
+        records = data.get("records")
+        return Config(
+            name=data.get("name", "tournament"),
+            game=game,
+            entrants=tuple(entrants),
+            players=int(data.get("players", 0)),
+            seed=int(data.get("seed", 1)),
+            format=data.get("format", "round-robin"),
+            challengers=tuple(data.get("challengers", ())),
+            deals=int(data.get("deals", 10)),
+            duplicate=bool(data.get("duplicate", True)),
+            concurrency=max(1, int(data.get("concurrency", 1))),
+            options=options_json(game, settings),
+            clock=TimeControl(float(time_.get("move", 1.0)), float(time_.get("bank", 10.0))),
+            faults=FaultRules(
+                OnFault(faults.get("on_fault", "random")), int(faults.get("disqualify_after", 0))
+            ),
+            records=None if records is None else base / records,
+            service=data.get("service"),
+        )
+
+    def jobs(self) -> list[Job]:
+        sides, _ = table_of(self.game, self.players, _options_message(self.options))
+        groups = pairings(self.entrants, len(sides), self.format, self.challengers)
+        return schedule(
+            groups,
+            self.deals,
+            self.seed,
+            self.game,
+            self.players,
+            self.options,
+            self.duplicate,
+        )
+
+
+def _toml_value(value: Any) -> str:
+    import json
+
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
+def _options_message(options: Json) -> Any:
+    from mazzo.referee.match import MatchSpec
+
+    return MatchSpec("", "", 0, 0, options).options_message()
+
+
+def sprt_scores(records: Sequence[Json], first: str, duplicate: bool) -> list[float]:
+    """The SPRT's samples for ``first``: a score per match, or per complete duplicate pair."""
+    per_match = {}
+    for record in records:
+        names = [s["entrant"] for s in record["sides"]]
+        per_match[record["id"]] = (record, match_scores(record)[names.index(first)])
+    if not duplicate:
+        return [score for _, score in per_match.values()]
+    groups: dict[tuple[int, int], list[float]] = {}
+    sizes: dict[tuple[int, int], int] = {}
+    for record, score in per_match.values():
+        tag = record["tournament"]
+        key = (tag["pairing"], tag["deal"])
+        groups.setdefault(key, []).append(score)
+        sizes[key] = len(record["sides"])
+    return [sum(s) / len(s) for k, s in groups.items() if len(s) == sizes[k]]
+
+
+class Progress:
+    """A progress bar with ETA on a terminal; elsewhere a line every tenth of the run."""
+
+    def __init__(self, total: int, done: int, enabled: bool) -> None:
+        self.total, self.done = total, done
+        self._bar: Any = None
+        self._task: Any = None
+        self._next_line = done + max(1, total // 10)
+        self._quiet = not enabled
+        if enabled and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+            from rich.progress import Progress as Bar
+
+            self._bar = Bar(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+            )
+            self._bar.start()
+            self._task = self._bar.add_task("matches", total=total, completed=done)
+
+    def advance(self, note: str = "") -> None:
+        self.done += 1
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1, description=note or "matches")
+        elif not self._quiet and (self.done >= self._next_line or self.done == self.total):
+            print(f"{self.done}/{self.total} matches {note}", file=sys.stderr, flush=True)
+            self._next_line = self.done + max(1, self.total // 10)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+@dataclass
+class Outcome:
+    summary: Json
+    records: list[Json]
+    interrupted: bool = False
+    sprt: str | None = None
+
+
+async def run_tournament(
+    config: Config,
+    records_path: Path,
+    resume: bool = False,
+    sprt: Sprt | None = None,
+    progress: bool = True,
+    stop_after: int | None = None,
+    logs: Path | None = None,
+    on_record: Callable[[Json], None] | None = None,
+) -> Outcome:
+    """Play the scheduled matches not yet recorded; ``stop_after`` (for tests) stops
+    like a Ctrl-C once that many new matches are recorded."""
+    jobs = config.jobs()
+    order = {job.spec.id: i for i, job in enumerate(jobs)}
+    by_id = {job.spec.id: job for job in jobs}
+    existing = read_records(records_path)
+    if existing and not resume:
+        raise ValueError(f"{records_path} has records: --resume to continue, or another file")
+    for record in existing:
+        job = by_id.get(record["id"])
+        if job is None or job.spec.seed != record["seed"] or record["game"] != config.game:
+            raise ValueError(f"{records_path}: match {record['id']} is not of this schedule")
+    repair(records_path)
+    done = {r["id"] for r in existing}
+    names = [e.name for e in config.entrants]
+    if sprt is not None and len(names) != 2:
+        raise ValueError("--sprt is for a run of two entrants")
+    ledger = FaultLedger(config.faults.disqualify_after)
+    for record in existing:
+        for fault in record["faults"]:
+            ledger.add(fault["entrant"])
+    recorded = list(existing)
+    decision = _decide(sprt, recorded, names, config.duplicate)
+    pending = iter([] if decision else [j for j in jobs if j.spec.id not in done])
+    bar = Progress(len(jobs), len(done), progress)
+    engine = engine_for(config.service or None)
+    pools = Pools(logs=logs)
+    stop = asyncio.Event()
+    new = 0
+
+    async def worker() -> None:
+        nonlocal decision, new
+        while not stop.is_set():
+            job = next(pending, None)
+            if job is None:
+                return
+            record = await play_match(
+                job.spec, job.lineup, engine, pools, config.clock, config.faults, ledger
+            )
+            record["tournament"] = {
+                "name": config.name,
+                "pairing": job.pairing,
+                "deal": job.deal,
+                "orientation": job.orientation,
+                "duplicate": config.duplicate,
+            }
+            writer.write(record)
+            recorded.append(record)
+            new += 1
+            if on_record is not None:
+                on_record(record)
+            bar.advance(_leader(recorded, names))
+            decision = _decide(sprt, recorded, names, config.duplicate)
+            if decision or (stop_after is not None and new >= stop_after):
+                stop.set()
+
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGINT, stop.set)
+    writer = RecordWriter(records_path)
+    started = time.perf_counter()
+    try:
+        workers = [asyncio.create_task(worker()) for _ in range(config.concurrency)]
+        stopper = asyncio.create_task(stop.wait())
+        try:
+            while running := [w for w in workers if not w.done()]:
+                await asyncio.wait([*running, stopper], return_when=asyncio.FIRST_COMPLETED)
+                failed = [w for w in workers if w.done() and not w.cancelled() and w.exception()]
+                if failed or stop.is_set():
+                    # Ctrl-C, a decided SPRT, stop_after or a bug: abandon what is in flight.
+                    for w in workers:
+                        w.cancel()
+                    await asyncio.gather(*workers, return_exceptions=True)
+                    if failed:
+                        raise failed[0].exception()  # type: ignore[misc]
+                    break
+        finally:
+            stopper.cancel()
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGINT)
+        writer.close()
+        bar.close()
+        await pools.close()
+        await engine.close()
+    recorded.sort(key=lambda r: order[r["id"]])
+    interrupted = len(recorded) < len(jobs) and decision is None
+    summary = standings(recorded, names)
+    summary.update(
+        tournament=config.name,
+        game=config.game,
+        format=config.format,
+        duplicate=config.duplicate,
+        matches=len(recorded),
+        scheduled=len(jobs),
+        complete=len(recorded) == len(jobs),
+        seconds=round(time.perf_counter() - started, 3),
+        bots_started=pools.started(),
+        disqualified=sorted(n for n in names if ledger.disqualified(n)),
+    )
+    if sprt is not None:
+        samples = sprt_scores(recorded, names[0], config.duplicate)
+        lower, upper = sprt.bounds
+        summary["sprt"] = {
+            "of": names[0],
+            "elo0": sprt.elo0,
+            "elo1": sprt.elo1,
+            "alpha": sprt.alpha,
+            "beta": sprt.beta,
+            "llr": sprt.llr(samples),
+            "bounds": [lower, upper],
+            "samples": len(samples),
+            "decision": decision,
+        }
+    return Outcome(summary, recorded, interrupted, decision)
+
+
+def _decide(sprt: Sprt | None, records: Sequence[Json], names: Sequence[str], dup: bool) -> Any:
+    if sprt is None or not records:
+        return None
+    return sprt.decide(sprt_scores(records, names[0], dup))
+
+
+def _leader(records: Sequence[Json], names: Sequence[str]) -> str:
+    wins = dict.fromkeys(names, 0.0)
+    for record in records:
+        for side, score in enumerate(match_scores(record)):
+            wins[record["sides"][side]["entrant"]] += score
+    best = max(wins, key=lambda n: wins[n])
+    return f"leader {best} {wins[best]:g}/{len(records)}"
+
+
+def _elo(value: float) -> str:
+    return f"{round(value):+d}" if round(value) else "0"
+
+
+def render(summary: Json) -> str:
+    """The standings as a table for people."""
+    from io import StringIO
+
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{summary['tournament']}: {summary['matches']}/{summary['scheduled']}")
+    for col in ("#", "entrant", "matches", "win rate [95% CI]", "pts/hand [95% CI]"):
+        table.add_column(col)
+    elo = any("elo" in row for row in summary["standings"])
+    if elo:
+        table.add_column("Elo [95% CI]")
+    table.add_column("OpenSkill mu +- sigma")
+    table.add_column("faults")
+    for i, row in enumerate(summary["standings"], 1):
+        lo, hi = row["win_rate_ci"]
+        plo, phi = row["points_per_hand_ci"]
+        cells = [
+            str(i),
+            row["name"],
+            str(row["matches"]),
+            f"{row['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]",
+            f"{row['points_per_hand']:.2f} [{plo:.2f}, {phi:.2f}]",
+        ]
+        if elo:
+            e = row["elo"]
+            cells.append(f"{_elo(e['elo'])} [{_elo(e['ci'][0])}, {_elo(e['ci'][1])}]")
+        sk = row["openskill"]
+        cells.append(f"{sk['mu']:.1f} ± {sk['sigma']:.1f}")
+        dq = " DQ" if row["name"] in summary.get("disqualified", []) else ""
+        cells.append(f"{row['faults']}{dq}")
+        table.add_row(*cells)
+    out = StringIO()
+    console = Console(file=out, width=140)
+    console.print(table)
+    for p in summary["pairings"]:
+        line = f"{' vs '.join(p['entrants'])}: {p['matches']} matches"
+        if "elo_difference" in p:
+            d = p["elo_difference"]
+            line += f"; Elo of {d['of']} {_elo(d['elo'])} [{_elo(d['ci'][0])}, {_elo(d['ci'][1])}]"
+        if "duplicate" in p:
+            d = p["duplicate"]
+            lo, hi = d["points_difference_ci"]
+            line += (
+                f"; duplicate, {d['deals']} deals: {d['of']} {d['points_difference']:+.2f} points"
+                f" [{lo:+.2f}, {hi:+.2f}] per deal, won every rotation {d['won_every_rotation']},"
+                f" split {d['split']}, lost every rotation {d['lost_every_rotation']}"
+            )
+        console.print(line)
+    if "sprt" in summary:
+        s = summary["sprt"]
+        console.print(
+            f"SPRT [{s['elo0']}, {s['elo1']}] for {s['of']}: LLR {s['llr']:.2f} "
+            f"({s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}) after {s['samples']} samples: "
+            f"{s['decision'] or 'undecided'}"
+        )
+    return out.getvalue()

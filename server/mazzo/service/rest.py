@@ -1,0 +1,178 @@
+"""HTTP/JSON for every RPC, routed by the proto's ``google.api.http`` annotations.
+
+The routes are read from the service descriptor, not written a second time, and
+bodies use the proto3 JSON mapping, so REST and gRPC cannot drift apart. Handlers
+call the same servicer as gRPC; errors are a JSON ``google.rpc.Status`` with the
+same details as gRPC, under the HTTP status Google's mapping gives its code
+(INVALID_ARGUMENT 400; FAILED_PRECONDITION 409, as our API documents it).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from google.api import annotations_pb2
+from google.protobuf import json_format
+from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
+from google.protobuf.message import Message
+from google.protobuf.message_factory import GetMessageClass
+from google.rpc import code_pb2, status_pb2
+from prometheus_client import CONTENT_TYPE_LATEST
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from mazzo.core.errors import InvalidArgument, RulesError
+from mazzo.service.errors import status_of
+from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
+from mazzo.service.metrics import Metrics
+
+log = logging.getLogger("mazzo.rest")
+
+HTTP_STATUS = {
+    code_pb2.OK: 200,
+    code_pb2.INVALID_ARGUMENT: 400,
+    code_pb2.FAILED_PRECONDITION: 409,
+    code_pb2.NOT_FOUND: 404,
+    code_pb2.UNIMPLEMENTED: 405,
+    code_pb2.INTERNAL: 500,
+}
+JSON = "application/json"
+
+
+@dataclass(frozen=True)
+class HttpRule:
+    """One RPC's REST binding, as its ``google.api.http`` option states it."""
+
+    method: MethodDescriptor
+    verb: str
+    path: str
+    body: str
+
+
+def http_rules(service: ServiceDescriptor) -> list[HttpRule]:
+    rules = []
+    for method in service.methods:
+        rule = method.GetOptions().Extensions[annotations_pb2.http]
+        verb = rule.WhichOneof("pattern")
+        if verb is None or verb == "custom":
+            continue
+        rules.append(HttpRule(method, verb.upper(), getattr(rule, verb), rule.body))
+    return rules
+
+
+def _json(message: Message, status: int = 200) -> Response:
+    return Response(json_format.MessageToJson(message, indent=None), status, media_type=JSON)
+
+
+def _status_response(status: status_pb2.Status) -> Response:
+    return _json(status, HTTP_STATUS.get(status.code, 500))
+
+
+Handler = Callable[[Any, Any], Awaitable[Message]]
+
+
+def _endpoint(
+    rule: HttpRule, handler: Handler, metrics: Metrics
+) -> Callable[[Request], Awaitable[Response]]:
+    request_class = GetMessageClass(rule.method.input_type)
+    counted = {code: metrics.http.labels(rule.path, str(code)) for code in (200, 400, 409, 500)}
+
+    async def endpoint(request: Request) -> Response:
+        bind_request(lambda: request.headers.get(REQUEST_ID_KEY))
+        response = await respond(request)
+        code = response.status_code
+        child = counted.get(code) or metrics.http.labels(rule.path, str(code))
+        child.inc()
+        return response
+
+    async def respond(request: Request) -> Response:
+        message = request_class()
+        try:
+            if rule.body == "*":
+                raw = await request.body()
+                if raw.strip():
+                    json_format.Parse(raw, message)
+            for name, value in request.query_params.items():
+                json_format.ParseDict({name: value}, message)
+            for name, value in request.path_params.items():
+                json_format.ParseDict({name: value}, message)
+        except (json_format.ParseError, ValueError) as e:  # ValueError: not UTF-8
+            bad = InvalidArgument("body", f"not a valid {request_class.__name__} in JSON: {e}")
+            return _status_response(status_of(bad))
+        try:
+            reply = await handler(message, None)
+        except RulesError as e:
+            return _status_response(status_of(e))
+        except Exception:
+            log.exception(
+                "unexpected error in %s",
+                rule.method.full_name,
+                extra={"request_id": current_request_id()},
+            )
+            return _status_response(
+                status_pb2.Status(code=code_pb2.INTERNAL, message="internal error")
+            )
+        return _json(reply)
+
+    return endpoint
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    """404 and 405 as a JSON Status; a 405 keeps the Allow header Starlette gives it."""
+    if isinstance(exc, HTTPException) and exc.status_code == 405:
+        status = status_pb2.Status(
+            code=code_pb2.UNIMPLEMENTED, message=f"{request.method} is not allowed here"
+        )
+        response = _status_response(status)
+        response.headers.update(exc.headers or {})
+        return response
+    message = f"no route for {request.method} {request.url.path}"
+    return _status_response(status_pb2.Status(code=code_pb2.NOT_FOUND, message=message))
+
+
+def openapi_document() -> bytes:
+    """The OpenAPI 3 document generated from the proto (scripts/gen_openapi.py)."""
+    return resources.files("mazzo.service").joinpath("openapi.json").read_bytes()
+
+
+def build_app(
+    service: ServiceDescriptor,
+    servicer: Any,
+    metrics: Metrics,
+    serving: Callable[[], bool] = lambda: True,
+) -> Starlette:
+    """A Starlette app serving every annotated RPC of ``service`` through ``servicer``,
+    the API's OpenAPI document at ``/openapi.json``, Prometheus metrics at
+    ``/metrics`` and, for HTTP-only probes, ``/healthz`` (503 while shutting down)."""
+    document = openapi_document()
+
+    async def healthz(request: Request) -> Response:
+        ok = serving()
+        body = b'{"status": "SERVING"}' if ok else b'{"status": "NOT_SERVING"}'
+        return Response(body, 200 if ok else 503, media_type=JSON)
+
+    async def openapi(request: Request) -> Response:
+        return Response(document, media_type=JSON)
+
+    async def prometheus(request: Request) -> Response:
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
+
+    routes = [
+        Route(
+            rule.path,
+            _endpoint(rule, getattr(servicer, rule.method.name), metrics),
+            methods=[rule.verb],
+        )
+        for rule in http_rules(service)
+    ]
+    routes.append(Route("/openapi.json", openapi, methods=["GET"]))
+    routes.append(Route("/metrics", prometheus, methods=["GET"]))
+    routes.append(Route("/healthz", healthz, methods=["GET"]))
+    return Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})

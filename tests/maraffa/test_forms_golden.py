@@ -1,0 +1,288 @@
+"""Golden transcripts of the forms of maraffa-forms.md: whole Trionfo and 39-card
+matches that pin the engines' behaviour across releases.
+
+Each file in ``golden/`` named below holds one match: how it was dealt (players, seed,
+options), the deterministic chooser that played it, every move with its seat, its
+text and the events it caused (and the hands of every new deal), then the final
+totals and winners. The test deals and plays the same match again and must get the
+stored transcript exactly. A second test checks the replayed match against the rules
+with the oracles of the property tests (written from the rules text, not from the
+engine), so that a regenerated file cannot pin a rule violation.
+
+The test never writes the files. After an intended change of behaviour, regenerate
+them with
+
+    .venv/bin/python -m tests.maraffa.test_forms_golden --regenerate
+
+and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mazzo.core.cards import card, code
+from mazzo.games.maraffa.cards import cards_of
+from mazzo.games.maraffa.game import RULES
+from mazzo.games.maraffa.moves import CLAIM, Contract, Signal
+from mazzo.games.maraffa.options import (
+    ClaimRule,
+    Fractions,
+    MarafonaRule,
+    Options,
+    Series,
+    SignalSet,
+    ThreePlayerForm,
+    TrionfoAuction,
+)
+from mazzo.games.maraffa.trionfo_state import TrionfoState
+from tests.maraffa import test_deck39_properties as deck39
+from tests.maraffa import test_trionfo_properties as trionfo
+
+GOLDEN = Path(__file__).parent / "golden"
+
+#: name -> (players, seed, chooser seed, options as in the JSON file)
+MATCHES: dict[str, tuple[int, int, int, dict[str, Any]]] = {
+    # Trionfo with every option at its default, three deals: CHIAMO (the partner
+    # revealed), MASO and MASO_DEI_MASI.
+    "trionfo_defaults": (5, 90, 90, {"match_deals": 3}),
+    # Trionfo with the other values: one card at a time, a single round, core signals,
+    # deals stopped when decided, thrown-in deals not counted, 4D picks the first speaker.
+    "trionfo_options": (
+        5,
+        21,
+        21,
+        {
+            "match_deals": 4,
+            "trionfo_deal_batch": 1,
+            "trionfo_auction": "single_round",
+            "trionfo_signals": "core",
+            "trionfo_stop_when_decided": True,
+            "count_thrown_in": False,
+            "trionfo_first_speaker_card": "4D",
+            "first_dealer": 3,
+        },
+    ),
+    # Three players with 39 cards, defaults but a short target.
+    "deck39_target_21": (3, 5, 5, {"three_player_form": "deck39", "target": 21}),
+    # The same with 4H out, core signals, redeals, kept thirds, best of three.
+    "deck39_options": (
+        3,
+        13,
+        13,
+        {
+            "three_player_form": "deck39",
+            "removed_four": "4H",
+            "target": 11,
+            "signals": "core",
+            "redeal_weak_hand": True,
+            "fractions": "keep_thirds",
+            "series": "best_of_three",
+            "marafona_auto_declare": True,
+        },
+    ),
+}
+
+CHOOSER = (
+    "random.Random(chooser_seed).randrange over the legal moves (without the final CLAIM "
+    "where one is listed), one call per decision"
+)
+_ENUMS: dict[str, Any] = {
+    "fractions": Fractions,
+    "marafona_rule": MarafonaRule,
+    "claim_rule": ClaimRule,
+    "signals": SignalSet,
+    "series": Series,
+    "three_player_form": ThreePlayerForm,
+    "trionfo_auction": TrionfoAuction,
+    "trionfo_signals": SignalSet,
+}
+_CARDS = {"removed_four", "trionfo_first_speaker_card"}
+
+
+def options_from_json(data: dict[str, Any]) -> Options:
+    """Options from their JSON form: enum values by lower-case name, cards by code."""
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        if name in _ENUMS:
+            values[name] = _ENUMS[name][value.upper()]
+        elif name in _CARDS:
+            values[name] = card(value)
+        else:
+            values[name] = value
+    return Options(**values)
+
+
+def _field(name: str, value: Any) -> Any:
+    """One event field as plain JSON: cards as codes, suits as letters, names for enums."""
+    if name in ("card", "called_card"):
+        return code(value) if value else None
+    if name in ("suit", "trump"):
+        return "SHDC"[value] if value >= 0 else None
+    if name == "signal":
+        return Signal(value).name
+    if name == "contract":
+        return Contract(value).name if value else None
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return {k: _field(k, v) for k, v in zip(value._fields, value, strict=True)}
+    if isinstance(value, tuple):
+        return [_field(name, v) for v in value]
+    return value
+
+
+def event_json(event: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": type(event).__name__}
+    for name, value in zip(event._fields, event, strict=True):
+        out[name] = _field(name, value)
+    return out
+
+
+def _hands(state: Any) -> list[list[str]]:
+    return [[code(c) for c in cards_of(h)] for h in state.hands]
+
+
+def replay(players: int, seed: int, chooser_seed: int, options: dict[str, Any]) -> list[Any]:
+    """Deal and play the match with the deterministic chooser: its steps, as the
+    property tests' oracles take them."""
+    step = trionfo.Step if players == 5 else deck39.Step
+    rnd = random.Random(chooser_seed)
+    state, events = RULES.deal(options_from_json(options), players, seed)
+    steps = [step(None, None, tuple(events), state)]
+    while not state.finished:
+        moves = list(RULES.legal_moves(state))
+        if moves[-1] is CLAIM:
+            moves.pop()
+        move = moves[rnd.randrange(len(moves))]
+        new, events = RULES.apply(state, move)
+        steps.append(step(state, move, tuple(events), new))
+        state = new
+    return steps
+
+
+def transcript(players: int, seed: int, chooser_seed: int, options: dict[str, Any]) -> dict:
+    steps = replay(players, seed, chooser_seed, options)
+    first = steps[0]
+    out: dict[str, Any] = {
+        "comment": (
+            "Golden transcript: must match the engine exactly. Regenerate only after an "
+            "intended change: python -m tests.maraffa.test_forms_golden --regenerate"
+        ),
+        "players": players,
+        "seed": seed,
+        "chooser_seed": chooser_seed,
+        "chooser": CHOOSER,
+        "options": options,
+        "deal": {"events": [event_json(e) for e in first.events], "hands": _hands(first.after)},
+        "moves": [],
+    }
+    for step in steps[1:]:
+        entry: dict[str, Any] = {
+            "seat": step.before.to_act,
+            "move": str(step.move),
+            "events": [event_json(e) for e in step.events],
+        }
+        if any(type(e).__name__ in ("HandDealt", "DealDealt") for e in step.events):
+            entry["hands"] = _hands(step.after)
+        out["moves"].append(entry)
+    final = steps[-1].after
+    report = RULES.score(final)
+    out["final"] = {"totals": list(final.table.totals), "winners": list(report.winners)}
+    return json.loads(json.dumps(out))
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """The file text: one line per move, so a diff shows which move changed."""
+    compact = {"separators": (",", ":")}
+    parts = []
+    for key, value in data.items():
+        if key == "moves":
+            lines = ",\n".join("  " + json.dumps(m, **compact) for m in value)  # type: ignore[arg-type]
+            parts.append(f' "moves": [\n{lines}\n ]')
+        else:
+            parts.append(f" {json.dumps(key)}: {json.dumps(value, **compact)}")  # type: ignore[arg-type]
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def regenerate() -> None:
+    GOLDEN.mkdir(exist_ok=True)
+    for name, params in MATCHES.items():
+        path = GOLDEN / f"{name}.json"
+        path.write_text(dumps(transcript(*params)))
+        print(f"wrote {path} ({path.stat().st_size} bytes)")
+
+
+def load(name: str) -> dict[str, Any]:
+    return json.loads((GOLDEN / f"{name}.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(MATCHES))
+def test_replay_matches_golden_transcript(name: str) -> None:
+    """Dealing and playing the stored match again gives the stored transcript."""
+    stored = load(name)
+    params = MATCHES[name]
+    assert [stored[k] for k in ("players", "seed", "chooser_seed", "options")] == list(params)
+    again = transcript(*params)
+    assert again["deal"] == stored["deal"], "the deal changed"
+    for i, (got, want) in enumerate(zip(again["moves"], stored["moves"], strict=False)):
+        assert got == want, f"move {i} differs"
+    assert len(again["moves"]) == len(stored["moves"])
+    assert again == stored
+
+
+@pytest.mark.parametrize("name", sorted(MATCHES))
+def test_golden_match_obeys_the_rules(name: str) -> None:
+    """The stored match, replayed, passes the property tests' oracles: trick winners,
+    scores and payments (A.6, B.3), the auction and rotation (A.2-3, B.2), every state
+    valid, and its legal moves the rule book's."""
+    steps = replay(*MATCHES[name])
+    if isinstance(steps[0].after, TrionfoState):
+        trionfo.DealWatcher().check(steps)
+        trionfo.check_rotation(steps)
+        oracle = trionfo.rule_book_moves
+    else:
+        deck39.check_scores(steps)
+        deck39.check_rotation(steps)
+        oracle = deck39.rule_book_moves
+    for step in steps:
+        RULES.validate(step.after)
+        assert tuple(RULES.legal_moves(step.after)) == oracle(step.after)
+
+
+def test_golden_files_cover_the_forms_and_their_events() -> None:
+    kinds: set[str] = set()
+    for name in MATCHES:
+        for entry in load(name)["moves"]:
+            kinds.update(e["type"] for e in entry["events"])
+    assert kinds >= {
+        "DealDealt",
+        "BidMade",
+        "BidPassed",
+        "AuctionWon",
+        "ContractDeclared",
+        "PartnerRevealed",
+        "DealScored",
+        "TrionfoMatchOver",
+        "HandDealt",
+        "TrumpDeclared",
+        "HandScored",
+        "GameWon",
+        "MatchWon",
+    }
+    assert {load(name)["players"] for name in MATCHES} == {3, 5}
+
+
+@pytest.mark.parametrize("name", sorted(MATCHES))
+def test_golden_file_is_small(name: str) -> None:
+    assert (GOLDEN / f"{name}.json").stat().st_size < 200_000
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--regenerate"]:
+        sys.exit("usage: python -m tests.maraffa.test_forms_golden --regenerate")
+    regenerate()
