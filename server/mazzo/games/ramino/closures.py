@@ -418,11 +418,24 @@ def _split_kind(m: int, n: int, w: int, dup: bool, floor: int, memo: dict[int, b
     return floor
 
 
+def _fits_one_wild_combo(r9: int, dup: bool) -> bool:
+    """Nine cards and W: every combination but W's is made of real cards, so the cards
+    in no all-real combination (see ``_may_close``) must all be in W's, which holds one
+    rank or one suit. A quick necessary test before a search."""
+    present = (r9 | r9 >> 1) & _LOW_BITS
+    weak = present & ~_strong_codes(r9, present, dup)
+    if not weak:
+        return True
+    return any(not weak & ~field for field in _SUIT_FIELD) or any(
+        not weak & ~rank for rank in _RANK_LOW
+    )
+
+
 def _first_stands_for(r9: int, kind: int, dup: bool, memo: dict[int, bool]) -> int:
     """The lowest code W can take so that the nine cards ``r9`` and W make a closure
     of type ``kind`` (1 or 2) by simple combinations; INF if there is none. A quick
     search says whether there is one; only then are all the splits walked for W."""
-    if _isolated(r9, dup):
+    if _isolated(r9, dup) or not _fits_one_wild_combo(r9, dup):
         return INF
     figures = not r9 & ~_FIGURE_FIELD
     if kind == 2:
@@ -537,18 +550,24 @@ def _long_suit(m: int, outside: int) -> bool:
     return False
 
 
+def _strong_codes(m: int, present: int, dup: bool) -> int:
+    """``_strong``, and with repeated suits allowed every rank held three times or more
+    (any three cards of a rank are then a set)."""
+    strong = _strong(present)
+    if dup:
+        for r in range(13):
+            held = m & (_RANK_LOW[r] | _RANK_LOW[r] << 1)
+            if held and _count(held) >= 3:
+                strong |= present & _RANK_LOW[r]
+    return strong
+
+
 def _may_close(m: int, present: int, wild: bool, dup: bool) -> bool:
     """Can some discard from these eleven cards leave ten that split into combinations?
     A necessary test: every combination but the one holding W is made of real cards, so
     a card in no all-real combination of the hand ("weak") is the discard, the joker
     card, or in the W combination, whose cards share a rank or a suit."""
-    strong = _strong(present)
-    if dup:  # suits may repeat: any three cards of a rank make a set
-        for r in range(13):
-            held = m & (_RANK_LOW[r] | _RANK_LOW[r] << 1)
-            if held and _count(held) >= 3:
-                strong |= present & _RANK_LOW[r]
-    weak_low = present & ~strong
+    weak_low = present & ~_strong_codes(m, present, dup)
     weak_cards = m & (weak_low | weak_low << 1)
     weak = weak_low.bit_count() + (weak_cards >> 1 & _LOW_BITS).bit_count()
     if not wild:
