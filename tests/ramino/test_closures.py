@@ -102,3 +102,52 @@ def test_no_joker_option_allows_no_substitution() -> None:
     ten = cards("3C 4C 5C 6C 7C 8C 9C TC JC KD")
     assert best_closure(ten, 0).multiplier == reference.best_closure(ten, 0)[0] == 0
     assert best_closure(ten, 1).multiplier == 5
+
+
+def test_sets_that_repeat_a_suit_count_for_closing_discards() -> None:
+    """Found in review: with set_duplicate_suits, 7S 7H 7H and 9C 9D 9D are sets, so the
+    lone suits of those ranks are in all-real combinations; the whole-hand test once
+    took them for cards in none and listed no CLOSE. The joker KD is 5S: 3S 4S 5S 6S."""
+    hand = tuple(sorted(cards("7S 7H 7H 9C 9D 9D 3S 4S 6S KD 2C")))
+    allowed = sorted(set(hand))
+    expected = tuple(
+        d for d in allowed if reference.best_closure(tuple(pack_minus(hand, d)), 1, True)[0]
+    )
+    assert codes(expected) == "KD 2C"
+    assert closing_discards(hand, 1, True, allowed) == expected
+
+
+def eleven_card_hands(count: int, seed: int) -> list[tuple[tuple[int, ...], int, bool]]:
+    """Near-closures of every shape plus one card: the hands a player holds after taking."""
+    rnd = random.Random(seed)
+    out = []
+    while len(out) < count:
+        ten = reference.sample_hand(rnd)
+        extra = rnd.choice([c for c in range(1, 53) if ten.count(c) < 2])
+        out.append(
+            (tuple(sorted((*ten, extra))), 1 if rnd.random() < 0.85 else 0, rnd.random() < 0.3)
+        )
+    return out
+
+
+def check_whole_hand_test(count: int, seed: int) -> int:
+    """``closing_discards`` (whole-hand tests first) against ``can_close`` of every
+    discard (no whole-hand test; checked against the spec's loop above). Returns how
+    many hands could close."""
+    closing = 0
+    for hand, jokers, dup in eleven_card_hands(count, seed):
+        m = pack(hand)
+        allowed = sorted(set(hand))
+        every = tuple(d for d in allowed if can_close(m - pack([d]), jokers, dup))
+        assert closing_discards(hand, jokers, dup, allowed) == every, (codes(hand), jokers, dup)
+        closing += bool(every)
+    return closing
+
+
+def test_the_whole_hand_test_never_drops_a_closing_discard() -> None:
+    assert check_whole_hand_test(4000, seed=11) > 1000
+
+
+@pytest.mark.slow
+def test_the_whole_hand_test_never_drops_a_closing_discard_on_many_hands() -> None:
+    assert check_whole_hand_test(40000, seed=12) > 10000

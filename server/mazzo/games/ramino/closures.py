@@ -256,32 +256,22 @@ Splits = tuple[int, int, int, int]
 
 
 def _search(m: int, n: int, w: int, runs: bool, dup: bool, memo: dict[int, Splits]) -> Splits:
-    """Entry k: can the ``n`` cards of ``m`` (joker in state ``w``) be split into exactly
-    k simple combinations, and with what joker? INF if not; otherwise the smallest, in
-    the order of the spec's report (§3.5.5), of what is still to choose: FREE the pair
-    ``joker << 6 | stands_for`` (0: no joker used), HELD the code W stands for, OWED the
-    card named the joker, SPENT 0."""
+    """Entry k: can the ``n`` cards of ``m`` be split into exactly k simple combinations,
+    with W still to place (HELD) or without W (SPENT)? INF if not; otherwise, HELD, the
+    lowest code W can stand for in such a split, SPENT 0. Unlike ``_reaches`` it walks
+    every split: the reported joker is the lowest code (§3.5.5)."""
     if n == 0:
-        return _DONE if w in (FREE, SPENT) else _NONE
+        return _DONE if w == SPENT else _NONE
     key = m << 3 | runs << 2 | w
     known = memo.get(key)
     if known is not None:
         return known
     slots = _slots(n, w)
     best = [INF, INF, INF, INF]
-    if (slots == 0 or slots >= 3) and _may_split(m, w, dup):
+    if slots >= 3 and _may_split(m, w, dup):
         c = ((m & -m).bit_length() - 1) >> 1
         m1 = m - ONE[c]
-        if w == FREE:  # c is the joker: W is placed later
-            for k, y in enumerate(_search(m1, n - 1, HELD, runs, dup, memo)):
-                if y < INF:
-                    best[k] = min(best[k], c << 6 | y)
-        elif w == OWED:  # c is the card the W already placed stands for
-            for k, done in enumerate(_search(m1, n - 1, SPENT, runs, dup, memo)):
-                if done < INF:
-                    best[k] = min(best[k], c)
-        wild = w in (FREE, HELD)
-        for taken, reals, size, takes in _combos(m1 & _LOCAL[c], c, wild, runs, dup):
+        for taken, reals, size, takes in _combos(m1 & _LOCAL[c], c, w == HELD, runs, dup):
             rest = slots - size
             if rest != 0 and rest < 3:
                 continue
@@ -292,16 +282,10 @@ def _search(m: int, n: int, w: int, runs: bool, dup: bool, memo: dict[int, Split
                         best[k + 1] = sub[k]
                 continue
             y = takes[0]  # the lowest code W may take here
-            if w == FREE:
-                sub = _search(m1 - taken, n - reals, OWED, runs, dup, memo)
-                for k in range(3):
-                    if sub[k] < INF and sub[k] << 6 | y < best[k + 1]:
-                        best[k + 1] = sub[k] << 6 | y
-            else:
-                sub = _search(m1 - taken, n - reals, SPENT, runs, dup, memo)
-                for k in range(3):
-                    if sub[k] < INF and y < best[k + 1]:
-                        best[k + 1] = y
+            sub = _search(m1 - taken, n - reals, SPENT, runs, dup, memo)
+            for k in range(3):
+                if sub[k] < INF and y < best[k + 1]:
+                    best[k + 1] = y
     result: Splits = (best[0], best[1], best[2], best[3])
     memo[key] = result
     return result
@@ -506,7 +490,7 @@ def can_close(m: int, jokers: int, dup: bool) -> bool:
     wild = jokers > 0
     if (m & _LOW_BITS).bit_count() <= (2 if wild else 0):
         return True  # five pairs, the joker completing one of them
-    if max(_count(m & field) for field in _SUIT_FIELD) >= (9 if wild else 10):
+    if _long_suit(m, 1 if wild else 0):
         return True  # one suit, the joker as the tenth card
     lonely = _isolated(m, dup)
     if not lonely:
@@ -535,25 +519,43 @@ def _strong(present: int) -> int:
     return strong | sets | sets << 26 | sets << 52 | sets << 78
 
 
-def _may_close(m: int, wild: bool, dup: bool) -> bool:
+def _suit_counts(m: int) -> list[int]:
+    """Cards per suit of a packed multiset."""
+    return [
+        (m >> (26 * s) & _SUIT_LOW).bit_count() + 2 * (m >> (26 * s + 1) & _SUIT_LOW).bit_count()
+        for s in range(4)
+    ]
+
+
+def _long_suit(m: int, outside: int) -> bool:
+    """Are all but ``outside`` cards of one suit? One bit per code outside a suit is a
+    lower bound of the cards outside it, so most suits are ruled out by one count."""
+    for field in _SUIT_FIELD:
+        rest = m & ~field
+        if rest.bit_count() <= outside and _count(rest) <= outside:
+            return True
+    return False
+
+
+def _may_close(m: int, present: int, wild: bool, dup: bool) -> bool:
     """Can some discard from these eleven cards leave ten that split into combinations?
     A necessary test: every combination but the one holding W is made of real cards, so
     a card in no all-real combination of the hand ("weak") is the discard, the joker
     card, or in the W combination, whose cards share a rank or a suit."""
-    present = (m | m >> 1) & _LOW_BITS
     strong = _strong(present)
-    if dup:  # c, c and another of its rank make a set when suits may repeat
-        for c in _cards(m & ~(strong | strong << 1)):
-            if m >> (2 * c) & 3 == 2 and present & _RANK_LOW[RANK[c]] & ~(1 << (2 * c)):
-                strong |= 1 << (2 * c)
+    if dup:  # suits may repeat: any three cards of a rank make a set
+        for r in range(13):
+            held = m & (_RANK_LOW[r] | _RANK_LOW[r] << 1)
+            if held and _count(held) >= 3:
+                strong |= present & _RANK_LOW[r]
     weak_low = present & ~strong
     weak_cards = m & (weak_low | weak_low << 1)
-    weak = _count(weak_cards)
+    weak = weak_low.bit_count() + (weak_cards >> 1 & _LOW_BITS).bit_count()
     if not wild:
         return weak <= 1
     if weak <= 3:
         return True
-    if max(_count(weak_cards & field) for field in _SUIT_FIELD) >= weak - 2:
+    if max(_suit_counts(weak_cards)) >= weak - 2:
         return True
     if weak > 6 + 2 * dup:  # a rank holds at most 4 cards (8 with repeated suits)
         return False
@@ -570,12 +572,13 @@ def closing_discards(
 
     Most hands are far from a closure: a whole-hand test (pairs, one suit, the cards in
     no combination) settles them before any discard is tried."""
-    m = pack(hand)
+    m = sum(map(ONE.__getitem__, hand))
     wild = jokers > 0
+    present = (m | m >> 1) & _LOW_BITS
     if (
-        (m & _LOW_BITS).bit_count() > (3 if wild else 1)
-        and max(_count(m & field) for field in _SUIT_FIELD) < (9 if wild else 10)
-        and not _may_close(m, wild, dup)
+        (m & _LOW_BITS).bit_count() > (3 if wild else 1)  # not near five pairs
+        and not _long_suit(m, 2 if wild else 1)  # nor one suit
+        and not _may_close(m, present, wild, dup)
     ):
         return ()
     return tuple(d for d in allowed if can_close(m - ONE[d], jokers, dup))

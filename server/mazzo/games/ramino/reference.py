@@ -160,7 +160,7 @@ def _set(rnd: Random, size: int, rank: int | None = None) -> list[int]:
 
 def _shaped(rnd: Random) -> list[int]:
     """Ten cards of one of the closure shapes of §3.5.4 (not always a valid hand)."""
-    shape = rnd.randrange(8)
+    shape = rnd.randrange(9)
     if shape == 0:  # three combinations: 4 + 3 + 3
         return [c for size in (4, 3, 3) for c in rnd.choice((_run, _set))(rnd, size)]
     if shape == 1:  # two combinations: 3 + 7, 4 + 6, 5 + 5
@@ -183,6 +183,9 @@ def _shaped(rnd: Random) -> list[int]:
         ]
     if shape == 6:  # runs sharing cards with sets, to need a third copy
         return [*_run(rnd, 3), *_run(rnd, 3), *_set(rnd, 4)]
+    if shape == 7:  # sets that repeat a suit (X X Y), for set_duplicate_suits
+        pairs = [_set(rnd, 2) for _ in range(2)]
+        return [c for a, b in pairs for c in (a, a, b)] + _run(rnd, 4)
     return rnd.sample(DECK, 10)
 
 
