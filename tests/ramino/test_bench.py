@@ -21,9 +21,13 @@ def test_bench_reports_ramino_hands_closure_times_and_agreement() -> None:
     )
     hands = report["ramino_random_hands_2p"]
     assert isinstance(hands, dict) and hands["moves"] > 0 and hands["us_per_move"] > 0
+    if hands["hands"]:
+        assert hands["cpu_ms_per_hand"] > 0
     check = report["ramino_closure_check"]
     assert isinstance(check, dict) and check["hands"] == 60
     assert 0 < check["cold"]["median_us"] <= check["cold"]["worst_us"]
+    assert check["cold"]["cpu_worst_us"] > 0 and check["warm"]["cpu_worst_us"] > 0
     agreement = report["ramino_closure_agreement"]
     assert isinstance(agreement, dict)
     assert agreement["hands"] == agreement["agreed"] == 60, agreement["disagreements"]
+    assert agreement["cpu_seconds"] > 0 and agreement["cpu_ms_per_hand"] > 0
