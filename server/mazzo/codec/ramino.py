@@ -363,7 +363,11 @@ def _turn_body(turn: Turn) -> bytes:
     return msg.SerializeToString()
 
 
+@lru_cache(maxsize=1 << 16)
 def _turn_bytes(turn: Turn) -> bytes:
+    """A framed ``turns`` entry of the state, memoised: a state (and a view) lists every
+    turn of its hand, hundreds late in a hand, so framing each anew on every move made
+    encoding quadratic in the hand's length."""
     return entry(_TURNS, _turn_body(turn))
 
 
@@ -422,7 +426,7 @@ def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
         b"".join([_hand_bytes(h) for h in state.hands])
         + _packed(_STOCK, state.stock)
         + _packed(_PILE, state.pile)
-        + b"".join([_turn_bytes(t) for t in state.turns])
+        + b"".join(map(_turn_bytes, state.turns))
     )
 
 
@@ -588,7 +592,7 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
     m.hand_sizes.extend(view.hand_sizes)
     m.stock_size = view.stock_size
     m.pile.extend(_wire(view.pile))
-    m.MergeFromString(b"".join([_view_turn_bytes(t) for t in view.turns]))
+    m.MergeFromString(b"".join(map(_view_turn_bytes, view.turns)))
     m.taken = ramino_pb2.RaminoSource.ValueType(view.taken)
     m.taken_card = _wire_card(view.taken_card)
     m.reshuffles = view.reshuffles
@@ -597,7 +601,9 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
 _VIEW_TURNS = ramino_pb2.RaminoView.DESCRIPTOR.fields_by_name["turns"].number
 
 
+@lru_cache(maxsize=1 << 16)
 def _view_turn_bytes(turn: Turn) -> bytes:
+    """A framed ``turns`` entry of the view, memoised as ``_turn_bytes``."""
     return entry(_VIEW_TURNS, _turn_body(turn))
 
 
