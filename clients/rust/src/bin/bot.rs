@@ -38,16 +38,20 @@ impl Bot for StarterBot {
     }
 }
 
-/// Resolves on SIGTERM or SIGINT, so the server stops gracefully.
-async fn shutdown_signal() {
+/// Resolves on SIGTERM or SIGINT, so the server stops gracefully. The handlers
+/// are installed before it is returned, so a signal sent right after
+/// `LISTENING` is never lost to the default action.
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     use tokio::signal::unix::{signal, SignalKind};
-    let mut term = signal(SignalKind::terminate()).expect("SIGTERM handler");
-    let mut int = signal(SignalKind::interrupt()).expect("SIGINT handler");
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = int.recv() => {}
-    }
-    eprintln!("bot: shutting down");
+    let mut term = signal(SignalKind::terminate())?;
+    let mut int = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        eprintln!("bot: shutting down");
+    })
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -73,6 +77,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         rng: Mutex::new(fastrand::Rng::with_seed(seed)),
     };
     let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
+    let shutdown = shutdown_signal()?;
 
     let mut out = std::io::stdout().lock();
     writeln!(out, "LISTENING {}:{}", host, addr.port())?;
@@ -82,7 +87,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
 
     tonic::transport::Server::builder()
         .add_service(BotServer::new(bot))
-        .serve_with_incoming_shutdown(incoming, shutdown_signal())
+        .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
     Ok(())
 }
