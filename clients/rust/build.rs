@@ -1,7 +1,8 @@
 //! Generates the Mazzo messages, the GameService client and the Bot server from
-//! `../../proto/mazzo/v1` at build time (tonic + prost), plus proto3 JSON serde
-//! impls (pbjson) that the conformance runner needs. protoc comes from the
-//! `protoc-bin-vendored` crate unless `PROTOC` is set, so no system protoc is needed.
+//! `../../proto/mazzo/v1` at build time (tonic + prost), and keeps the descriptor
+//! set, from which the conformance runner reads proto3 JSON (prost-reflect). protoc
+//! comes from the `protoc-bin-vendored` crate unless `PROTOC` is set, so no system
+//! protoc is needed.
 
 use std::env;
 use std::path::PathBuf;
@@ -45,16 +46,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build_client(true)
         .build_server(true)
         .file_descriptor_set_path(&descriptor_path)
-        // Well-known types from pbjson-types, which carry their proto3 JSON forms.
-        .compile_well_known_types(true)
-        .extern_path(".google.protobuf", "::pbjson_types")
         .compile_protos(&files, &includes)?;
-
-    let descriptors = std::fs::read(&descriptor_path)?;
-    pbjson_build::Builder::new()
-        .register_descriptors(&descriptors)?
-        .extern_path(".google.protobuf", "::pbjson_types")
-        .build(&[".mazzo.v1"])?;
 
     println!(
         "cargo:rerun-if-changed={}",

@@ -2,12 +2,16 @@
 //! parsing, move filtering and the gRPC status code names.
 
 /// `mazzo.v1`: messages, the `GameService` client and the `Bot` server, generated
-/// at build time from `proto/mazzo/v1`, with proto3 JSON serde impls (pbjson).
+/// at build time from `proto/mazzo/v1`.
 pub mod pb {
     #![allow(clippy::all, missing_docs)]
     include!(concat!(env!("OUT_DIR"), "/mazzo.v1.rs"));
-    include!(concat!(env!("OUT_DIR"), "/mazzo.v1.serde.rs"));
 }
+
+/// The descriptor set of `mazzo.v1` with its imports, written by `build.rs`; the
+/// conformance runner reads and writes proto3 JSON through it (prost-reflect).
+pub const FILE_DESCRIPTOR_SET: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/mazzo_descriptor.bin"));
 
 use pb::maraffa_move::Action;
 use pb::r#move::Move as MoveKind;

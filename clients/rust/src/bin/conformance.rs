@@ -1,6 +1,8 @@
 //! The conformance runner: plays every vector of `clients/conformance/vectors`
-//! against a live server. Requests and expected responses are proto3 JSON, parsed
-//! with the generated pbjson impls; responses are compared as messages.
+//! against a live server. Requests and expected responses are proto3 JSON, read
+//! through the descriptor set with prost-reflect (names or numbers for enums, int64
+//! as strings, both field-name styles) and transcoded to the generated types;
+//! responses are compared as messages (`PartialEq`).
 
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};
@@ -12,9 +14,9 @@ use mazzo_client::pb::{
     GetViewResponse, LegalMovesRequest, LegalMovesResponse, ListGamesRequest, ListGamesResponse,
     ScoreRequest, ScoreResponse,
 };
-use mazzo_client::{code_name, parse_args};
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use mazzo_client::{code_name, parse_args, FILE_DESCRIPTOR_SET};
+use prost_reflect::{DescriptorPool, DynamicMessage};
+use serde::Deserialize;
 use serde_json::Value;
 use tonic::transport::Channel;
 use tonic_types::StatusExt;
@@ -73,6 +75,7 @@ async fn run() -> Result<bool, Box<dyn std::error::Error>> {
         .connect()
         .await?;
     let mut client = GameServiceClient::new(channel);
+    let pool = DescriptorPool::decode(FILE_DESCRIPTOR_SET)?;
 
     let (mut passed, mut failed) = (0u32, 0u32);
     for path in vector_files(Path::new(dir))? {
@@ -86,7 +89,7 @@ async fn run() -> Result<bool, Box<dyn std::error::Error>> {
             }
         };
         for v in file.vectors {
-            match run_vector(&mut client, &v).await {
+            match run_vector(&mut client, &pool, &v).await {
                 Ok(()) => passed += 1,
                 Err(why) => {
                     println!("FAIL {}: {why}", v.name);
@@ -111,44 +114,101 @@ fn vector_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 
 /// Parses the request, calls the RPC and checks the outcome against `expect`.
 macro_rules! call {
-    ($client:expr, $v:expr, $method:ident, $Req:ty, $Resp:ty) => {{
-        let req: $Req = serde_json::from_value($v.request.clone())
-            .map_err(|e| format!("request is not a valid {}: {e}", stringify!($Req)))?;
+    ($client:expr, $pool:expr, $v:expr, $method:ident, $Req:ty, $Resp:ty) => {{
+        let req: $Req = from_json($pool, &format!("mazzo.v1.{}Request", $v.rpc), &$v.request)
+            .map_err(|e| format!("request: {e}"))?;
         let outcome = $client.$method(req).await.map(|r| r.into_inner());
-        check::<$Resp>(outcome, &$v.expect)
+        check::<$Resp>(
+            $pool,
+            &format!("mazzo.v1.{}Response", $v.rpc),
+            outcome,
+            &$v.expect,
+        )
     }};
 }
 
-async fn run_vector(client: &mut GameServiceClient<Channel>, v: &Vector) -> Result<(), String> {
+async fn run_vector(
+    client: &mut GameServiceClient<Channel>,
+    pool: &DescriptorPool,
+    v: &Vector,
+) -> Result<(), String> {
     match v.rpc.as_str() {
-        "ListGames" => call!(client, v, list_games, ListGamesRequest, ListGamesResponse),
-        "Deal" => call!(client, v, deal, DealRequest, DealResponse),
-        "LegalMoves" => call!(
+        "ListGames" => call!(
             client,
+            pool,
             v,
-            legal_moves,
-            LegalMovesRequest,
-            LegalMovesResponse
+            list_games,
+            ListGamesRequest,
+            ListGamesResponse
         ),
-        "ApplyMove" => call!(client, v, apply_move, ApplyMoveRequest, ApplyMoveResponse),
-        "GetView" => call!(client, v, get_view, GetViewRequest, GetViewResponse),
-        "Score" => call!(client, v, score, ScoreRequest, ScoreResponse),
+        "Deal" => call!(client, pool, v, deal, DealRequest, DealResponse),
+        "LegalMoves" => {
+            call!(
+                client,
+                pool,
+                v,
+                legal_moves,
+                LegalMovesRequest,
+                LegalMovesResponse
+            )
+        }
+        "ApplyMove" => call!(
+            client,
+            pool,
+            v,
+            apply_move,
+            ApplyMoveRequest,
+            ApplyMoveResponse
+        ),
+        "GetView" => call!(client, pool, v, get_view, GetViewRequest, GetViewResponse),
+        "Score" => call!(client, pool, v, score, ScoreRequest, ScoreResponse),
         other => Err(format!("unknown rpc {other:?}")),
     }
 }
 
-fn check<T>(outcome: Result<T, tonic::Status>, expect: &Expect) -> Result<(), String>
+/// Parses proto3 JSON as the message `name`, then transcodes it to the generated type.
+fn from_json<T: prost::Message + Default>(
+    pool: &DescriptorPool,
+    name: &str,
+    json: &Value,
+) -> Result<T, String> {
+    let desc = pool
+        .get_message_by_name(name)
+        .ok_or(format!("no message {name}"))?;
+    let dynamic = DynamicMessage::deserialize(desc, json)
+        .map_err(|e| format!("not a valid {name} in proto3 JSON: {e}"))?;
+    dynamic
+        .transcode_to::<T>()
+        .map_err(|e| format!("{name} does not transcode: {e}"))
+}
+
+/// The proto3 JSON of a message, used only to explain a difference.
+fn to_json<T: prost::Message>(pool: &DescriptorPool, name: &str, msg: &T) -> Option<Value> {
+    let desc = pool.get_message_by_name(name)?;
+    let dynamic = DynamicMessage::decode(desc, msg.encode_to_vec().as_slice()).ok()?;
+    serde_json::to_value(&dynamic).ok()
+}
+
+fn check<T>(
+    pool: &DescriptorPool,
+    name: &str,
+    outcome: Result<T, tonic::Status>,
+    expect: &Expect,
+) -> Result<(), String>
 where
-    T: PartialEq + Debug + Serialize + DeserializeOwned,
+    T: prost::Message + Default + PartialEq + Debug,
 {
     match (expect, outcome) {
         (Expect::Response(json), Ok(actual)) => {
-            let expected: T = serde_json::from_value(json.clone())
-                .map_err(|e| format!("expected response does not parse: {e}"))?;
+            let expected: T =
+                from_json(pool, name, json).map_err(|e| format!("expected response: {e}"))?;
             if actual == expected {
                 Ok(())
             } else {
-                Err(describe_difference(&expected, &actual))
+                Err(describe_difference(
+                    to_json(pool, name, &expected),
+                    to_json(pool, name, &actual),
+                ))
             }
         }
         (Expect::Response(_), Err(status)) => Err(format!(
@@ -192,10 +252,9 @@ where
 
 /// Names the first differing path, read through the proto3 JSON of both messages
 /// (only to explain a difference already found by message equality).
-fn describe_difference<T: Serialize>(expected: &T, actual: &T) -> String {
-    let (e, a) = match (serde_json::to_value(expected), serde_json::to_value(actual)) {
-        (Ok(e), Ok(a)) => (e, a),
-        _ => return "responses differ".into(),
+fn describe_difference(expected: Option<Value>, actual: Option<Value>) -> String {
+    let (Some(e), Some(a)) = (expected, actual) else {
+        return "responses differ".into();
     };
     match first_diff(&e, &a, String::new()) {
         Some(d) => format!("responses differ at {d}"),
