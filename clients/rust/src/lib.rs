@@ -89,6 +89,18 @@ pub fn code_name(code: tonic::Code) -> &'static str {
     }
 }
 
+/// An error with its causes, so "transport error" says which one.
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
 /// `--name value` options; anything else is an error naming the usage line.
 pub fn parse_args(allowed: &[&str], usage: &str) -> Result<HashMap<String, String>, String> {
     let mut out = HashMap::new();

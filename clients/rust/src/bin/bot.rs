@@ -57,7 +57,7 @@ fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     if let Err(e) = run().await {
-        eprintln!("bot: {e}");
+        eprintln!("bot: {}", mazzo_client::error_chain(e.as_ref()));
         std::process::exit(2);
     }
 }

@@ -55,7 +55,7 @@ async fn main() {
         Ok(true) => {}
         Ok(false) => std::process::exit(1),
         Err(e) => {
-            eprintln!("conformance: {e}");
+            eprintln!("conformance: {}", mazzo_client::error_chain(e.as_ref()));
             std::process::exit(2);
         }
     }

@@ -15,7 +15,7 @@ const MAX_MOVES: u64 = 1_000_000;
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     if let Err(e) = run().await {
-        eprintln!("example: {e}");
+        eprintln!("example: {}", mazzo_client::error_chain(e.as_ref()));
         std::process::exit(1);
     }
 }
