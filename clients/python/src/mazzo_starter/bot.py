@@ -48,7 +48,9 @@ class Bot(bot_pb2_grpc.BotServicer):
         if not request.legal_moves:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no legal moves to choose from")
         index = choose(request, self.rng)
-        log.debug("seat %d: %d legal moves, chose %d", request.seat, len(request.legal_moves), index)
+        log.debug(
+            "seat %d: %d legal moves, chose %d", request.seat, len(request.legal_moves), index
+        )
         return bot_pb2.ActResponse(index=index)
 
 

@@ -75,7 +75,9 @@ def check(stub: game_service_pb2_grpc.GameServiceStub, vector: dict[str, Any]) -
         return None
     if "error" in expect:
         return f"expected {expect['error']['code']}, got a response"
-    wanted = json_format.ParseDict(expect["response"], getattr(game_service_pb2, f"{rpc}Response")())
+    wanted = json_format.ParseDict(
+        expect["response"], getattr(game_service_pb2, f"{rpc}Response")()
+    )
     if response != wanted:
         return f"response differs: {diff(wanted, response)}"
     return None
