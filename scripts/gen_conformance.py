@@ -648,6 +648,15 @@ def maraffa(gen: Generator) -> None:
         "move.maraffa.declare_trump",
     )
     del held
+    legal = s.ok("LegalMoves", game_service_pb2.LegalMovesRequest(state=in_play)).moves
+    claim = next(m for m in legal if m.maraffa.HasField("claim"))
+    gen.add(
+        "maraffa-apply-move",
+        "maraffa/apply-move/claim",
+        "A claim early in a hand (a legal move): judged at once, the claim's result in events.",
+        "ApplyMove",
+        game_service_pb2.ApplyMoveRequest(state=in_play, move=claim),
+    )
 
 
 #: Where each game reports a player count its hands do not match.
