@@ -81,8 +81,10 @@ class RayBackend:
                 # A local Ray: no dashboard, one CPU per match in flight.
                 kwargs.update(num_cpus=config.concurrency, include_dashboard=False)
                 if self._temp_dir is not None:
+                    # Not resolved: Ray's socket paths (under 108 bytes) are built on it,
+                    # and a short symbolic link may stand for a long folder.
                     self._temp_dir.mkdir(parents=True, exist_ok=True)
-                    kwargs["_temp_dir"] = str(self._temp_dir.resolve())
+                    kwargs["_temp_dir"] = os.path.abspath(self._temp_dir)
             ray.init(**kwargs)
             self._owned = True
         # Retries: a worker lost with its node plays the match again elsewhere.
