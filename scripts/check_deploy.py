@@ -23,6 +23,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -69,52 +70,62 @@ def fail(problem: str) -> bool:
 def ray_pins() -> set[str]:
     """The versions of Ray that pyproject.toml's extras pin."""
     text = (ROOT / "pyproject.toml").read_text()
-    return set(re.findall(r'"ray(?:\[[a-z,]+\])?==([0-9.]+)"', text))
+    return set(re.findall(r'"ray(?:\[[a-z,-]+\])?==([0-9.]+)"', text))
+
+
+@dataclass
+class Kustomization:
+    """What deploy/kuberay's kustomization.yaml declares, and the documents it lists."""
+
+    generated: dict[str, list[str]]  # ConfigMap name -> its files
+    resources: list[str]
+    images: set[str]
+    docs: list[tuple[str, dict[str, Any]]]  # (file, document)
+
+    @staticmethod
+    def load(folder: Path) -> Kustomization:
+        data = yaml.safe_load((folder / "kustomization.yaml").read_text())
+        generated = {
+            g["name"]: [Path(f).name for f in g.get("files", [])]
+            for g in data.get("configMapGenerator", [])
+        }
+        resources = list(data.get("resources", []))
+        docs = []
+        for name in resources:
+            if (folder / name).exists():
+                docs += [(name, d) for d in yaml.safe_load_all((folder / name).read_text()) if d]
+        images = {i["name"] for i in data.get("images", [])}
+        return Kustomization(generated, resources, images, docs)
+
+    @property
+    def claims(self) -> set[str]:
+        return {d["metadata"]["name"] for _, d in self.docs if d["kind"] == "PersistentVolumeClaim"}
 
 
 def check_kuberay() -> bool:
-    import jsonschema
-
-    kustomization = yaml.safe_load((KUBERAY / "kustomization.yaml").read_text())
-    generated = {
-        g["name"]: [Path(f).name for f in g.get("files", [])]
-        for g in kustomization.get("configMapGenerator", [])
-    }
-    listed = set(kustomization.get("resources", [])) | {
-        f for files in generated.values() for f in files
-    }
+    kust = Kustomization.load(KUBERAY)
     ok = True
+    listed = set(kust.resources) | {f for files in kust.generated.values() for f in files}
     present = {p.name for p in KUBERAY.iterdir() if p.suffix in (".yaml", ".toml")}
     for name in sorted(present - listed - {"kustomization.yaml"}):
         ok = fail(f"{name} is not in kustomization.yaml")
     for name in sorted(listed - present):
         ok = fail(f"kustomization.yaml lists {name}, which is missing")
-    images = {i["name"] for i in kustomization.get("images", [])}
-
-    docs = []
-    for name in sorted(kustomization.get("resources", [])):
-        for doc in yaml.safe_load_all((KUBERAY / name).read_text()):
-            if doc:
-                docs.append((name, doc))
-    core = sorted({n for n, d in docs if not d["apiVersion"].startswith("ray.io/")})
+    core = sorted({n for n, d in kust.docs if not d["apiVersion"].startswith("ray.io/")})
     if core:
         ok = run(BIN / "kubernetes-validate", "--strict", *(KUBERAY / n for n in core)) and ok
-    claims = {d["metadata"]["name"] for _, d in docs if d["kind"] == "PersistentVolumeClaim"}
-    schema = json.loads((KUBERAY / "rayjob.schema.json").read_text())
-    jobs = [(n, d) for n, d in docs if d["kind"] == "RayJob"]
+    jobs = [(n, d) for n, d in kust.docs if d["kind"] == "RayJob"]
     if not jobs:
         ok = fail("no RayJob")
     with tempfile.TemporaryDirectory() as work:
         for name, job in jobs:
-            errors = list(jsonschema.Draft202012Validator(schema).iter_errors(job))
-            for e in errors:
-                path = ".".join(map(str, e.absolute_path))
-                ok = fail(f"{name}: {path or '(top)'}: {e.message}")
-            if errors:
-                continue
-            templates = pod_templates(job)
+            problems = rayjob_problems(job, kust)
+            for problem in problems:
+                ok = fail(f"{name}: {problem}")
+            if schema_errors(job):
+                continue  # the pod templates may not even be where they should be
             files = []
-            for label, template in templates.items():
+            for label, template in pod_templates(job).items():
                 wrapped = {
                     "apiVersion": "v1",
                     "kind": "PodTemplate",
@@ -125,8 +136,20 @@ def check_kuberay() -> bool:
                 path.write_text(yaml.safe_dump(wrapped))
                 files.append(path)
             ok = run(BIN / "kubernetes-validate", "--strict", *files) and ok
-            ok = check_rayjob(name, job, templates, generated, claims, images) and ok
+            if not problems:
+                print(f"deploy/kuberay/{name}: RayJob checked")
     return ok
+
+
+def schema_errors(job: dict[str, Any]) -> list[str]:
+    """The RayJob against rayjob.schema.json: the fields it may use, and their types."""
+    import jsonschema
+
+    schema = json.loads((KUBERAY / "rayjob.schema.json").read_text())
+    return [
+        f"{'.'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}"
+        for e in jsonschema.Draft202012Validator(schema).iter_errors(job)
+    ]
 
 
 def pod_templates(job: dict[str, Any]) -> dict[str, Any]:
@@ -137,35 +160,32 @@ def pod_templates(job: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def check_rayjob(
-    name: str,
-    job: dict[str, Any],
-    templates: dict[str, Any],
-    generated: dict[str, list[str]],
-    claims: set[str],
-    images: set[str],
-) -> bool:
-    """What the schemas cannot say: versions, images, replicas, and the command."""
+def rayjob_problems(job: dict[str, Any], kust: Kustomization) -> list[str]:
+    """The schema's complaints, then what no schema says: versions, images, replicas,
+    and the command (mazzo's parser, its config, where its records go)."""
     from mazzo.cli import build_parser
     from mazzo.referee.ray_backend import RAY_VERSION
     from mazzo.referee.tournament import Config
 
-    ok = True
+    problems = schema_errors(job)
+    if problems:
+        return problems
     cluster = job["spec"]["rayClusterSpec"]
     pins = ray_pins()
     if pins != {RAY_VERSION} or cluster["rayVersion"] != RAY_VERSION:
-        ok = fail(
-            f"{name}: rayVersion {cluster['rayVersion']}, pyproject.toml pins {sorted(pins)}, "
+        problems.append(
+            f"rayVersion {cluster['rayVersion']}, pyproject.toml pins {sorted(pins)}, "
             f"mazzo.referee.ray_backend says {RAY_VERSION}: they must agree"
         )
     for group in cluster["workerGroupSpecs"]:
         if not group["minReplicas"] <= group["replicas"] <= group["maxReplicas"]:
-            ok = fail(f"{name}: {group['groupName']}: replicas outside min..max")
+            problems.append(f"{group['groupName']}: replicas outside min..max")
+    templates = pod_templates(job)
     for label, template in templates.items():
         for container in template["spec"]["containers"]:
             image = container["image"].rsplit(":", 1)[0]
-            if image not in images:
-                ok = fail(f"{name}: {label}: image {image} is not in kustomization's images")
+            if image not in kust.images:
+                problems.append(f"{label}: image {image} is not in kustomization's images")
 
     head = templates["head"]["spec"]
     volumes = {v["name"]: v for v in head.get("volumes", [])}
@@ -183,34 +203,32 @@ def check_rayjob(
 
     argv = shlex.split(job["spec"]["entrypoint"])
     if argv[:2] != ["mazzo", "tournament"]:
-        return fail(f"{name}: the entrypoint is not `mazzo tournament ...`: {argv[:2]}")
+        return [*problems, f"the entrypoint is not `mazzo tournament ...`: {argv[:2]}"]
     try:
         args = build_parser().parse_args(argv[1:])
     except SystemExit:
-        return fail(f"{name}: mazzo's parser rejects the entrypoint: {argv}")
+        return [*problems, f"mazzo's parser rejects the entrypoint: {argv}"]
     if args.backend != "ray":
-        ok = fail(f"{name}: the entrypoint does not say --backend ray")
+        problems.append("the entrypoint does not say --backend ray")
     volume, _, key = volume_of(str(args.config))
     config_map = volume.get("configMap", {}).get("name")
-    if config_map not in generated or key not in generated[config_map]:
-        ok = fail(f"{name}: {args.config} is not a file of a generated ConfigMap mounted there")
+    if config_map not in kust.generated or key not in kust.generated[config_map]:
+        problems.append(f"{args.config} is not a file of a generated ConfigMap mounted there")
     else:
         try:
             config = Config.load(KUBERAY / key)
             print(f"deploy/kuberay/{key}: {len(config.jobs())} matches scheduled")
-        except (ValueError, KeyError) as e:
-            ok = fail(f"{key} is not a tournament: {e}")
+        except (ValueError, KeyError, OSError) as e:
+            problems.append(f"{key} is not a tournament: {e}")
     for label, path in (("records", args.records), ("summary", args.summary)):
         if path is None:
-            ok = fail(f"{name}: give --{label} on a volume")
+            problems.append(f"give --{label} on a volume")
             continue
         volume, read_only, _ = volume_of(str(path))
         claim = volume.get("persistentVolumeClaim", {}).get("claimName")
-        if claim not in claims or read_only:
-            ok = fail(f"{name}: --{label} {path} is not on a writable PersistentVolumeClaim here")
-    if ok:
-        print(f"deploy/kuberay/{name}: RayJob checked")
-    return ok
+        if claim not in kust.claims or read_only:
+            problems.append(f"--{label} {path} is not on a writable PersistentVolumeClaim here")
+    return problems
 
 
 if __name__ == "__main__":
