@@ -16,7 +16,7 @@ all: venv gen
 venv: $(VENV)
 $(VENV): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv .venv
-	$(PY) -m pip install --quiet -e '.[dev,deploy]'
+	$(PY) -m pip install --quiet -e '.[dev,deploy,ray]'
 	touch $@
 
 # The editable install imports from server/ and may skip the build hook, so the
