@@ -185,6 +185,6 @@ public final class Conformance {
   }
 
   private static Message prototype(MethodDescriptor.Marshaller<Message> marshaller) {
-    return (Message) ((MethodDescriptor.PrototypeMarshaller<Message>) marshaller).getMessagePrototype();
+    return ((MethodDescriptor.PrototypeMarshaller<Message>) marshaller).getMessagePrototype();
   }
 }

@@ -9,13 +9,11 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import mazzo.v1.BotGrpc;
 import mazzo.v1.BotOuterClass.ActRequest;
 import mazzo.v1.BotOuterClass.ActResponse;
-import sun.misc.Signal;
 
 /**
  * The starter bot: a {@code mazzo.v1.Bot} server that plays a random legal move.
@@ -59,7 +57,7 @@ public final class StarterBot extends BotGrpc.BotImplBase {
     responses.onCompleted();
   }
 
-  /** Serves until SIGTERM or SIGINT, then stops gracefully and exits 0. */
+  /** Serves until SIGTERM or SIGINT, then finishes the calls in flight and exits 0. */
   public static void main(String[] args) throws IOException, InterruptedException {
     Cli cli;
     try {
@@ -80,21 +78,31 @@ public final class StarterBot extends BotGrpc.BotImplBase {
             .build()
             .start();
 
-    CountDownLatch stop = new CountDownLatch(1);
-    Signal.handle(new Signal("TERM"), signal -> stop.countDown());
-    Signal.handle(new Signal("INT"), signal -> stop.countDown());
+    // The JVM runs shutdown hooks on SIGTERM and SIGINT and would then exit 143/130; the
+    // hook stops the server gracefully and halts with 0 instead, as a clean stop.
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.err.println("run-bot: stopping");
+                  server.shutdown();
+                  try {
+                    if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+                      server.shutdownNow();
+                    }
+                  } catch (InterruptedException e) {
+                    server.shutdownNow();
+                  }
+                  System.out.flush();
+                  System.err.flush();
+                  Runtime.getRuntime().halt(0);
+                },
+                "stop-bot"));
 
     String shownHost = host.contains(":") ? "[" + host + "]" : host;
     System.out.println("LISTENING " + shownHost + ":" + server.getPort());
     System.out.flush();
     LOG.info("starter bot serving mazzo.v1.Bot on " + shownHost + ":" + server.getPort());
-
-    stop.await();
-    LOG.info("stopping");
-    server.shutdown();
-    if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
-      server.shutdownNow();
-    }
-    System.exit(0);
+    server.awaitTermination();
   }
 }
