@@ -60,8 +60,9 @@ func run(target, game string, players uint32, seed uint64) error {
 	if err != nil {
 		return fmt.Errorf("Deal: %w", err)
 	}
-	state, legal := dealt.GetState(), dealt.GetLegalMoves()
+	state, seat, legal := dealt.GetState(), dealt.GetSeat(), dealt.GetLegalMoves()
 	count := 0
+	perSeat := map[uint32]int{} // moves decided by each seat (the 3-player dummy's too)
 	for len(legal) > 0 {
 		if count >= maxMoves {
 			return fmt.Errorf("match not finished after %d moves", count)
@@ -72,10 +73,11 @@ func run(target, game string, players uint32, seed uint64) error {
 		applied, err := client.ApplyMove(ctx, &mazzov1.ApplyMoveRequest{State: state, Move: move})
 		cancel()
 		if err != nil {
-			return fmt.Errorf("ApplyMove #%d: %w", count+1, err)
+			return fmt.Errorf("ApplyMove #%d by seat %d: %w", count+1, seat, err)
 		}
 		count++
-		state, legal = applied.GetState(), applied.GetLegalMoves()
+		perSeat[seat]++
+		state, seat, legal = applied.GetState(), applied.GetSeat(), applied.GetLegalMoves()
 	}
 
 	ctx, cancel = call()
@@ -90,6 +92,7 @@ func run(target, game string, players uint32, seed uint64) error {
 	for _, side := range score.GetSides() {
 		fmt.Printf("side %d seats=%v match_total=%d\n", side.GetSide(), side.GetSeats(), side.GetMatchTotal())
 	}
+	log.Printf("moves per seat: %v", perSeat)
 	winners := make([]string, len(score.GetWinners()))
 	for i, w := range score.GetWinners() {
 		winners[i] = strconv.FormatUint(uint64(w), 10)
