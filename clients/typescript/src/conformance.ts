@@ -188,6 +188,11 @@ async function main(): Promise<number> {
   return failed === 0 && passed > 0 ? 0 : 1;
 }
 
+// A reader that stops early (`| head`) is not an error of the runner.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  process.exit(err.code === "EPIPE" ? 1 : 2);
+});
+
 main().then(
   (status) => process.exit(status),
   (err: unknown) => {
