@@ -44,6 +44,7 @@ from mazzo.games.maraffa.options import (
     TrionfoAuction,
     seats_for,
 )
+from mazzo.games.maraffa.scoring import tally
 from mazzo.games.maraffa.state import (
     NO_SEAT,
     NO_SUIT,
@@ -297,7 +298,7 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
     if len(signals) < len(played):
         # Trailing plays without a signal may be left out; keep the lists parallel.
         signals += (0,) * (len(played) - len(signals))
-    return _new(
+    state: State = _new(
         State,
         (
             table,
@@ -310,8 +311,11 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
             _cards(m.stock, P + "stock"),
             _cards(m.drawn, P + "drawn"),
             m.marafona_seat if m.HasField("marafona_seat") else NO_SEAT,
+            (),
         ),
     )
+    # The tricks' tally (State.won) is not on the wire: it follows from the plays.
+    return _new(State, (*state[:-1], tally(state)))
 
 
 def _hand(msg: maraffa_pb2.MaraffaHand, seat: int) -> int:

@@ -26,7 +26,6 @@ from mazzo.games.maraffa.cards import (
     SUIT,
     SUIT_BITS,
     SUIT_MASK,
-    THIRDS,
     cards_of,
     deck_of,
     hand_thirds,
@@ -58,11 +57,13 @@ from mazzo.games.maraffa.options import (
     seats_for,
 )
 from mazzo.games.maraffa.scoring import (
+    COUNT,
     LAST_TRICK_THIRDS,
     TRICKS_PER_HAND,
     claim_result,
     game_winner,
     hand_scores,
+    tally,
     target_units,
 )
 from mazzo.games.maraffa.signals import (
@@ -83,6 +84,8 @@ ENGINE_PLAYERS = (2, 3, 4)
 MAX_TARGET = 1_000_000
 _new = tuple.__new__
 _PLAY = Phase.PLAY
+#: ``State.won`` at the start of a hand, by number of seats.
+_NOTHING_WON = {seats: (0,) * sides_of(seats) for seats in (2, 3, 4)}
 
 PlayRow = tuple[Move, ...]
 SuitTable = tuple[tuple[PlayRow, ...], ...]
@@ -270,7 +273,8 @@ def _deal_hand(table: Table) -> tuple[State, list[ev.Event]]:
         # The holder of the 4 of coins; in the 2-player form it may be in the stock.
         four = BIT[FOUR_OF_COINS]
         battezzante = next((s for s in range(seats) if hands[s] & four), battezzante)
-    table = table._replace(counter=table.counter + 1, battezzante=battezzante)
+    # table._replace(counter=counter + 1, battezzante=battezzante), without its cost:
+    table = _new(Table, (*table[:4], table.counter + 1, dealer, battezzante, *table[7:]))
     state = _new(
         State,
         (
@@ -284,9 +288,10 @@ def _deal_hand(table: Table) -> tuple[State, list[ev.Event]]:
             tuple(deck[5 * batches :]),
             (),
             NO_SEAT,
+            _NOTHING_WON[seats],
         ),
     )
-    return state, [ev.HandDealt(table.game_number, table.hand_number, dealer, battezzante)]
+    return state, [_new(ev.HandDealt, (table.game_number, table.hand_number, dealer, battezzante))]
 
 
 # --------------------------------------------------------------------------- legal moves
@@ -555,6 +560,7 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
                 state.stock,
                 state.drawn,
                 marafona_seat,
+                state.won,
             ),
         )
         return next_state, events
@@ -563,8 +569,11 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     winner = (seat + 1 + winning_index(cards, state.trump)) % seats
     number = (n + 1) // seats
     last = number == (10 if seats == 4 else TRICKS_PER_HAND[seats])
-    thirds = sum(map(THIRDS.__getitem__, cards)) + (LAST_TRICK_THIRDS if last else 0)
+    count = sum(map(COUNT.__getitem__, cards))  # aces * 256 + third-cards
+    thirds = 3 * (count >> 8) + (count & 255) + (LAST_TRICK_THIRDS if last else 0)
     events.append(_new(ev.TrickWon, (number, winner, thirds)))
+    won = list(state.won or tally(state))
+    won[winner if seats == 3 else winner & 1] += count
     stock, drawn = state.stock, state.drawn
     if stock:  # two seats: the loser is 1 - winner
         hands[winner] |= BIT[stock[0]]
@@ -586,6 +595,7 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
             stock,
             drawn,
             marafona_seat,
+            tuple(won),
         ),
     )
     if last:
@@ -615,14 +625,23 @@ def _end_hand(state: State, events: list[ev.Event]) -> tuple[State, list[ev.Even
         # A tie at the top, at or over the target: play on to one more (§4.2.2, B.3.3).
         target = max(totals) + 1
         events.append(ev.TargetRaised(target))
-    # The battezzante deals the next hand (§3.7.2).
-    table = table._replace(
-        totals=totals,
-        last_hand=scores,
-        effective_target=target,
-        dealer=table.battezzante,
-        hand_number=table.hand_number + 1,
-        redeal_requests=(),
+    # The battezzante deals the next hand (§3.7.2). Positional, as _replace is slow:
+    battezzante = table.battezzante
+    table = _new(
+        Table,
+        (
+            *table[:5],  # options, players, seats, seed, counter
+            battezzante,  # the new dealer
+            battezzante,  # until _deal_hand finds the next one
+            table.hand_number + 1,
+            table.game_number,
+            table.games_won,
+            totals,
+            target,
+            (),  # redeal_requests
+            scores,  # last_hand
+            table.last_claim,
+        ),
     )
     new, dealt = _deal_hand(table)
     events.extend(dealt)
