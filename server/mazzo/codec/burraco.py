@@ -583,8 +583,19 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
         b.solo_seat = view.solo
     for score in view.public_scores:
         b.public_scores.add(seats=score.seats, melded=score.melded, bonuses=score.bonuses)
-    for event in view.history:
-        _fill_event(event, b.history.add())
+    b.MergeFromString(b"".join([_history_entry(e) for e in view.history]))
+
+
+_VIEW_HISTORY = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["history"].number
+
+
+# The history grows by one or two events a move and every view re-sends all of it:
+# each event is encoded once (typed, as _event_bytes) and the view parses the bytes.
+@lru_cache(maxsize=1 << 14, typed=True)
+def _history_entry(event: ev.Event) -> bytes:
+    msg = burraco_pb2.BurracoEvent()
+    _fill_event(event, msg)
+    return entry(_VIEW_HISTORY, msg.SerializeToString())
 
 
 def side_score_to_wire(detail: BurracoSideScore, out: burraco_pb2.BurracoSideScore) -> None:
