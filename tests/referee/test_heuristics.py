@@ -48,6 +48,8 @@ CLAIMS = {
     "burraco-3": Claim("burraco", 3, 20, ONE_HAND),
     "burraco-2": Claim("burraco", 2, 20, ONE_HAND),
     "ramino-2": Claim("ramino", 2, 20, zero_sum=True),
+    "ramino-3": Claim("ramino", 3, 12, {"ramino": {"matchHands": 4}}, zero_sum=True),
+    "ramino-4": Claim("ramino", 4, 12, {"ramino": {"matchHands": 4}}, zero_sum=True),
 }
 
 
