@@ -7,8 +7,8 @@ a little for the pairs among the rest that could still become combinations. Ten
 covered cards are a closure. From that:
 
 - **bidding**: open, raise or accept up to a stake that grows with the coverage of
-  the ten cards dealt; pass below it (a blind opening is never made: the cards are
-  unseen);
+  the cards dealt (the maximum when the engine's ``best_closure`` says they close
+  already); pass above it (a blind opening is never made: the cards are unseen);
 - **taking**: the pile's top card when it raises the coverage, else the stock;
 - **discarding**: a card that no best cover uses, the one with the fewest
   partners; if every card is covered, the discard whose ten cards cover best;
@@ -36,6 +36,7 @@ CHEAP = 1
 #: Worth of a pair of leftover cards that could still become a combination.
 PARTIAL = 0.25
 _ACE_HIGH = 13
+CLOSURE_SIZE = 10
 
 
 def act(request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
@@ -199,7 +200,7 @@ def _best_close(
         ten = list(hand)
         if discard and discard in ten:
             ten.remove(discard)
-        k = best_closure(ten, jokers, dup).multiplier if len(ten) == 10 else 1
+        k = best_closure(ten, jokers, dup).multiplier if len(ten) == CLOSURE_SIZE else 1
         if k > best_k:
             best, best_k = i, k
     return best
@@ -276,6 +277,8 @@ def _bid(
         if strength >= floor:
             want = max(CHEAP, round(share * top))
             break
+    if len(hand) == CLOSURE_SIZE and best_closure(hand, jokers, dup).multiplier:
+        want = top  # dealt a closure already: it closes at its first turn
     stake = view.bets.stake
     committed = view.bets.committed[seat] if seat < len(view.bets.committed) else 0
     amounts = {
