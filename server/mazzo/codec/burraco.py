@@ -553,6 +553,17 @@ def _meld_view_to_wire(meld: MeldView, out: burraco_pb2.BurracoMeldView) -> None
         out.burraco = _BurracoV(meld.burraco)
 
 
+_VIEW_MELDS = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["melds"].number
+
+
+# A meld changes only when cards are laid off on it: most views re-send the same ones.
+@lru_cache(maxsize=1 << 14)
+def _meld_view_entry(meld: MeldView) -> bytes:
+    msg = burraco_pb2.BurracoMeldView()
+    _meld_view_to_wire(meld, msg)
+    return entry(_VIEW_MELDS, msg.SerializeToString())
+
+
 def view_to_wire(view: View, out: game_pb2.GameView) -> None:
     out.game = "burraco"
     out.players = view.players
@@ -567,8 +578,7 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
     b.hand_hidden = view.hand_hidden
     b.hand_sizes.extend(view.hand_sizes)
     b.side.extend(view.side)
-    for meld in view.melds:
-        _meld_view_to_wire(meld, b.melds.add())
+    b.MergeFromString(b"".join([_meld_view_entry(m) for m in view.melds]))
     b.discard_pile.extend(_wire(view.pile))
     b.stock_size = view.stock_size
     for p in view.pozzetti:
