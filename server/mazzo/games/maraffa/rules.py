@@ -487,15 +487,16 @@ def _redeal(state: State) -> tuple[State, list[ev.Event]]:
 
 _TAGLIO = Signal.TAGLIO
 _FREE_LEAD_SIGNALS = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO})
-
-
-def _free_lead_signal(options: Options, seats: int, signal: Signal) -> bool:
-    """A lead signal valid on any card: core, enabled, and not checked for truth."""
-    return (
-        signal in _FREE_LEAD_SIGNALS
-        and not options.signals_checked
-        and signal in enabled(options, seats)
-    )
+#: _FREE_LEAD[seats][signal set]: the lead signals valid on any card when signals are
+#: not checked for truth: the core ones that are enabled (a lookup, not two calls).
+_FREE_LEAD = {
+    seats: {
+        signal_set: _FREE_LEAD_SIGNALS & enabled(Options(signals=signal_set), seats)
+        for signal_set in (SignalSet.NONE, SignalSet.CORE, SignalSet.EXTENDED)
+        if seats != 3 or signal_set is not SignalSet.EXTENDED  # refused with 39 cards
+    }
+    for seats in (2, 3, 4)
+}
 
 
 def _is_cut(state: State, hand: int, c: int, led: int) -> bool:
@@ -515,15 +516,14 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     A card play in the play phase, most of every match, is handled right here: the
     quick checks first, the full ``verify`` only for what they leave out.
     """
-    if type(move) is not PlayCard or state.phase is not _PLAY:
+    # One unpack instead of a NamedTuple attribute lookup per field (measurably cheaper).
+    table, phase, seat, trump, hands_now, played, signals, stock, drawn, marafona_seat, won = state
+    if type(move) is not PlayCard or phase is not _PLAY:
         return _apply_other(state, move)
-    seat = state.to_act
     c = move.card
-    hands = list(state.hands)
+    hands = list(hands_now)
     hand = hands[seat]
-    table = state.table
     seats = table.seats
-    played = state.played
     n = len(played)
     in_trick = n % seats
     signal = move.signal
@@ -535,17 +535,22 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
             and (not signal or (signal is _TAGLIO and _is_cut(state, hand, c, led)))
         )
     else:
-        quick = hand & BIT[c] and (not signal or _free_lead_signal(table.options, seats, signal))
-    if not quick or move.marafona:
-        _verify_play(state, move)  # raises, or accepts what the quick checks leave out
+        options = table.options
+        quick = hand & BIT[c] and (
+            not signal
+            or (signal in _FREE_LEAD[seats][options.signals] and not options.signals_checked)
+        )
     marafona = move.marafona
+    if not quick or marafona:
+        _verify_play(state, move)  # raises, or accepts what the quick checks leave out
     if not marafona and n < seats and table.options.marafona_auto_declare:
         marafona = marafona_error(state, seat, hand, c) is None
     hands[seat] = hand ^ BIT[c]
     played = (*played, c)
-    signals = (*state.signals, signal)
+    signals = (*signals, signal)
     events: list[ev.Event] = [_new(ev.CardPlayed, (seat, c, signal, marafona))]
-    marafona_seat = seat if marafona else state.marafona_seat
+    if marafona:
+        marafona_seat = seat
     if in_trick < seats - 1:
         next_state = _new(
             State,
@@ -553,28 +558,27 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
                 table,
                 _PLAY,
                 (seat + 1) % seats,
-                state.trump,
+                trump,
                 tuple(hands),
                 played,
                 signals,
-                state.stock,
-                state.drawn,
+                stock,
+                drawn,
                 marafona_seat,
-                state.won,
+                won,
             ),
         )
         return next_state, events
     # The trick is complete: the winner takes it; in the 2-player form both draw (§2.3.2).
     cards = played[-seats:]
-    winner = (seat + 1 + winning_index(cards, state.trump)) % seats
+    winner = (seat + 1 + winning_index(cards, trump)) % seats
     number = (n + 1) // seats
     last = number == (10 if seats == 4 else TRICKS_PER_HAND[seats])
     count = sum(map(COUNT.__getitem__, cards))  # aces * 256 + third-cards
     thirds = 3 * (count >> 8) + (count & 255) + (LAST_TRICK_THIRDS if last else 0)
     events.append(_new(ev.TrickWon, (number, winner, thirds)))
-    won = list(state.won or tally(state))
-    won[winner if seats == 3 else winner & 1] += count
-    stock, drawn = state.stock, state.drawn
+    tallies = list(won or tally(state))
+    tallies[winner if seats == 3 else winner & 1] += count
     if stock:  # two seats: the loser is 1 - winner
         hands[winner] |= BIT[stock[0]]
         hands[1 - winner] |= BIT[stock[1]]
@@ -588,14 +592,14 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
             table,
             _PLAY,
             winner,
-            state.trump,
+            trump,
             tuple(hands),
             played,
             signals,
             stock,
             drawn,
             marafona_seat,
-            tuple(won),
+            tuple(tallies),
         ),
     )
     if last:
