@@ -106,6 +106,7 @@ run: $(GEN)
 # pytest's exit code is passed through as is (5 = no tests collected fails too).
 test: lint
 	.venv/bin/pytest -n auto tests/
+	$(MAKE) clients-test
 
 test-fast: lint
 	.venv/bin/pytest -n auto -m "not slow" tests/
