@@ -597,6 +597,8 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
 _VIEW_TURNS = ramino_pb2.RaminoView.DESCRIPTOR.fields_by_name["turns"].number
 
 
+# Every view re-sends the hand's turns (hundreds in a long hand): each framed once.
+@lru_cache(maxsize=1 << 16)
 def _view_turn_bytes(turn: Turn) -> bytes:
     return entry(_VIEW_TURNS, _turn_body(turn))
 
