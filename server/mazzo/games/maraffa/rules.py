@@ -58,6 +58,7 @@ from mazzo.games.maraffa.options import (
 )
 from mazzo.games.maraffa.scoring import (
     COUNT,
+    LAST_TRICK,
     LAST_TRICK_THIRDS,
     TRICKS_PER_HAND,
     claim_result,
@@ -578,7 +579,7 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     thirds = 3 * (count >> 8) + (count & 255) + (LAST_TRICK_THIRDS if last else 0)
     events.append(_new(ev.TrickWon, (number, winner, thirds)))
     tallies = list(won or tally(state))
-    tallies[winner if seats == 3 else winner & 1] += count
+    tallies[winner if seats == 3 else winner & 1] += count + (LAST_TRICK if last else 0)
     if stock:  # two seats: the loser is 1 - winner
         hands[winner] |= BIT[stock[0]]
         hands[1 - winner] |= BIT[stock[1]]

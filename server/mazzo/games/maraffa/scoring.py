@@ -18,6 +18,8 @@ LAST_TRICK_THIRDS = 3
 #: Per card id: 256 for an ace, 1 for a card worth one third (3, 2, K, Q, J), so one
 #: sum over a trick counts both.
 COUNT = [256 if c in ACES else THIRDS[c] for c in range(54)]
+#: Added to the tally (``State.won``) of the side that won a hand's last trick.
+LAST_TRICK = 1 << 16
 MARAFONA_POINTS = 3
 
 
@@ -34,8 +36,9 @@ def trick_thirds(trick: Trick) -> int:
 
 
 def tally(state: State) -> tuple[int, ...]:
-    """Per side, ``aces * 256 + third-cards`` of the tricks it won this hand, counted
-    from ``played`` (``State.won`` keeps the same figure up to date move by move)."""
+    """Per side, what its tricks of this hand hold: ``LAST_TRICK * last-trick +
+    aces * 256 + third-cards``, counted from ``played`` (``State.won`` keeps the same
+    figure up to date move by move)."""
     table = state.table
     seats = table.seats
     trump = state.trump
@@ -46,22 +49,18 @@ def tally(state: State) -> tuple[int, ...]:
         cards = played[k : k + seats]
         leader = (leader + winning_index(cards, trump)) % seats
         counts[side_of(leader, seats)] += sum(map(COUNT.__getitem__, cards))
+    if played and len(played) == seats * TRICKS_PER_HAND[seats]:
+        counts[side_of(leader, seats)] += LAST_TRICK
     return tuple(counts)
 
 
 def hand_scores(state: State) -> tuple[HandScore, ...]:
     """Each side's score for the hand so far; final once every trick is played."""
-    table = state.table
-    seats = table.seats
     counts = state.won or tally(state)
-    last = [0] * len(counts)
-    if len(state.played) == seats * TRICKS_PER_HAND[seats]:
-        # After the last trick its winner is the seat to act (it would lead next).
-        last[side_of(state.to_act, seats)] = 1
-    marafona = side_of(state.marafona_seat, seats) if state.marafona_seat >= 0 else -1
-    options = table.options
+    marafona = side_of(state.marafona_seat, state.table.seats) if state.marafona_seat >= 0 else -1
+    options = state.table.options
     return tuple(
-        _side_score(options, count >> 8, count & 255, last[side], marafona == side)
+        _side_score(options, count >> 8 & 255, count & 255, count >> 16, marafona == side)
         for side, count in enumerate(counts)
     )
 
