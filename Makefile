@@ -9,14 +9,14 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: all venv gen proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+.PHONY: all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
 venv: $(VENV)
 $(VENV): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv .venv
-	$(PY) -m pip install --quiet -e '.[dev,deploy]'
+	$(PY) -m pip install --quiet -e '.[dev,deploy,ray]'
 	touch $@
 
 # The editable install imports from server/ and may skip the build hook, so the
@@ -26,6 +26,17 @@ gen: $(GEN)
 $(GEN): $(PROTOS) scripts/gen_proto.py $(VENV)
 	$(PY) scripts/gen_proto.py
 	touch $@
+
+# The language-neutral conformance vectors every client runs (clients/conformance),
+# from the rules engines in-process; committed, and a test fails when they are stale.
+conformance-vectors: $(GEN)
+	$(PY) scripts/gen_conformance.py --out clients/conformance/vectors
+
+# Every client under clients/ built and checked against one live server, its bot
+# playing a short tournament (scripts/clients_test.py). CLIENTS_TEST_ARGS: e.g.
+# --only python,go or --skip-build.
+clients-test: $(GEN) $(DEPS)
+	$(PY) scripts/clients_test.py $(CLIENTS_TEST_ARGS)
 
 # google/api protos our protos import, copied from the installed
 # googleapis-common-protos so buf resolves them offline (never committed).
@@ -95,6 +106,7 @@ run: $(GEN)
 # pytest's exit code is passed through as is (5 = no tests collected fails too).
 test: lint
 	.venv/bin/pytest -n auto tests/
+	$(MAKE) clients-test
 
 test-fast: lint
 	.venv/bin/pytest -n auto -m "not slow" tests/

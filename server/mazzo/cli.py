@@ -99,6 +99,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tour.add_argument("--no-progress", action="store_true", help="no progress output")
     tour.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
+    tour.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where matches run: this process, or Ray tasks (needs mazzo[ray]; default local)",
+    )
+    tour.add_argument(
+        "--ray-address",
+        metavar="ADDRESS",
+        help="join this Ray cluster (auto, HOST:6379, ray://HOST:10001; default env "
+        "RAY_ADDRESS, else a local Ray of --concurrency CPUs)",
+    )
+    tour.add_argument(
+        "--ray-temp-dir", type=Path, metavar="DIR", help="a local Ray's session folder"
+    )
 
     replay = sub.add_parser("replay", help="re-check every move of a records file")
     replay.add_argument("records", type=Path, help="a JSON-lines file of match records")
@@ -196,8 +211,23 @@ def _tournament(args: argparse.Namespace) -> int:
     sprt = Sprt(*args.sprt) if args.sprt else None
     if args.bot_logs:
         args.bot_logs.mkdir(parents=True, exist_ok=True)
+    backend = None
+    if args.backend == "ray":
+        from mazzo.referee.ray_backend import RayBackend
+
+        backend = RayBackend(args.ray_address, args.ray_temp_dir, args.bot_logs)
+    elif args.ray_address or args.ray_temp_dir:
+        raise ValueError("--ray-address and --ray-temp-dir are for --backend ray")
     outcome = asyncio.run(
-        run_tournament(config, records, args.resume, sprt, not args.no_progress, logs=args.bot_logs)
+        run_tournament(
+            config,
+            records,
+            args.resume,
+            sprt,
+            not args.no_progress,
+            logs=args.bot_logs,
+            backend=backend,
+        )
     )
     summary_path = args.summary or records.with_name(records.name + ".summary.json")
     summary_path.write_text(json.dumps(outcome.summary, indent=2) + "\n")
@@ -269,7 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "tournament":
         try:
             return _tournament(args)
-        except (ValueError, KeyError, RulesError, OSError) as e:
+        except (ValueError, KeyError, RulesError, OSError, ImportError) as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 2
     if args.command == "replay":

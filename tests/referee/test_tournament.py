@@ -48,21 +48,13 @@ def stable(summary: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in summary.items() if k not in ("seconds", "bots_started")}
 
 
-#: Options that keep a game's matches short here. A default Ramino match is twelve
-#: decided hands of random play, about 12,000 moves; four entrants on four seats make
-#: 40 matches, so two decided hands a match cover the same tournament at a sixth of
-#: the cost (full default matches are played in tests/ramino/test_grpc_matches.py).
-SHORT_OPTIONS: dict[str, dict[str, Any]] = {"ramino": {"ramino": {"matchHands": 2}}}
-
-
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_a_tournament_of_builtin_bots_for_every_game(game: str, tmp_path: Path) -> None:
     rules = GAMES[game]
     sides, _ = table_of(game, rules.default_players, game_pb2.GameOptions())
     entrants = (Entrant("h1", (H,)), Entrant("h2", (H,)), Entrant("r1", (R,)))
     entrants += tuple(Entrant(f"r{i}", (R,)) for i in range(2, len(sides)))
-    options = SHORT_OPTIONS.get(game, {})
-    cfg = config(game=game, options=options, entrants=entrants, deals=2, concurrency=3)
+    cfg = config(game=game, options={}, entrants=entrants, deals=2, concurrency=3)
     cfg = dataclasses.replace(cfg, players=rules.default_players)
     out = await run(cfg, tmp_path / "r.jsonl")
     records = read_records(tmp_path / "r.jsonl")

@@ -553,6 +553,17 @@ def _meld_view_to_wire(meld: MeldView, out: burraco_pb2.BurracoMeldView) -> None
         out.burraco = _BurracoV(meld.burraco)
 
 
+_VIEW_MELDS = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["melds"].number
+
+
+# A meld changes only when cards are laid off on it: most views re-send the same ones.
+@lru_cache(maxsize=1 << 14)
+def _meld_view_entry(meld: MeldView) -> bytes:
+    msg = burraco_pb2.BurracoMeldView()
+    _meld_view_to_wire(meld, msg)
+    return entry(_VIEW_MELDS, msg.SerializeToString())
+
+
 def view_to_wire(view: View, out: game_pb2.GameView) -> None:
     out.game = "burraco"
     out.players = view.players
@@ -567,8 +578,7 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
     b.hand_hidden = view.hand_hidden
     b.hand_sizes.extend(view.hand_sizes)
     b.side.extend(view.side)
-    for meld in view.melds:
-        _meld_view_to_wire(meld, b.melds.add())
+    b.MergeFromString(b"".join([_meld_view_entry(m) for m in view.melds]))
     b.discard_pile.extend(_wire(view.pile))
     b.stock_size = view.stock_size
     for p in view.pozzetti:
@@ -583,8 +593,19 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
         b.solo_seat = view.solo
     for score in view.public_scores:
         b.public_scores.add(seats=score.seats, melded=score.melded, bonuses=score.bonuses)
-    for event in view.history:
-        _fill_event(event, b.history.add())
+    b.MergeFromString(b"".join([_history_entry(e) for e in view.history]))
+
+
+_VIEW_HISTORY = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["history"].number
+
+
+# The history grows by one or two events a move and every view re-sends all of it:
+# each event is encoded once (typed, as _event_bytes) and the view parses the bytes.
+@lru_cache(maxsize=1 << 14, typed=True)
+def _history_entry(event: ev.Event) -> bytes:
+    msg = burraco_pb2.BurracoEvent()
+    _fill_event(event, msg)
+    return entry(_VIEW_HISTORY, msg.SerializeToString())
 
 
 def side_score_to_wire(detail: BurracoSideScore, out: burraco_pb2.BurracoSideScore) -> None:

@@ -44,6 +44,7 @@ from mazzo.games.maraffa.options import (
     TrionfoAuction,
     seats_for,
 )
+from mazzo.games.maraffa.scoring import tally
 from mazzo.games.maraffa.state import (
     NO_SEAT,
     NO_SUIT,
@@ -297,7 +298,7 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
     if len(signals) < len(played):
         # Trailing plays without a signal may be left out; keep the lists parallel.
         signals += (0,) * (len(played) - len(signals))
-    return _new(
+    state: State = _new(
         State,
         (
             table,
@@ -310,8 +311,11 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
             _cards(m.stock, P + "stock"),
             _cards(m.drawn, P + "drawn"),
             m.marafona_seat if m.HasField("marafona_seat") else NO_SEAT,
+            (),
         ),
     )
+    # The tricks' tally (State.won) is not on the wire: it follows from the plays.
+    return _new(State, (*state[:-1], tally(state)))
 
 
 def _hand(msg: maraffa_pb2.MaraffaHand, seat: int) -> int:
@@ -669,11 +673,21 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
     m.hand_sizes.extend(view.hand_sizes)
     m.stock_size = view.stock_size
     m.drawn.extend(_wire(view.drawn))
-    for trick in view.tricks:
-        _trick_to_wire(trick, m.tricks.add(), completed=True)
+    m.MergeFromString(b"".join([_view_trick_entry(t) for t in view.tricks]))
     _trick_to_wire(view.trick, m.current_trick, completed=False)
     if view.marafona_seat != NO_SEAT:
         m.marafona_seat = view.marafona_seat
+
+
+_VIEW_TRICKS = maraffa_pb2.MaraffaView.DESCRIPTOR.fields_by_name["tricks"].number
+
+
+# Every view of a hand re-sends its completed tricks: each is encoded once.
+@lru_cache(maxsize=1 << 16)
+def _view_trick_entry(trick: Trick) -> bytes:
+    msg = maraffa_pb2.MaraffaTrick()
+    _trick_to_wire(trick, msg, completed=True)
+    return entry(_VIEW_TRICKS, msg.SerializeToString())
 
 
 def side_score_to_wire(detail: MaraffaSideScore, out: maraffa_pb2.MaraffaSideScore) -> None:

@@ -524,7 +524,8 @@ def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
     return b"".join([_event_bytes(e, field_number) for e in events])
 
 
-@lru_cache(maxsize=8192)
+# typed: events are NamedTuples, and DiscardTaken(0, c) == CardDiscarded(0, c) as tuples.
+@lru_cache(maxsize=8192, typed=True)
 def _event_bytes(event: ev.Event, field_number: int) -> bytes:
     msg = game_pb2.Event()
     event_to_wire(event, msg)

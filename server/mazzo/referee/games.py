@@ -75,10 +75,14 @@ def _maraffa_avoid(move: game_pb2.Move) -> bool:
 
 
 def _maraffa_hand_points(events: Sequence[Json]) -> list[int] | None:
+    """Per side the points of the hand; in Trionfo per seat the game points paid."""
     for event in events:
         scored = event.get("maraffa", {}).get("handScored")
         if scored is not None:
             return [int(s.get("handScore", 0)) for s in scored.get("scores", [])]
+        deal = event.get("maraffa", {}).get("dealScored")
+        if deal is not None:
+            return [int(p) for p in deal.get("score", {}).get("payments", [])]
     return None
 
 
@@ -106,6 +110,51 @@ def _maraffa_heuristic(seed: int) -> Policy:
     return act
 
 
+# --------------------------------------------------------------------------- Burraco
+
+
+def _burraco_hand_points(events: Sequence[Json]) -> list[int] | None:
+    """What each match side was credited for the hand (3 players: a pair member half
+    the pair's score)."""
+    for event in events:
+        scored = event.get("burraco", {}).get("handScored")
+        if scored is not None:
+            return [int(c) for c in scored.get("credits", [])]
+    return None
+
+
+def _burraco_hand_dealt(events: Sequence[Json]) -> bool:
+    return any("handDealt" in event.get("burraco", {}) for event in events)
+
+
+def _burraco_heuristic(seed: int) -> Policy:
+    from mazzo.referee.burraco_bot import act
+
+    return act
+
+
+# --------------------------------------------------------------------------- Ramino
+
+
+def _ramino_hand_points(events: Sequence[Json]) -> list[int] | None:
+    """Each seat's chips won or lost over the hand (void hands included: the tax)."""
+    for event in events:
+        ended = event.get("ramino", {}).get("handEnded")
+        if ended is not None:
+            return [int(n) for n in ended.get("result", {}).get("net", [])]
+    return None
+
+
+def _ramino_hand_dealt(events: Sequence[Json]) -> bool:
+    return any("handDealt" in event.get("ramino", {}) for event in events)
+
+
+def _ramino_heuristic(seed: int) -> Policy:
+    from mazzo.referee.ramino_bot import act
+
+    return act
+
+
 HOOKS: dict[str, GameHooks] = {
     "maraffa": GameHooks(
         controller=_maraffa_controller,
@@ -114,6 +163,16 @@ HOOKS: dict[str, GameHooks] = {
         hand_dealt=_maraffa_hand_dealt,
         describe=_maraffa_describe,
         heuristic=_maraffa_heuristic,
+    ),
+    "burraco": GameHooks(
+        hand_points=_burraco_hand_points,
+        hand_dealt=_burraco_hand_dealt,
+        heuristic=_burraco_heuristic,
+    ),
+    "ramino": GameHooks(
+        hand_points=_ramino_hand_points,
+        hand_dealt=_ramino_hand_dealt,
+        heuristic=_ramino_heuristic,
     ),
 }
 DEFAULT = GameHooks()

@@ -5,6 +5,14 @@ trumps by length and the 3-2-A; lead a card nobody can beat in its suit, else a
 worthless one; give points to a partner who holds the trick; take a trick with the
 lowest card that wins it, cutting with a trump only when there are points in it;
 otherwise throw the cheapest card. Deterministic, and far stronger than random.
+
+Every form plays: four players and the 3-player dummy (the partner is the seat
+opposite), the 39-card game for three and the 2-player stock game (each for
+himself), and Trionfo for five, where it bids ``CHIAMO`` (or ``DI_PIU`` with a
+very long suit) from the length and the 3-2-A of its best suit, calls the
+strongest card it lacks outside trumps, and treats as partners the seats it knows
+to be on its side (the declarer and the amico, or the popolo once the amico is
+known).
 """
 
 from __future__ import annotations
@@ -38,7 +46,9 @@ def choose(request: bot_pb2.ActRequest) -> int:
     claim = next((i for i, m in enumerate(moves) if m.maraffa.HasField("claim")), None)
     if claim is not None and _claim_is_good(request):
         return claim
-    if view.phase == maraffa_pb2.MARAFFA_PHASE_TRUMP:
+    if view.phase == maraffa_pb2.MARAFFA_PHASE_AUCTION:
+        return _bid(moves, _my_cards(request))
+    if view.phase in (maraffa_pb2.MARAFFA_PHASE_TRUMP, maraffa_pb2.MARAFFA_PHASE_DECLARE):
         return _choose_trump(request.legal_moves, _my_cards(request))
     plays = _plays(moves)
     if not plays:
@@ -68,15 +78,20 @@ def _plays(moves: Sequence[game_pb2.Move]) -> dict[int, int]:
     return plays
 
 
+def _side(seat: int, seats: int) -> int:
+    """The side of a seat: pairs with four seats (the dummy's too), else each alone."""
+    return seat % 2 if seats == 4 else seat
+
+
 def _claim_is_good(request: bot_pb2.ActRequest) -> bool:
     """Would a claim win now? The same sum as the rules' (maraffa.md §3.6)."""
     view = request.view.maraffa
-    team = request.seat % 2
-    # Seats 0 and 1 of the 2-player form are sides 0 and 1 too.
-    thirds = sum(THIRDS[c] for t in view.tricks if t.winner % 2 == team for c in t.cards)
+    seats = len(view.hand_sizes)
+    team = _side(request.seat, seats)
+    thirds = sum(THIRDS[c] for t in view.tricks if _side(t.winner, seats) == team for c in t.cards)
     options = view.table.options
     keep_thirds = options.fractions == maraffa_pb2.MARAFFA_FRACTIONS_KEEP_THIRDS
-    marafona = view.HasField("marafona_seat") and view.marafona_seat % 2 == team
+    marafona = view.HasField("marafona_seat") and _side(view.marafona_seat, seats) == team
     total = request.view.match_score[team] if len(request.view.match_score) > team else 0
     target = view.table.effective_target
     if options.claim_rule == maraffa_pb2.MARAFFA_CLAIM_RULE_STRICT_ONE_THIRD:
@@ -88,20 +103,71 @@ def _claim_is_good(request: bot_pb2.ActRequest) -> bool:
     return value >= target
 
 
+def _suit_score(cards: list[int], suit: int) -> float:
+    """How good a trump suit is: its length first, then its 3-2-A."""
+    mine = [c for c in cards if SUIT[c] == suit]
+    tops = {STRENGTH[c] for c in mine} & {10, 9, 8}
+    score = 3.0 * len(mine) + sum(STRENGTH[c] for c in mine) / 10 + 2.0 * len(tops)
+    if len(tops) == 3:
+        score += 10.0
+    return score
+
+
 def _choose_trump(moves: Sequence[game_pb2.Move], cards: list[int]) -> int:
-    best, best_score = 0, -1.0
+    """The best suit; in Trionfo's CHIAMO also the called card: the strongest card
+    not in hand (never calling oneself while another call is possible), from the
+    suit where the hand is longest, so the partner's card backs the hand's own."""
+    held = set(cards)
+    per_suit = [sum(1 for c in cards if SUIT[c] == s) for s in range(4)]
+    best, best_score = 0, -1e9
     for i, m in enumerate(moves):
         if not m.maraffa.HasField("declare_trump"):
             continue
-        suit = m.maraffa.declare_trump.suit - 1
-        mine = [c for c in cards if SUIT[c] == suit]
-        tops = {STRENGTH[c] for c in mine} & {10, 9, 8}
-        score = 3.0 * len(mine) + sum(STRENGTH[c] for c in mine) / 10 + 2.0 * len(tops)
-        if len(tops) == 3:
-            score += 10.0
+        declare = m.maraffa.declare_trump
+        score = 100.0 * _suit_score(cards, declare.suit - 1)
+        called = declare.called_card
+        if called:
+            score += -50.0 if called in held else STRENGTH[called] + per_suit[SUIT[called]] / 10
         if score > best_score:
             best, best_score = i, score
     return best
+
+
+#: Trionfo bids (maraffa-forms.md A.3): CHIAMO from this suit score, DI_PIU from the next.
+CHIAMO_FROM = 13.0
+DI_PIU_FROM = 30.0
+
+
+def _bid(moves: Sequence[game_pb2.Move], cards: list[int]) -> int:
+    """Trionfo's auction: the lowest bid the hand is worth, else pass."""
+    strength = max(_suit_score(cards, s) for s in range(4))
+    level = 2 if strength >= DI_PIU_FROM else 1 if strength >= CHIAMO_FROM else 0
+    passing = next((i for i, m in enumerate(moves) if m.maraffa.HasField("pass_bid")), 0)
+    bids = [(m.maraffa.bid.contract, i) for i, m in enumerate(moves) if m.maraffa.HasField("bid")]
+    fitting = [b for b in bids if b[0] <= level]
+    return min(fitting)[1] if fitting else passing
+
+
+def _friends(request: bot_pb2.ActRequest) -> set[int]:
+    """The seats known to play on this seat's side."""
+    view = request.view.maraffa
+    seats = len(view.hand_sizes)
+    me = request.seat
+    if seats == 4:
+        return {(me + 2) % 4}
+    if seats != 5 or not view.trionfo.HasField("declarer"):
+        return set()
+    t = view.trionfo
+    declarer = t.declarer
+    amico = t.amico if t.HasField("amico") else None
+    if amico is None and t.called_card and t.called_card in view.hand:
+        amico = me
+    if amico is None:
+        return set()
+    signori = {declarer, amico}
+    if me in signori:
+        return signori - {me}
+    return set(range(seats)) - signori - {me}
 
 
 def _choose_card(request: bot_pb2.ActRequest, playable: list[int]) -> int:
@@ -115,14 +181,14 @@ def _choose_card(request: bot_pb2.ActRequest, playable: list[int]) -> int:
     winner = (view.current_trick.leader + best) % seats
     last = len(trick) == seats - 1
     led = SUIT[trick[0]]
-    if seats == 4 and winner % 2 == request.seat % 2:
+    if winner in _friends(request):
         safe = last or SUIT[trick[best]] == trump or STRENGTH[trick[best]] >= _ACE_STRENGTH
         if safe:
             return _richest(playable, trump)
         return _cheapest(playable, trump)
     beats = [c for c in playable if _beats(c, trick[best], led, trump)]
     in_trick = sum(THIRDS[c] for c in trick)
-    last_trick = sum(view.hand_sizes) <= seats
+    last_trick = sum(view.hand_sizes) <= seats and view.stock_size == 0
     plain = [c for c in beats if SUIT[c] != trump]
     if plain:
         if last:

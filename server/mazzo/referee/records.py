@@ -26,7 +26,17 @@ Json = dict[str, Any]
 FORMAT = 1
 
 
+#: One printer for every conversion: ``MessageToDict`` builds a new one per call, and
+#: each new printer looks up the enum-value JSON extension again (a failing descriptor
+#: pool search, tens of microseconds) at the first enum it meets. Same output.
+_PRINTER: Any = getattr(json_format, "_Printer", None)
+_PRINTER = _PRINTER() if _PRINTER is not None else None
+
+
 def to_json(message: Message) -> Json:
+    if _PRINTER is not None:
+        result: Json = _PRINTER._MessageToJsonObject(message)
+        return result
     return json_format.MessageToDict(message)
 
 

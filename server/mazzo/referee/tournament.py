@@ -6,12 +6,19 @@ lineups) and the bots, and standings are computed from the records in schedule
 order, so a run interrupted and resumed ends with the same table as one that was
 not. Ctrl-C stops scheduling, abandons the matches in flight (they were not
 recorded, so a resume plays them) and prints the standings so far.
+
+Where the matches run is a backend's business: in this process on one event loop
+(``LocalBackend``), or as Ray tasks (``mazzo.referee.ray_backend``). Every match is a
+``MatchTask``, plain values that ``play_task`` turns into a record anywhere, so the
+schedule shards over any number of machines and the records do not depend on where
+each match ran.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import sys
 import time
@@ -19,9 +26,9 @@ import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from mazzo.referee.engine import engine_for
+from mazzo.referee.engine import Engine, engine_for
 from mazzo.referee.match import (
     Entrant,
     FaultLedger,
@@ -197,6 +204,106 @@ class Progress:
             self._bar.stop()
 
 
+def tournament_tag(config: Config, job: Job) -> Json:
+    """The record's ``tournament`` field: where the match sits in the schedule."""
+    return {
+        "name": config.name,
+        "pairing": job.pairing,
+        "deal": job.deal,
+        "orientation": job.orientation,
+        "duplicate": config.duplicate,
+    }
+
+
+@dataclass(frozen=True)
+class MatchTask:
+    """One scheduled match as plain values: what a worker anywhere needs to play it.
+
+    ``prior_faults`` are the faults per entrant recorded before the match was sent,
+    which is all a remote worker knows of the run's ``disqualify_after`` ledger."""
+
+    job: Job
+    tag: Json
+    clock: TimeControl
+    faults: FaultRules
+    prior_faults: dict[str, int] = field(default_factory=dict)
+    service: str | None = None
+    #: Folder for the bots' stderr and the exec: bots' working folder, as seen by the
+    #: referee; a worker that does not have them uses none and its own.
+    logs: str | None = None
+    cwd: str | None = None
+
+
+async def play_task(task: MatchTask) -> tuple[Json, dict[str, int]]:
+    """Play one match with its own engine and bots: the record, and the bots started.
+    A pure function of the task for deterministic bots, so it may run (or be retried)
+    on any worker."""
+    cwd = Path(task.cwd) if task.cwd and os.path.isdir(task.cwd) else None
+    logs = Path(task.logs) if task.logs and os.path.isdir(task.logs) else None
+    engine = engine_for(task.service or None)
+    pools = Pools(cwd=cwd, logs=logs)
+    ledger = FaultLedger(task.faults.disqualify_after, dict(task.prior_faults))
+    try:
+        job = task.job
+        record = await play_match(
+            job.spec, job.lineup, engine, pools, task.clock, task.faults, ledger
+        )
+    finally:
+        await pools.close()
+        await engine.close()
+    record["tournament"] = dict(task.tag)
+    return record, pools.started()
+
+
+class Backend(Protocol):
+    """Where a run's matches are played. ``play`` returns the match's record (with its
+    ``tournament`` tag) and counts its faults in the run's ledger."""
+
+    name: str
+
+    async def start(self, config: Config) -> None: ...
+
+    async def play(self, job: Job, ledger: FaultLedger) -> Json: ...
+
+    def started(self) -> dict[str, int]: ...
+
+    async def close(self) -> None: ...
+
+
+class LocalBackend:
+    """Matches on this process's event loop; bots are kept running across matches and
+    the fault ledger is shared live, so a disqualification takes effect at once."""
+
+    name = "local"
+
+    def __init__(self, logs: Path | None = None) -> None:
+        self._logs = logs
+        self._config: Config | None = None
+        self._engine: Engine | None = None
+        self._pools = Pools(logs=logs)
+
+    async def start(self, config: Config) -> None:
+        self._config = config
+        self._engine = engine_for(config.service or None)
+
+    async def play(self, job: Job, ledger: FaultLedger) -> Json:
+        config, engine = self._config, self._engine
+        assert config is not None and engine is not None, "start() the backend first"
+        record = await play_match(
+            job.spec, job.lineup, engine, self._pools, config.clock, config.faults, ledger
+        )
+        record["tournament"] = tournament_tag(config, job)
+        return record
+
+    def started(self) -> dict[str, int]:
+        return self._pools.started()
+
+    async def close(self) -> None:
+        await self._pools.close()
+        if self._engine is not None:
+            await self._engine.close()
+
+
 @dataclass
 class Outcome:
     summary: Json
@@ -214,9 +321,11 @@ async def run_tournament(
     stop_after: int | None = None,
     logs: Path | None = None,
     on_record: Callable[[Json], None] | None = None,
+    backend: Backend | None = None,
 ) -> Outcome:
-    """Play the scheduled matches not yet recorded; ``stop_after`` (for tests) stops
-    like a Ctrl-C once that many new matches are recorded."""
+    """Play the scheduled matches not yet recorded, ``config.concurrency`` at a time, on
+    ``backend`` (default: this process); ``stop_after`` (for tests) stops like a Ctrl-C
+    once that many new matches are recorded."""
     jobs = config.jobs()
     order = {job.spec.id: i for i, job in enumerate(jobs)}
     by_id = {job.spec.id: job for job in jobs}
@@ -240,8 +349,7 @@ async def run_tournament(
     decision = _decide(sprt, recorded, names, config.duplicate)
     pending = iter([] if decision else [j for j in jobs if j.spec.id not in done])
     bar = Progress(len(jobs), len(done), progress)
-    engine = engine_for(config.service or None)
-    pools = Pools(logs=logs)
+    backend = backend if backend is not None else LocalBackend(logs)
     stop = asyncio.Event()
     new = 0
 
@@ -251,16 +359,7 @@ async def run_tournament(
             job = next(pending, None)
             if job is None:
                 return
-            record = await play_match(
-                job.spec, job.lineup, engine, pools, config.clock, config.faults, ledger
-            )
-            record["tournament"] = {
-                "name": config.name,
-                "pairing": job.pairing,
-                "deal": job.deal,
-                "orientation": job.orientation,
-                "duplicate": config.duplicate,
-            }
+            record = await backend.play(job, ledger)
             writer.write(record)
             recorded.append(record)
             new += 1
@@ -277,6 +376,7 @@ async def run_tournament(
     writer = RecordWriter(records_path)
     started = time.perf_counter()
     try:
+        await backend.start(config)
         workers = [asyncio.create_task(worker()) for _ in range(config.concurrency)]
         stopper = asyncio.create_task(stop.wait())
         try:
@@ -298,8 +398,7 @@ async def run_tournament(
             loop.remove_signal_handler(signal.SIGINT)
         writer.close()
         bar.close()
-        await pools.close()
-        await engine.close()
+        await backend.close()
     recorded.sort(key=lambda r: order[r["id"]])
     interrupted = len(recorded) < len(jobs) and decision is None
     summary = standings(recorded, names)
@@ -312,7 +411,8 @@ async def run_tournament(
         scheduled=len(jobs),
         complete=len(recorded) == len(jobs),
         seconds=round(time.perf_counter() - started, 3),
-        bots_started=pools.started(),
+        bots_started=backend.started(),
+        backend=backend.name,
         disqualified=sorted(n for n in names if ledger.disqualified(n)),
     )
     if sprt is not None:

@@ -21,7 +21,7 @@ from mazzo.core.cards import SUITS, cards
 from mazzo.games.maraffa.cards import deck_of, mask_of
 from mazzo.games.maraffa.moves import Signal
 from mazzo.games.maraffa.options import Options, seats_for
-from mazzo.games.maraffa.scoring import target_units, tricks_per_hand
+from mazzo.games.maraffa.scoring import tally, target_units, tricks_per_hand
 from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, sides_of
 from mazzo.games.maraffa.tricks import trick_leaders
 from mazzo.games.maraffa.validate import validate
@@ -99,5 +99,6 @@ def position(
         drawn=cards(drawn) if drawn else (),
         marafona_seat=NO_SEAT if marafona_seat is None else marafona_seat,
     )
+    state = state._replace(won=tally(state))
     validate(state)
     return state

@@ -26,7 +26,6 @@ from mazzo.games.maraffa.cards import (
     SUIT,
     SUIT_BITS,
     SUIT_MASK,
-    THIRDS,
     cards_of,
     deck_of,
     hand_thirds,
@@ -58,11 +57,14 @@ from mazzo.games.maraffa.options import (
     seats_for,
 )
 from mazzo.games.maraffa.scoring import (
+    COUNT,
+    LAST_TRICK,
     LAST_TRICK_THIRDS,
     TRICKS_PER_HAND,
     claim_result,
     game_winner,
     hand_scores,
+    tally,
     target_units,
 )
 from mazzo.games.maraffa.signals import (
@@ -83,6 +85,8 @@ ENGINE_PLAYERS = (2, 3, 4)
 MAX_TARGET = 1_000_000
 _new = tuple.__new__
 _PLAY = Phase.PLAY
+#: ``State.won`` at the start of a hand, by number of seats.
+_NOTHING_WON = {seats: (0,) * sides_of(seats) for seats in (2, 3, 4)}
 
 PlayRow = tuple[Move, ...]
 SuitTable = tuple[tuple[PlayRow, ...], ...]
@@ -270,7 +274,8 @@ def _deal_hand(table: Table) -> tuple[State, list[ev.Event]]:
         # The holder of the 4 of coins; in the 2-player form it may be in the stock.
         four = BIT[FOUR_OF_COINS]
         battezzante = next((s for s in range(seats) if hands[s] & four), battezzante)
-    table = table._replace(counter=table.counter + 1, battezzante=battezzante)
+    # table._replace(counter=counter + 1, battezzante=battezzante), without its cost:
+    table = _new(Table, (*table[:4], table.counter + 1, dealer, battezzante, *table[7:]))
     state = _new(
         State,
         (
@@ -284,9 +289,10 @@ def _deal_hand(table: Table) -> tuple[State, list[ev.Event]]:
             tuple(deck[5 * batches :]),
             (),
             NO_SEAT,
+            _NOTHING_WON[seats],
         ),
     )
-    return state, [ev.HandDealt(table.game_number, table.hand_number, dealer, battezzante)]
+    return state, [_new(ev.HandDealt, (table.game_number, table.hand_number, dealer, battezzante))]
 
 
 # --------------------------------------------------------------------------- legal moves
@@ -482,15 +488,16 @@ def _redeal(state: State) -> tuple[State, list[ev.Event]]:
 
 _TAGLIO = Signal.TAGLIO
 _FREE_LEAD_SIGNALS = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO})
-
-
-def _free_lead_signal(options: Options, seats: int, signal: Signal) -> bool:
-    """A lead signal valid on any card: core, enabled, and not checked for truth."""
-    return (
-        signal in _FREE_LEAD_SIGNALS
-        and not options.signals_checked
-        and signal in enabled(options, seats)
-    )
+#: _FREE_LEAD[seats][signal set]: the lead signals valid on any card when signals are
+#: not checked for truth: the core ones that are enabled (a lookup, not two calls).
+_FREE_LEAD = {
+    seats: {
+        signal_set: _FREE_LEAD_SIGNALS & enabled(Options(signals=signal_set), seats)
+        for signal_set in (SignalSet.NONE, SignalSet.CORE, SignalSet.EXTENDED)
+        if seats != 3 or signal_set is not SignalSet.EXTENDED  # refused with 39 cards
+    }
+    for seats in (2, 3, 4)
+}
 
 
 def _is_cut(state: State, hand: int, c: int, led: int) -> bool:
@@ -510,15 +517,14 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     A card play in the play phase, most of every match, is handled right here: the
     quick checks first, the full ``verify`` only for what they leave out.
     """
-    if type(move) is not PlayCard or state.phase is not _PLAY:
+    # One unpack instead of a NamedTuple attribute lookup per field (measurably cheaper).
+    table, phase, seat, trump, hands_now, played, signals, stock, drawn, marafona_seat, won = state
+    if type(move) is not PlayCard or phase is not _PLAY:
         return _apply_other(state, move)
-    seat = state.to_act
     c = move.card
-    hands = list(state.hands)
+    hands = list(hands_now)
     hand = hands[seat]
-    table = state.table
     seats = table.seats
-    played = state.played
     n = len(played)
     in_trick = n % seats
     signal = move.signal
@@ -530,17 +536,22 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
             and (not signal or (signal is _TAGLIO and _is_cut(state, hand, c, led)))
         )
     else:
-        quick = hand & BIT[c] and (not signal or _free_lead_signal(table.options, seats, signal))
-    if not quick or move.marafona:
-        _verify_play(state, move)  # raises, or accepts what the quick checks leave out
+        options = table.options
+        quick = hand & BIT[c] and (
+            not signal
+            or (signal in _FREE_LEAD[seats][options.signals] and not options.signals_checked)
+        )
     marafona = move.marafona
+    if not quick or marafona:
+        _verify_play(state, move)  # raises, or accepts what the quick checks leave out
     if not marafona and n < seats and table.options.marafona_auto_declare:
         marafona = marafona_error(state, seat, hand, c) is None
     hands[seat] = hand ^ BIT[c]
     played = (*played, c)
-    signals = (*state.signals, signal)
+    signals = (*signals, signal)
     events: list[ev.Event] = [_new(ev.CardPlayed, (seat, c, signal, marafona))]
-    marafona_seat = seat if marafona else state.marafona_seat
+    if marafona:
+        marafona_seat = seat
     if in_trick < seats - 1:
         next_state = _new(
             State,
@@ -548,24 +559,27 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
                 table,
                 _PLAY,
                 (seat + 1) % seats,
-                state.trump,
+                trump,
                 tuple(hands),
                 played,
                 signals,
-                state.stock,
-                state.drawn,
+                stock,
+                drawn,
                 marafona_seat,
+                won,
             ),
         )
         return next_state, events
     # The trick is complete: the winner takes it; in the 2-player form both draw (§2.3.2).
     cards = played[-seats:]
-    winner = (seat + 1 + winning_index(cards, state.trump)) % seats
+    winner = (seat + 1 + winning_index(cards, trump)) % seats
     number = (n + 1) // seats
     last = number == (10 if seats == 4 else TRICKS_PER_HAND[seats])
-    thirds = sum(map(THIRDS.__getitem__, cards)) + (LAST_TRICK_THIRDS if last else 0)
+    count = sum(map(COUNT.__getitem__, cards))  # aces * 256 + third-cards
+    thirds = 3 * (count >> 8) + (count & 255) + (LAST_TRICK_THIRDS if last else 0)
     events.append(_new(ev.TrickWon, (number, winner, thirds)))
-    stock, drawn = state.stock, state.drawn
+    tallies = list(won or tally(state))
+    tallies[winner if seats == 3 else winner & 1] += count + (LAST_TRICK if last else 0)
     if stock:  # two seats: the loser is 1 - winner
         hands[winner] |= BIT[stock[0]]
         hands[1 - winner] |= BIT[stock[1]]
@@ -579,13 +593,14 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
             table,
             _PLAY,
             winner,
-            state.trump,
+            trump,
             tuple(hands),
             played,
             signals,
             stock,
             drawn,
             marafona_seat,
+            tuple(tallies),
         ),
     )
     if last:
@@ -615,14 +630,23 @@ def _end_hand(state: State, events: list[ev.Event]) -> tuple[State, list[ev.Even
         # A tie at the top, at or over the target: play on to one more (§4.2.2, B.3.3).
         target = max(totals) + 1
         events.append(ev.TargetRaised(target))
-    # The battezzante deals the next hand (§3.7.2).
-    table = table._replace(
-        totals=totals,
-        last_hand=scores,
-        effective_target=target,
-        dealer=table.battezzante,
-        hand_number=table.hand_number + 1,
-        redeal_requests=(),
+    # The battezzante deals the next hand (§3.7.2). Positional, as _replace is slow:
+    battezzante = table.battezzante
+    table = _new(
+        Table,
+        (
+            *table[:5],  # options, players, seats, seed, counter
+            battezzante,  # the new dealer
+            battezzante,  # until _deal_hand finds the next one
+            table.hand_number + 1,
+            table.game_number,
+            table.games_won,
+            totals,
+            target,
+            (),  # redeal_requests
+            scores,  # last_hand
+            table.last_claim,
+        ),
     )
     new, dealt = _deal_hand(table)
     events.extend(dealt)

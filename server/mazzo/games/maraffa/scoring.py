@@ -11,14 +11,15 @@ from mazzo.games.maraffa.state import (
     Trick,
     side_of,
     sides_of,
-    team_of,
 )
 from mazzo.games.maraffa.tricks import winning_index
 
 LAST_TRICK_THIRDS = 3
 #: Per card id: 256 for an ace, 1 for a card worth one third (3, 2, K, Q, J), so one
 #: sum over a trick counts both.
-_COUNT = [256 if c in ACES else THIRDS[c] for c in range(54)]
+COUNT = [256 if c in ACES else THIRDS[c] for c in range(54)]
+#: Added to the tally (``State.won``) of the side that won a hand's last trick.
+LAST_TRICK = 1 << 16
 MARAFONA_POINTS = 3
 
 
@@ -34,54 +35,33 @@ def trick_thirds(trick: Trick) -> int:
     return sum(THIRDS[c] for c in trick.cards)
 
 
+def tally(state: State) -> tuple[int, ...]:
+    """Per side, what its tricks of this hand hold: ``LAST_TRICK * last-trick +
+    aces * 256 + third-cards``, counted from ``played`` (``State.won`` keeps the same
+    figure up to date move by move)."""
+    table = state.table
+    seats = table.seats
+    trump = state.trump
+    played = state.played
+    counts = [0] * sides_of(seats)
+    leader = table.battezzante
+    for k in range(0, len(played) // seats * seats, seats):
+        cards = played[k : k + seats]
+        leader = (leader + winning_index(cards, trump)) % seats
+        counts[side_of(leader, seats)] += sum(map(COUNT.__getitem__, cards))
+    if played and len(played) == seats * TRICKS_PER_HAND[seats]:
+        counts[side_of(leader, seats)] += LAST_TRICK
+    return tuple(counts)
+
+
 def hand_scores(state: State) -> tuple[HandScore, ...]:
     """Each side's score for the hand so far; final once every trick is played."""
-    table = state.table
-    seats = table.seats
-    if seats == 3:
-        return _hand_scores_each_alone(state)
-    trump = state.trump
-    played = state.played
-    counts = [0, 0]  # per side: aces * 256 + third-cards
-    leader = winner = table.battezzante
-    for k in range(0, len(played) // seats * seats, seats):
-        cards = played[k : k + seats]
-        winner = (leader + winning_index(cards, trump)) % seats
-        counts[winner & 1] += sum(map(_COUNT.__getitem__, cards))
-        leader = winner
-    last = [0, 0]
-    if len(played) == seats * tricks_per_hand(seats):
-        last[team_of(winner)] = 1
-    marafona_team = team_of(state.marafona_seat) if state.marafona_seat >= 0 else -1
-    options = table.options
-    return (
-        _side_score(options, counts[0] >> 8, counts[0] & 255, last[0], marafona_team == 0),
-        _side_score(options, counts[1] >> 8, counts[1] & 255, last[1], marafona_team == 1),
-    )
-
-
-def _hand_scores_each_alone(state: State) -> tuple[HandScore, ...]:
-    """``hand_scores`` with three seats (39 cards): one side per seat (B.3.1)."""
-    table = state.table
-    seats = table.seats
-    trump = state.trump
-    played = state.played
-    sides = sides_of(seats)
-    counts = [0] * sides  # per seat: aces * 256 + third-cards
-    leader = winner = table.battezzante
-    for k in range(0, len(played) // seats * seats, seats):
-        cards = played[k : k + seats]
-        winner = (leader + winning_index(cards, trump)) % seats
-        counts[winner] += sum(map(_COUNT.__getitem__, cards))
-        leader = winner
-    last = [0] * sides
-    if len(played) == seats * tricks_per_hand(seats):
-        last[side_of(winner, seats)] = 1
-    marafona = side_of(state.marafona_seat, seats) if state.marafona_seat >= 0 else -1
-    options = table.options
+    counts = state.won or tally(state)
+    marafona = side_of(state.marafona_seat, state.table.seats) if state.marafona_seat >= 0 else -1
+    options = state.table.options
     return tuple(
-        _side_score(options, counts[t] >> 8, counts[t] & 255, last[t], marafona == t)
-        for t in range(sides)
+        _side_score(options, count >> 8 & 255, count & 255, count >> 16, marafona == side)
+        for side, count in enumerate(counts)
     )
 
 
@@ -96,7 +76,10 @@ def _side_score(
     else:
         bonus = MARAFONA_POINTS if marafona else 0
         score = card_points + bonus
-    return HandScore(aces, third_cards, last_trick, thirds, card_points, bonus, score)
+    # HandScore(...) without NamedTuple's Python-level __new__: once per side and hand.
+    return tuple.__new__(
+        HandScore, (aces, third_cards, last_trick, thirds, card_points, bonus, score)
+    )
 
 
 def claim_result(state: State, seat: int) -> ClaimResult:

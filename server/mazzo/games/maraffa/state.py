@@ -95,6 +95,11 @@ class State(NamedTuple):
     stock: tuple[int, ...] = ()
     drawn: tuple[int, ...] = ()
     marafona_seat: int = NO_SEAT
+    #: Per side, what its tricks of this hand hold, as ``aces * 256 + third-cards``,
+    #: plus ``1 << 16`` for the side that won the last trick.
+    #: It follows from ``played`` (``scoring.tally``); ``apply`` keeps it up to date
+    #: so that scoring a hand does not replay its tricks. ``()``: not yet counted.
+    won: tuple[int, ...] = ()
 
     @property
     def finished(self) -> bool:

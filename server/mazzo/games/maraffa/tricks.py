@@ -45,11 +45,13 @@ def seat_of_play(leaders: list[int], index: int, seats: int) -> int:
     return (leaders[index // seats] + index % seats) % seats
 
 
-def completed_tricks(state: State) -> tuple[Trick, ...]:
-    """The completed tricks of the hand with their leaders and winners."""
+def completed_tricks(state: State, leaders: list[int] | None = None) -> tuple[Trick, ...]:
+    """The completed tricks of the hand with their leaders and winners (``leaders``:
+    ``trick_leaders(state)`` when the caller has it already)."""
     seats = state.table.seats
     played, signals = state.played, state.signals
-    leaders = trick_leaders(state)
+    if leaders is None:
+        leaders = trick_leaders(state)
     return tuple(
         Trick(
             leaders[k],
@@ -61,11 +63,14 @@ def completed_tricks(state: State) -> tuple[Trick, ...]:
     )
 
 
-def current_trick(state: State) -> Trick:
+def current_trick(state: State, leaders: list[int] | None = None) -> Trick:
     """The trick being played (no winner yet)."""
     seats = state.table.seats
     start = len(state.played) // seats * seats
-    leader = trick_leaders(state)[-1] if start else state.table.battezzante
+    if not start:
+        leader = state.table.battezzante
+    else:
+        leader = (leaders if leaders is not None else trick_leaders(state))[-1]
     return Trick(leader, state.played[start:], state.signals[start:], NO_SEAT)
 
 

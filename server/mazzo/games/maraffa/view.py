@@ -11,7 +11,7 @@ from typing import NamedTuple
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.maraffa.cards import cards_of
 from mazzo.games.maraffa.state import Phase, State, Table, Trick
-from mazzo.games.maraffa.tricks import completed_tricks, current_trick
+from mazzo.games.maraffa.tricks import completed_tricks, current_trick, trick_leaders
 
 
 class View(NamedTuple):
@@ -66,7 +66,8 @@ def view(state: State, seat: int) -> View:
     table = state.table
     if not 0 <= seat < table.seats:
         raise InvalidArgument("seat", f"seat must be 0..{table.seats - 1}")
-    tricks = completed_tricks(state)
+    leaders = trick_leaders(state)  # once for both the completed and the current trick
+    tricks = completed_tricks(state, leaders)
     dummy = dummy_of(state)
     viewer = controller_of(dummy) if dummy is not None and seat == dummy else seat
     hidden = hidden_seat(state)
@@ -83,7 +84,7 @@ def view(state: State, seat: int) -> View:
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         stock_size=len(state.stock),
         drawn=state.drawn,
-        trick=current_trick(state),
+        trick=current_trick(state, leaders),
         tricks=tricks,
         table=table._replace(seed=0, counter=0),
         phase=state.phase,

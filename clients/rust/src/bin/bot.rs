@@ -1,0 +1,93 @@
+//! The starter bot: a `mazzo.v1.Bot` gRPC server that answers `Act` with a random
+//! legal move. Put a real strategy in [`choose`].
+
+use std::io::Write;
+use std::sync::Mutex;
+
+use mazzo_client::pb::bot_server::{Bot, BotServer};
+use mazzo_client::pb::{act_response, ActRequest, ActResponse};
+use mazzo_client::{parse_args, parse_opt, random_move};
+use tonic::{Request, Response, Status};
+
+const USAGE: &str = "bot [--host H] [--port P] [--seed N]";
+
+/// The strategy: given what this seat may know (`req.view`) and the legal moves,
+/// return an index into `req.legal_moves`. The starter picks at random, avoiding
+/// Maraffa claims and, when it can, signals.
+fn choose(req: &ActRequest, rng: &mut fastrand::Rng) -> Option<usize> {
+    random_move(&req.legal_moves, rng)
+}
+
+struct StarterBot {
+    rng: Mutex<fastrand::Rng>,
+}
+
+#[tonic::async_trait]
+impl Bot for StarterBot {
+    async fn act(&self, request: Request<ActRequest>) -> Result<Response<ActResponse>, Status> {
+        let req = request.into_inner();
+        let mut rng = self
+            .rng
+            .lock()
+            .map_err(|_| Status::internal("rng poisoned"))?;
+        let index = choose(&req, &mut rng)
+            .ok_or_else(|| Status::invalid_argument("no legal move to choose from"))?;
+        Ok(Response::new(ActResponse {
+            choice: Some(act_response::Choice::Index(index as u32)),
+        }))
+    }
+}
+
+/// Resolves on SIGTERM or SIGINT, so the server stops gracefully. The handlers
+/// are installed before it is returned, so a signal sent right after
+/// `LISTENING` is never lost to the default action.
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut int = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        eprintln!("bot: shutting down");
+    })
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    if let Err(e) = run().await {
+        eprintln!("bot: {}", mazzo_client::error_chain(e.as_ref()));
+        std::process::exit(2);
+    }
+}
+
+async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let args = parse_args(&["host", "port", "seed"], USAGE)?;
+    let host = args
+        .get("host")
+        .cloned()
+        .unwrap_or_else(|| "127.0.0.1".into());
+    let port: u16 = parse_opt(&args, "port")?.unwrap_or(50061);
+    let seed: u64 = parse_opt(&args, "seed")?.unwrap_or_else(|| fastrand::u64(..));
+
+    let listener = tokio::net::TcpListener::bind((host.as_str(), port)).await?;
+    let addr = listener.local_addr()?;
+    let bot = StarterBot {
+        rng: Mutex::new(fastrand::Rng::with_seed(seed)),
+    };
+    let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
+    let shutdown = shutdown_signal()?;
+
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "LISTENING {}:{}", host, addr.port())?;
+    out.flush()?;
+    drop(out);
+    eprintln!("bot: serving mazzo.v1.Bot on {addr} (seed {seed})");
+
+    tonic::transport::Server::builder()
+        .add_service(BotServer::new(bot))
+        .serve_with_incoming_shutdown(incoming, shutdown)
+        .await?;
+    Ok(())
+}

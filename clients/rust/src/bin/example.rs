@@ -1,0 +1,92 @@
+//! The client example: deals a match through `GameService`, plays it to the end
+//! with random legal moves (one `ApplyMove` per move, never a Maraffa claim),
+//! then asks for the score.
+
+use std::time::Duration;
+
+use mazzo_client::pb::game_service_client::GameServiceClient;
+use mazzo_client::pb::{ApplyMoveRequest, DealRequest, ScoreRequest};
+use mazzo_client::{parse_args, parse_opt, random_move};
+
+const USAGE: &str = "example --target HOST:PORT [--game maraffa] [--players N] [--seed N]";
+/// A guard against a server that never ends a match.
+const MAX_MOVES: u64 = 1_000_000;
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    if let Err(e) = run().await {
+        eprintln!("example: {}", mazzo_client::error_chain(e.as_ref()));
+        std::process::exit(1);
+    }
+}
+
+async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let args = parse_args(&["target", "game", "players", "seed"], USAGE)?;
+    let target = args
+        .get("target")
+        .ok_or(format!("--target is required\nusage: {USAGE}"))?;
+    let game = args
+        .get("game")
+        .cloned()
+        .unwrap_or_else(|| "maraffa".into());
+    // 0 asks for the game's default number of players.
+    let players: u32 = parse_opt(&args, "players")?.unwrap_or(0);
+    let seed: u64 = parse_opt(&args, "seed")?.unwrap_or_else(|| fastrand::u64(..));
+    let mut rng = fastrand::Rng::with_seed(seed);
+
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{target}"))?
+        .timeout(Duration::from_secs(30))
+        .connect()
+        .await?;
+    let mut client = GameServiceClient::new(channel);
+
+    let deal = client
+        .deal(DealRequest {
+            game: game.clone(),
+            options: None,
+            players,
+            seed,
+        })
+        .await?
+        .into_inner();
+    let mut state = deal.state.ok_or("Deal returned no state")?;
+    let mut legal = deal.legal_moves;
+    eprintln!(
+        "example: dealt {game} with seed {seed}, {} players",
+        state.players
+    );
+
+    let mut moves: u64 = 0;
+    while !state.finished && !legal.is_empty() {
+        if moves >= MAX_MOVES {
+            return Err(format!("match not over after {MAX_MOVES} moves").into());
+        }
+        let index = random_move(&legal, &mut rng).ok_or("no legal move")?;
+        let mv = legal.swap_remove(index);
+        let applied = client
+            .apply_move(ApplyMoveRequest {
+                state: Some(state),
+                r#move: Some(mv),
+            })
+            .await?
+            .into_inner();
+        state = applied.state.ok_or("ApplyMove returned no state")?;
+        legal = applied.legal_moves;
+        moves += 1;
+    }
+
+    let players = state.players;
+    let score = client
+        .score(ScoreRequest { state: Some(state) })
+        .await?
+        .into_inner();
+    if !score.finished {
+        return Err("the match ended without a finished score".into());
+    }
+    let winners: Vec<String> = score.winners.iter().map(u32::to_string).collect();
+    println!(
+        "finished {game} players={players} moves={moves} winners={}",
+        winners.join(",")
+    );
+    Ok(())
+}

@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Build and check every client under clients/ against one live Mazzo server.
+
+For each clients/<lang>/ with a Makefile and run-bot (the client contract):
+``make build`` (timed), ``run-conformance`` on clients/conformance/vectors,
+``run-example`` for Maraffa (4 players), Burraco and Ramino, and ``run-bot --port 0``.
+Then one short Maraffa tournament through the referee in which every language's bot
+takes a seat (teams of two languages, against a builtin bot), and ``mazzo replay``
+on its records. Prints a JSON summary; exits 1 on any failure. Every process it
+starts is stopped at the end, also on failure or Ctrl-C.
+
+    python scripts/clients_test.py [--only go,python] [--skip-build]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIENTS = ROOT / "clients"
+VECTORS = CLIENTS / "conformance" / "vectors"
+MAZZO = [sys.executable, "-m", "mazzo"]
+EXAMPLES = [("maraffa", 4), ("burraco", 4), ("ramino", 4)]
+
+BUILD_TIMEOUT = 1800.0
+RUN_TIMEOUT = 600.0
+START_TIMEOUT = 120.0
+
+
+class Processes:
+    """Every process started here, each in its own process group, so that stopping
+    one stops what it started (a wrapper script's children included)."""
+
+    def __init__(self) -> None:
+        self.running: list[subprocess.Popen[str]] = []
+
+    def start(
+        self, argv: Sequence[str], log: IO[str], cwd: Path = ROOT, stdout_pipe: bool = False
+    ) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE if stdout_pipe else log,
+            stderr=log,
+            text=True,
+            start_new_session=True,
+        )
+        self.running.append(proc)
+        return proc
+
+    def stop(self, proc: subprocess.Popen[str], grace: float = 5.0) -> None:
+        if proc.poll() is None:
+            self._signal(proc, signal.SIGTERM)
+            try:
+                proc.wait(grace)
+            except subprocess.TimeoutExpired:
+                self._signal(proc, signal.SIGKILL)
+                proc.wait()
+        else:  # the leader is gone; stragglers of its group are not left behind
+            self._signal(proc, signal.SIGKILL)
+        if proc in self.running:
+            self.running.remove(proc)
+
+    @staticmethod
+    def _signal(proc: subprocess.Popen[str], sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)  # the group this script created for it
+
+    def run(
+        self, argv: Sequence[str], log_path: Path, timeout: float, cwd: Path = ROOT
+    ) -> tuple[int, str, float]:
+        """Run to the end: exit code (-1 on timeout), output, seconds."""
+        start = time.monotonic()
+        with log_path.open("w") as log:
+            proc = self.start(argv, log, cwd)
+            try:
+                code = proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                code = -1
+            self.stop(proc)
+        return code, log_path.read_text(errors="replace"), time.monotonic() - start
+
+    def stop_all(self) -> None:
+        for proc in list(self.running):
+            self.stop(proc, grace=3.0)
+
+
+def read_line(proc: subprocess.Popen[str], pattern: str, timeout: float) -> re.Match[str] | None:
+    """The first stdout line of ``proc`` matching ``pattern``; later output is drained
+    in the background so the process never blocks on a full pipe."""
+    assert proc.stdout is not None
+    found: list[re.Match[str]] = []
+    ready = threading.Event()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if not found:
+                match = re.search(pattern, line)
+                if match:
+                    found.append(match)
+                    ready.set()
+        ready.set()
+
+    threading.Thread(target=pump, daemon=True).start()
+    ready.wait(timeout)
+    return found[0] if found else None
+
+
+def discover(only: set[str] | None) -> list[str]:
+    langs = []
+    for folder in sorted(p for p in CLIENTS.iterdir() if p.is_dir()):
+        if (folder / "Makefile").is_file() and os.access(folder / "run-bot", os.X_OK):
+            langs.append(folder.name)
+    if only is not None:
+        missing = only - set(langs)
+        if missing:
+            raise SystemExit(f"no client folder for: {', '.join(sorted(missing))}")
+        langs = [lang for lang in langs if lang in only]
+    return langs
+
+
+def tail(text: str, lines: int = 15) -> str:
+    return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+def tournament_toml(bots: dict[str, str], records: Path) -> str:
+    """Teams of two languages (each plays with the next one: every bot sits beside
+    another language's) against a builtin bot, round-robin, duplicate deals."""
+    langs = sorted(bots)
+    lines = [
+        'name = "clients-test"',
+        'game = "maraffa"',
+        "players = 4",
+        "seed = 2026",
+        'format = "round-robin"',
+        "deals = 2",
+        "duplicate = true",
+        "concurrency = 2",
+        f"records = {json.dumps(str(records))}",
+        "",
+        "[options]",
+        "target = 21",
+        "",
+        "[time]",
+        "move = 5.0",
+        "bank = 60.0",
+        "",
+        "[faults]",
+        'on_fault = "random"',
+        "disqualify_after = 0",
+    ]
+    for i, lang in enumerate(langs):
+        partner = langs[(i + 1) % len(langs)]
+        name = lang if partner == lang else f"{lang}+{partner}"
+        team = [f"grpc://{bots[lang]}", f"grpc://{bots[partner]}"]
+        lines += ["", "[[entrants]]", f"name = {json.dumps(name)}", f"bots = {json.dumps(team)}"]
+    lines += ["", "[[entrants]]", 'name = "builtin-heuristic"', 'bot = "builtin:heuristic"']
+    return "\n".join(lines) + "\n"
+
+
+def check_records(path: Path) -> tuple[int, int, list[str]]:
+    """Matches, faults, and problems (an unfinished match, a fault) in the records."""
+    matches = faults = 0
+    problems = []
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        matches += 1
+        faults += len(record.get("faults", []))
+        for fault in record.get("faults", []):
+            problems.append(f"{record['id']}: fault {fault.get('class')} by {fault.get('bot')}")
+        if not record.get("result", {}).get("finished"):
+            problems.append(f"{record['id']}: not finished")
+    return matches, faults, problems
+
+
+def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any]:
+    only = set(args.only.split(",")) if args.only else None
+    langs = discover(only)
+    if not langs:
+        raise SystemExit("no clients found under clients/")
+    summary: dict[str, Any] = {"languages": {}, "ok": False}
+    results: dict[str, dict[str, Any]] = summary["languages"]
+    failures: list[str] = []
+
+    def fail(lang: str, what: str, detail: str = "") -> None:
+        failures.append(f"{lang}: {what}")
+        print(f"clients-test: {lang}: {what}" + (f"\n{detail}" if detail else ""), file=sys.stderr)
+
+    for lang in langs:
+        result = results[lang] = {"build_seconds": None, "build_ok": None}
+        if args.skip_build:
+            continue
+        print(f"clients-test: building {lang} ...", file=sys.stderr)
+        code, out, seconds = procs.run(
+            ["make", "-C", str(CLIENTS / lang), "build"], work / f"{lang}-build.log", BUILD_TIMEOUT
+        )
+        result["build_seconds"] = round(seconds, 1)
+        result["build_ok"] = code == 0
+        if code != 0:
+            fail(lang, f"build failed (exit {code})", tail(out))
+    built = [lang for lang in langs if results[lang]["build_ok"] is not False]
+
+    server_log = (work / "server.log").open("w")
+    server = procs.start(
+        [*MAZZO, "serve", "--host", "127.0.0.1", "--port", "0", "--no-http"],
+        server_log,
+        stdout_pipe=True,
+    )
+    match = read_line(server, r"serving gRPC on (\S+:\d+)", START_TIMEOUT)
+    if match is None:
+        raise SystemExit("clients-test: the Mazzo server did not start; see " + server_log.name)
+    target = match.group(1)
+    summary["server"] = target
+
+    bots: dict[str, str] = {}
+    for lang in built:
+        result = results[lang]
+        folder = CLIENTS / lang
+        code, out, seconds = procs.run(
+            [str(folder / "run-conformance"), "--target", target, "--vectors", str(VECTORS)],
+            work / f"{lang}-conformance.log",
+            RUN_TIMEOUT,
+        )
+        found = re.findall(r"^conformance \S+: passed=(\d+) failed=(\d+)\s*$", out, re.M)
+        passed, failed = (int(found[-1][0]), int(found[-1][1])) if found else (0, 0)
+        result["conformance"] = {"passed": passed, "failed": failed, "seconds": round(seconds, 1)}
+        if code != 0 or not found or failed or not passed:
+            fail(lang, f"conformance: exit {code}, passed={passed} failed={failed}", tail(out))
+
+        examples: dict[str, Any] = {}
+        for game, players in EXAMPLES:
+            argv = [str(folder / "run-example"), "--target", target, "--game", game]
+            argv += ["--players", str(players), "--seed", "1"]
+            code, out, seconds = procs.run(argv, work / f"{lang}-example-{game}.log", RUN_TIMEOUT)
+            last = out.strip().splitlines()[-1] if out.strip() else ""
+            ok = code == 0 and last.startswith(f"finished {game} players={players} ")
+            examples[game] = {"ok": ok, "seconds": round(seconds, 1), "line": last}
+            if not ok:
+                fail(lang, f"example {game}: exit {code}", tail(out))
+        result["examples"] = examples
+        result["example_ok"] = all(e["ok"] for e in examples.values())
+
+        log = (work / f"{lang}-bot.log").open("w")
+        bot = procs.start(
+            [str(folder / "run-bot"), "--port", "0", "--seed", "1"], log, folder, True
+        )
+        listening = read_line(bot, r"^LISTENING (\S+:\d+)\s*$", START_TIMEOUT)
+        if listening is None:
+            fail(
+                lang,
+                "run-bot printed no LISTENING line",
+                tail((work / f"{lang}-bot.log").read_text()),
+            )
+            procs.stop(bot)
+        else:
+            bots[lang] = listening.group(1)
+            result["bot"] = bots[lang]
+
+    tournament: dict[str, Any] = {"matches": 0, "faults": 0, "replayed": False}
+    summary["tournament"] = tournament
+    if bots:
+        records = work / "tournament.jsonl"
+        config = work / "tournament.toml"
+        config.write_text(tournament_toml(bots, records))
+        argv = [*MAZZO, "tournament", str(config), "--no-progress", "--service", target]
+        code, out, seconds = procs.run(argv, work / "tournament.log", RUN_TIMEOUT)
+        tournament["seconds"] = round(seconds, 1)
+        tournament["entrants"] = sorted(
+            set(re.findall(r'^name = "([^"]+)"', config.read_text(), re.M)) - {"clients-test"}
+        )
+        if code != 0 or not records.exists():
+            fail("tournament", f"exit {code}", tail(out))
+        else:
+            matches, faults, problems = check_records(records)
+            tournament.update(matches=matches, faults=faults)
+            if not matches or problems:
+                fail(
+                    "tournament",
+                    f"{matches} matches, {len(problems)} problems",
+                    "\n".join(problems[:20]),
+                )
+            code, out, _ = procs.run(
+                [*MAZZO, "replay", str(records)], work / "replay.log", RUN_TIMEOUT
+            )
+            tournament["replayed"] = code == 0
+            if code != 0:
+                fail("tournament", "mazzo replay found a divergence", tail(out))
+    summary["failures"] = failures
+    summary["ok"] = not failures and bool(bots) and len(built) == len(langs)
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help="comma-separated client folders (default: all)")
+    parser.add_argument("--skip-build", action="store_true", help="use what is built")
+    parser.add_argument("--keep", type=Path, help="keep logs and records in this folder")
+    args = parser.parse_args(argv)
+
+    def terminated(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminated)
+    signal.signal(signal.SIGINT, terminated)  # also when started with SIGINT ignored
+    procs = Processes()
+    with tempfile.TemporaryDirectory(prefix="mazzo-clients-") as tmp:
+        work = args.keep or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        try:
+            summary = run(args, procs, work)
+        except KeyboardInterrupt:
+            print("clients-test: interrupted", file=sys.stderr)
+            return 130
+        finally:
+            procs.stop_all()
+    print(json.dumps(summary, indent=2, sort_keys=True))
+    return 0 if summary["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
