@@ -75,7 +75,7 @@ from mazzo.games.maraffa.signals import (
     signal_error,
 )
 from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, sides_of, team_of
-from mazzo.games.maraffa.tricks import winning_index
+from mazzo.games.maraffa.tricks import WIN_KEYS
 
 WEAK_HAND_THIRDS = 4
 #: Players this engine deals for; five play Trionfo (trionfo.py).
@@ -134,6 +134,17 @@ _CUT_CLAIM = _with_claim(_CUT)
 
 def _may_cut(options: Options, seats: int) -> bool:
     return Signal.TAGLIO in enabled(options, seats)
+
+
+#: _CUT_ALLOWED[seats][signal set]: is TAGLIO in force (``_may_cut`` as a lookup)?
+_CUT_ALLOWED = {
+    seats: {
+        signal_set: _may_cut(Options(signals=signal_set), seats)
+        for signal_set in (SignalSet.NONE, SignalSet.CORE, SignalSet.EXTENDED)
+        if seats != 3 or signal_set is not SignalSet.EXTENDED  # refused with 39 cards
+    }
+    for seats in (2, 3, 4)
+}
 
 
 def _may_declare(options: Options, hand: int, trump: int) -> bool:
@@ -316,8 +327,9 @@ def legal_moves(state: State) -> tuple[Move, ...]:
                 follow = hand & SUIT_MASK[led]
                 if follow and (not state.stock or options.two_player_must_follow):
                     return _PLAIN_CLAIM[led][follow >> (SUIT_BITS * led)]
-                if not follow and led != state.trump and _may_cut(options, seats):
-                    return _listed_cut(hand, state.trump)
+                if not follow and led != state.trump and _CUT_ALLOWED[seats][options.signals]:
+                    trump = state.trump
+                    return _listed(_CUT_BY_TRUMP[trump], _CUT_BY_TRUMP_CLAIM[trump], hand)
                 return _listed(_PLAIN, _PLAIN_CLAIM, hand)
             if not options.signals_checked:
                 signals = enabled(options, seats)
@@ -572,7 +584,9 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
         return next_state, events
     # The trick is complete: the winner takes it; in the 2-player form both draw (§2.3.2).
     cards = played[-seats:]
-    winner = (seat + 1 + winning_index(cards, trump)) % seats
+    # winning_index(cards, trump), inlined: once per trick.
+    keys = list(map(WIN_KEYS[trump][SUIT[cards[0]]].__getitem__, cards))
+    winner = (seat + 1 + keys.index(max(keys))) % seats
     number = (n + 1) // seats
     last = number == (10 if seats == 4 else TRICKS_PER_HAND[seats])
     count = sum(map(COUNT.__getitem__, cards))  # aces * 256 + third-cards

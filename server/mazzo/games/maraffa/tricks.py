@@ -15,15 +15,15 @@ def _key(card: int, trump: int, led: int) -> int:
     return STRENGTH[card] if SUIT[card] == led else 0
 
 
-#: _KEYS[trump][led][card]: how strongly a card stands in a trick (0: it cannot win).
-_KEYS = tuple(
+#: WIN_KEYS[trump][led][card]: how strongly a card stands in a trick (0: it cannot win).
+WIN_KEYS = tuple(
     tuple([_key(c, trump, led) for c in range(54)] for led in range(4)) for trump in range(4)
 )
 
 
 def winning_index(cards: tuple[int, ...], trump: int) -> int:
     """Highest trump, else highest card of the led suit (§3.3.4): its index in the trick."""
-    keys = list(map(_KEYS[trump][SUIT[cards[0]]].__getitem__, cards))
+    keys = list(map(WIN_KEYS[trump][SUIT[cards[0]]].__getitem__, cards))
     return keys.index(max(keys))
 
 
