@@ -23,9 +23,7 @@ and review the diff.
 
 from __future__ import annotations
 
-import json
 import random
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -41,8 +39,7 @@ from mazzo.games.burraco.moves import Discard, Move
 from mazzo.games.burraco.options import Options
 from mazzo.games.burraco.state import HandScore, Stage, State
 from tests.burraco import oracle
-
-GOLDEN = Path(__file__).parent / "golden"
+from tests.golden import Golden, event_json
 
 #: name -> (players, seed, chooser seed, options as in the JSON file)
 MATCHES: dict[str, tuple[int, int, int, dict[str, Any]]] = {
@@ -99,79 +96,32 @@ def _field(name: str, value: Any) -> Any:
     return value
 
 
-def event_json(event: ev.Event) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": type(event).__name__}
-    for name, value in zip(event._fields, event, strict=True):
-        out[name] = _field(name, value)
-    return out
+def _hands(state: State) -> dict[str, Any]:
+    return {"hands": [[code(c) for c in h] for h in state.hands]}
 
 
-def _hands(state: State) -> list[list[str]]:
-    return [[code(c) for c in h] for h in state.hands]
-
-
-def play_match(players: int, seed: int, chooser_seed: int, options: dict[str, Any]) -> dict:
-    """Deal and play a whole match with the deterministic chooser; the transcript."""
-    rnd = random.Random(chooser_seed)
-    state, events = rules.deal(Options(**options), players, seed)
-    transcript: dict[str, Any] = {
-        "comment": (
-            "Golden transcript: must match the engine exactly. Regenerate only after an "
-            "intended change: python -m tests.burraco.test_golden_transcripts --regenerate"
-        ),
-        "players": players,
-        "seed": seed,
-        "chooser_seed": chooser_seed,
-        "chooser": CHOOSER,
-        "options": options,
-        "deal": {"events": [event_json(e) for e in events], "hands": _hands(state)},
-        "moves": [],
-    }
-    while not state.finished:
-        moves = rules.legal_moves(state)
-        move = choose(state, moves, rnd)
-        seat = state.to_act
-        state, events = rules.apply(state, move)
-        entry: dict[str, Any] = {
-            "seat": seat,
-            "move": str(move),
-            "events": [event_json(e) for e in events],
-        }
-        if any(isinstance(e, ev.HandDealt) for e in events):
-            entry["hands"] = _hands(state)
-        transcript["moves"].append(entry)
-    transcript["final"] = {
+def final(state: State) -> dict[str, Any]:
+    return {
         "totals": list(state.table.totals),
         "winners": list(rules.winners(state)),
         "hands": state.table.hand_number,
     }
-    return json.loads(json.dumps(transcript))
 
 
-def dumps(transcript: dict[str, Any]) -> str:
-    """The file text: one line per move, so a diff shows which move changed."""
-    compact = {"separators": (",", ":")}
-    parts = []
-    for key, value in transcript.items():
-        if key == "moves":
-            lines = ",\n".join("  " + json.dumps(m, **compact) for m in value)  # type: ignore[arg-type]
-            parts.append(f' "moves": [\n{lines}\n ]')
-        else:
-            parts.append(f" {json.dumps(key)}: {json.dumps(value, **compact)}")  # type: ignore[arg-type]
-    return "{\n" + ",\n".join(parts) + "\n}\n"
-
-
-def regenerate() -> None:
-    GOLDEN.mkdir(exist_ok=True)
-    for name, (players, seed, chooser_seed, options) in MATCHES.items():
-        path = GOLDEN / f"{name}.json"
-        path.write_text(dumps(play_match(players, seed, chooser_seed, options)))
-        print(f"wrote {path} ({path.stat().st_size} bytes)")
-
-
-def load(name: str) -> dict[str, Any]:
-    result: dict[str, Any] = json.loads((GOLDEN / f"{name}.json").read_text())
-    return result
+GOLDEN = Golden(
+    folder=Path(__file__).parent / "golden",
+    module="tests.burraco.test_golden_transcripts",
+    matches=MATCHES,
+    chooser=CHOOSER,
+    engine=rules,
+    options_from_json=lambda data: Options(**data),
+    choose=choose,
+    event_json=lambda event: event_json(event, _field),
+    layout=_hands,
+    final=final,
+)
+play_match = GOLDEN.play
+load = GOLDEN.load
 
 
 # --------------------------------------------------------------------------------- the golden test
@@ -180,25 +130,12 @@ def load(name: str) -> dict[str, Any]:
 @pytest.mark.parametrize("name", sorted(MATCHES))
 def test_replay_matches_golden_transcript(name: str) -> None:
     """Dealing and playing the stored match again gives the stored transcript, move by move."""
-    stored = load(name)
-    players, seed, chooser_seed, options = MATCHES[name]
-    assert (stored["players"], stored["seed"], stored["chooser_seed"], stored["options"]) == (
-        players,
-        seed,
-        chooser_seed,
-        options,
-    ), "the file was made for different match parameters"
-    replayed = play_match(players, seed, chooser_seed, options)
-    assert replayed["deal"] == stored["deal"], "the deal changed"
-    for i, (got, want) in enumerate(zip(replayed["moves"], stored["moves"], strict=False)):
-        assert got == want, f"move {i} differs"
-    assert len(replayed["moves"]) == len(stored["moves"])
-    assert replayed == stored
+    GOLDEN.check_replay(name)
 
 
 @pytest.mark.parametrize("name", sorted(MATCHES))
 def test_golden_file_is_small(name: str) -> None:
-    assert (GOLDEN / f"{name}.json").stat().st_size < 250_000
+    GOLDEN.check_size(name, 250_000)
 
 
 def test_golden_files_cover_the_forms_and_events() -> None:
@@ -557,6 +494,4 @@ def test_cards_moved_by_each_transcript_stay_108() -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--regenerate"]:
-        sys.exit("usage: python -m tests.burraco.test_golden_transcripts --regenerate")
-    regenerate()
+    GOLDEN.main()
