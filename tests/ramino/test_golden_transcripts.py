@@ -21,9 +21,7 @@ and review the diff.
 
 from __future__ import annotations
 
-import json
 import random
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -32,14 +30,12 @@ import pytest
 
 from mazzo.core.cards import card, code
 from mazzo.core.shuffle import draw_below, shuffled
-from mazzo.games.ramino import events as ev
 from mazzo.games.ramino import reference, rules
 from mazzo.games.ramino.cards import DECK
 from mazzo.games.ramino.moves import Kind
 from mazzo.games.ramino.options import BuioSeat, Options
 from mazzo.games.ramino.state import State
-
-GOLDEN = Path(__file__).parent / "golden"
+from tests.golden import Golden, event_json
 
 #: name -> (players, seed, chooser seed, options as in the JSON file)
 MATCHES: dict[str, tuple[int, int, int, dict[str, Any]]] = {
@@ -109,13 +105,6 @@ def _value(name: str, value: Any) -> Any:
     return value
 
 
-def event_json(event: ev.Event) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": type(event).__name__}
-    for name, value in zip(event._fields, event, strict=True):
-        out[name] = _value(name, value)
-    return out
-
-
 def _layout(state: State) -> dict[str, Any]:
     return {
         "hands": [[code(c) for c in h] for h in state.hands],
@@ -123,71 +112,33 @@ def _layout(state: State) -> dict[str, Any]:
     }
 
 
-def choose(moves: tuple[Any, ...], rnd: random.Random) -> Any:
+def choose(state: State, moves: tuple[Any, ...], rnd: random.Random) -> Any:
     pick = moves[rnd.randrange(len(moves))]
     closes = [m for m in moves if m.kind is Kind.CLOSE]
     return closes[0] if closes else pick
 
 
-def play_match(players: int, seed: int, chooser_seed: int, options: dict[str, Any]) -> dict:
-    rnd = random.Random(chooser_seed)
-    state, events = rules.deal(options_from_json(options), players, seed)
-    transcript: dict[str, Any] = {
-        "comment": (
-            "Golden transcript: must match the engine exactly. Regenerate only after an "
-            "intended change: python -m tests.ramino.test_golden_transcripts --regenerate"
-        ),
-        "players": players,
-        "seed": seed,
-        "chooser_seed": chooser_seed,
-        "chooser": CHOOSER,
-        "options": options,
-        "deal": {"events": [event_json(e) for e in events], **_layout(state)},
-        "moves": [],
-    }
-    while not state.finished:
-        move = choose(rules.legal_moves(state), rnd)
-        seat = state.to_act
-        state, events = rules.apply(state, move)
-        entry: dict[str, Any] = {
-            "seat": seat,
-            "move": str(move),
-            "events": [event_json(e) for e in events],
-        }
-        if any(isinstance(e, ev.HandDealt) for e in events):
-            entry.update(_layout(state))
-        transcript["moves"].append(entry)
-    transcript["final"] = {
+def final(state: State) -> dict[str, Any]:
+    return {
         "balances": list(state.bets.balances),
         "winners": list(rules.winners(state)),
         "end": state.table.end.name,
     }
-    return json.loads(json.dumps(transcript))
 
 
-def dumps(transcript: dict[str, Any]) -> str:
-    """The file text: one line per move, so a diff shows which move changed."""
-    compact = {"separators": (",", ":")}
-    parts = []
-    for key, value in transcript.items():
-        if key == "moves":
-            lines = ",\n".join("  " + json.dumps(m, **compact) for m in value)  # type: ignore[arg-type]
-            parts.append(f' "moves": [\n{lines}\n ]')
-        else:
-            parts.append(f" {json.dumps(key)}: {json.dumps(value, **compact)}")  # type: ignore[arg-type]
-    return "{\n" + ",\n".join(parts) + "\n}\n"
-
-
-def regenerate() -> None:
-    GOLDEN.mkdir(exist_ok=True)
-    for name, (players, seed, chooser_seed, options) in MATCHES.items():
-        path = GOLDEN / f"{name}.json"
-        path.write_text(dumps(play_match(players, seed, chooser_seed, options)))
-        print(f"wrote {path} ({path.stat().st_size} bytes)")
-
-
-def load(name: str) -> dict[str, Any]:
-    return json.loads((GOLDEN / f"{name}.json").read_text())
+GOLDEN = Golden(
+    folder=Path(__file__).parent / "golden",
+    module="tests.ramino.test_golden_transcripts",
+    matches=MATCHES,
+    chooser=CHOOSER,
+    engine=rules,
+    options_from_json=options_from_json,
+    choose=choose,
+    event_json=lambda event: event_json(event, _value),
+    layout=_layout,
+    final=final,
+)
+load = GOLDEN.load
 
 
 # --------------------------------------------------------------------------------- the golden test
@@ -195,25 +146,13 @@ def load(name: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("name", sorted(MATCHES))
 def test_replay_matches_golden_transcript(name: str) -> None:
-    stored = load(name)
-    players, seed, chooser_seed, options = MATCHES[name]
-    assert (stored["players"], stored["seed"], stored["chooser_seed"], stored["options"]) == (
-        players,
-        seed,
-        chooser_seed,
-        options,
-    ), "the file was made for different match parameters"
-    replayed = play_match(players, seed, chooser_seed, options)
-    assert replayed["deal"] == stored["deal"], "the deal changed"
-    for i, (got, want) in enumerate(zip(replayed["moves"], stored["moves"], strict=False)):
-        assert got == want, f"move {i} differs"
-    assert len(replayed["moves"]) == len(stored["moves"])
-    assert replayed == stored
+    """Dealing and playing the stored match again gives the stored transcript, move by move."""
+    GOLDEN.check_replay(name)
 
 
 @pytest.mark.parametrize("name", sorted(MATCHES))
 def test_golden_file_is_small(name: str) -> None:
-    assert (GOLDEN / f"{name}.json").stat().st_size < 400_000
+    GOLDEN.check_size(name, 400_000)
 
 
 def test_golden_files_cover_the_forms_and_events() -> None:
@@ -365,7 +304,4 @@ def test_transcripts_follow_the_rules(name: str) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--regenerate"]:
-        regenerate()
-    else:
-        sys.exit("usage: python -m tests.ramino.test_golden_transcripts --regenerate")
+    GOLDEN.main()
