@@ -19,9 +19,8 @@ and review the diff.
 
 from __future__ import annotations
 
-import json
 import random
-import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +41,9 @@ from mazzo.games.maraffa.options import (
     TrionfoAuction,
 )
 from mazzo.games.maraffa.trionfo_state import TrionfoState
+from tests.golden import Golden, event_json
 from tests.maraffa import test_deck39_properties as deck39
 from tests.maraffa import test_trionfo_properties as trionfo
-
-GOLDEN = Path(__file__).parent / "golden"
 
 #: name -> (players, seed, chooser seed, options as in the JSON file)
 MATCHES: dict[str, tuple[int, int, int, dict[str, Any]]] = {
@@ -136,103 +134,49 @@ def _field(name: str, value: Any) -> Any:
     return value
 
 
-def event_json(event: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": type(event).__name__}
-    for name, value in zip(event._fields, event, strict=True):
-        out[name] = _field(name, value)
-    return out
+def _hands(state: Any) -> dict[str, Any]:
+    return {"hands": [[code(c) for c in cards_of(h)] for h in state.hands]}
 
 
-def _hands(state: Any) -> list[list[str]]:
-    return [[code(c) for c in cards_of(h)] for h in state.hands]
+def choose(state: Any, moves: Sequence[Any], rnd: random.Random) -> Any:
+    """Any legal move but a final CLAIM."""
+    listed = list(moves)
+    if listed[-1] is CLAIM:
+        listed.pop()
+    return listed[rnd.randrange(len(listed))]
+
+
+def final(state: Any) -> dict[str, Any]:
+    return {"totals": list(state.table.totals), "winners": list(RULES.score(state).winners)}
+
+
+GOLDEN = Golden(
+    folder=Path(__file__).parent / "golden",
+    module="tests.maraffa.test_forms_golden",
+    matches=MATCHES,
+    chooser=CHOOSER,
+    engine=RULES,
+    options_from_json=options_from_json,
+    choose=choose,
+    event_json=lambda event: event_json(event, _field),
+    layout=_hands,
+    final=final,
+    new_deal=lambda events: any(type(e).__name__ in ("HandDealt", "DealDealt") for e in events),
+)
+load = GOLDEN.load
 
 
 def replay(players: int, seed: int, chooser_seed: int, options: dict[str, Any]) -> list[Any]:
     """Deal and play the match with the deterministic chooser: its steps, as the
     property tests' oracles take them."""
     step = trionfo.Step if players == 5 else deck39.Step
-    rnd = random.Random(chooser_seed)
-    state, events = RULES.deal(options_from_json(options), players, seed)
-    steps = [step(None, None, tuple(events), state)]
-    while not state.finished:
-        moves = list(RULES.legal_moves(state))
-        if moves[-1] is CLAIM:
-            moves.pop()
-        move = moves[rnd.randrange(len(moves))]
-        new, events = RULES.apply(state, move)
-        steps.append(step(state, move, tuple(events), new))
-        state = new
-    return steps
-
-
-def transcript(players: int, seed: int, chooser_seed: int, options: dict[str, Any]) -> dict:
-    steps = replay(players, seed, chooser_seed, options)
-    first = steps[0]
-    out: dict[str, Any] = {
-        "comment": (
-            "Golden transcript: must match the engine exactly. Regenerate only after an "
-            "intended change: python -m tests.maraffa.test_forms_golden --regenerate"
-        ),
-        "players": players,
-        "seed": seed,
-        "chooser_seed": chooser_seed,
-        "chooser": CHOOSER,
-        "options": options,
-        "deal": {"events": [event_json(e) for e in first.events], "hands": _hands(first.after)},
-        "moves": [],
-    }
-    for step in steps[1:]:
-        entry: dict[str, Any] = {
-            "seat": step.before.to_act,
-            "move": str(step.move),
-            "events": [event_json(e) for e in step.events],
-        }
-        if any(type(e).__name__ in ("HandDealt", "DealDealt") for e in step.events):
-            entry["hands"] = _hands(step.after)
-        out["moves"].append(entry)
-    final = steps[-1].after
-    report = RULES.score(final)
-    out["final"] = {"totals": list(final.table.totals), "winners": list(report.winners)}
-    return json.loads(json.dumps(out))
-
-
-def dumps(data: dict[str, Any]) -> str:
-    """The file text: one line per move, so a diff shows which move changed."""
-    compact = {"separators": (",", ":")}
-    parts = []
-    for key, value in data.items():
-        if key == "moves":
-            lines = ",\n".join("  " + json.dumps(m, **compact) for m in value)  # type: ignore[arg-type]
-            parts.append(f' "moves": [\n{lines}\n ]')
-        else:
-            parts.append(f" {json.dumps(key)}: {json.dumps(value, **compact)}")  # type: ignore[arg-type]
-    return "{\n" + ",\n".join(parts) + "\n}\n"
-
-
-def regenerate() -> None:
-    GOLDEN.mkdir(exist_ok=True)
-    for name, params in MATCHES.items():
-        path = GOLDEN / f"{name}.json"
-        path.write_text(dumps(transcript(*params)))
-        print(f"wrote {path} ({path.stat().st_size} bytes)")
-
-
-def load(name: str) -> dict[str, Any]:
-    return json.loads((GOLDEN / f"{name}.json").read_text())
+    return [step(*s) for s in GOLDEN.steps(players, seed, chooser_seed, options)]
 
 
 @pytest.mark.parametrize("name", sorted(MATCHES))
 def test_replay_matches_golden_transcript(name: str) -> None:
     """Dealing and playing the stored match again gives the stored transcript."""
-    stored = load(name)
-    params = MATCHES[name]
-    assert [stored[k] for k in ("players", "seed", "chooser_seed", "options")] == list(params)
-    again = transcript(*params)
-    assert again["deal"] == stored["deal"], "the deal changed"
-    for i, (got, want) in enumerate(zip(again["moves"], stored["moves"], strict=False)):
-        assert got == want, f"move {i} differs"
-    assert len(again["moves"]) == len(stored["moves"])
-    assert again == stored
+    GOLDEN.check_replay(name)
 
 
 @pytest.mark.parametrize("name", sorted(MATCHES))
@@ -279,10 +223,8 @@ def test_golden_files_cover_the_forms_and_their_events() -> None:
 
 @pytest.mark.parametrize("name", sorted(MATCHES))
 def test_golden_file_is_small(name: str) -> None:
-    assert (GOLDEN / f"{name}.json").stat().st_size < 200_000
+    GOLDEN.check_size(name, 200_000)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--regenerate"]:
-        sys.exit("usage: python -m tests.maraffa.test_forms_golden --regenerate")
-    regenerate()
+    GOLDEN.main()
