@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import pytest
+
 #: players, seed, chooser seed, options as in the JSON file
 Params = tuple[int, int, int, dict[str, Any]]
 
@@ -60,16 +62,16 @@ def dumps(transcript: dict[str, Any]) -> str:
 
 
 def _is_new_deal(events: Sequence[Any]) -> bool:
-    return any(type(e).__name__ == "HandDealt" for e in events)
+    """A new hand (every game) or a Trionfo deal: the move's entry stores its cards."""
+    return any(type(e).__name__ in ("HandDealt", "DealDealt") for e in events)
 
 
 @dataclass(frozen=True)
 class Golden:
     """One game's golden files and what is specific to recording its matches."""
 
-    folder: Path
-    #: the test module, for the regeneration command (``python -m <module>``)
-    module: str
+    #: the game's test module file (``__file__``); its files are in ``golden/`` beside it
+    source: str
     matches: dict[str, Params]
     #: how the chooser plays, in words, stored in each file
     chooser: str
@@ -77,8 +79,8 @@ class Golden:
     options_from_json: Callable[[dict[str, Any]], Any]
     #: (state, legal moves, chooser's generator) -> the move played
     choose: Callable[[Any, Sequence[Any], random.Random], Any]
-    #: an event as plain JSON (usually :func:`event_json` with the game's fields)
-    event_json: Callable[[Any], dict[str, Any]]
+    #: one event field as plain JSON, by field name (see :func:`event_json`)
+    field: Callable[[str, Any], Any]
     #: the cards of a fresh deal, stored with the deal and with a move that deals again
     layout: Callable[[Any], dict[str, Any]]
     #: the final result of a finished match
@@ -115,14 +117,14 @@ class Golden:
             "chooser_seed": chooser_seed,
             "chooser": self.chooser,
             "options": options,
-            "deal": {"events": [self.event_json(e) for e in events], **self.layout(state)},
+            "deal": {"events": [event_json(e, self.field) for e in events], **self.layout(state)},
             "moves": [],
         }
         for before, move, events, state in steps:
             entry: dict[str, Any] = {
                 "seat": before.to_act,
                 "move": str(move),
-                "events": [self.event_json(e) for e in events],
+                "events": [event_json(e, self.field) for e in events],
             }
             if self.new_deal(events):
                 entry.update(self.layout(state))
@@ -131,6 +133,16 @@ class Golden:
         # Plain JSON values only (lists, not tuples), exactly as a file reads back.
         result: dict[str, Any] = json.loads(json.dumps(transcript))
         return result
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.source).parent / "golden"
+
+    @property
+    def module(self) -> str:
+        """The test module's dotted name, for ``python -m``."""
+        relative = Path(self.source).resolve().relative_to(Path(__file__).resolve().parents[1])
+        return ".".join(relative.with_suffix("").parts)
 
     def path(self, name: str) -> Path:
         return self.folder / f"{name}.json"
@@ -155,6 +167,24 @@ class Golden:
 
     def check_size(self, name: str, limit: int) -> None:
         assert self.path(name).stat().st_size < limit
+
+    def tests(self, max_bytes: int) -> tuple[Callable[[str], None], Callable[[str], None]]:
+        """The two tests every game's golden files get, one per stored match: bind them
+        to ``test_replay_matches_golden_transcript`` and ``test_golden_file_is_small``."""
+        names = pytest.mark.parametrize("name", sorted(self.matches))
+
+        @names
+        def test_replay_matches_golden_transcript(name: str) -> None:
+            """Dealing and playing the stored match again gives the stored transcript, move
+            by move."""
+            self.check_replay(name)
+
+        @names
+        def test_golden_file_is_small(name: str) -> None:
+            """A file stays small enough to review its diff."""
+            self.check_size(name, max_bytes)
+
+        return test_replay_matches_golden_transcript, test_golden_file_is_small
 
     def regenerate(self) -> None:
         self.folder.mkdir(exist_ok=True)

@@ -13,19 +13,15 @@ order, cards moved by each move, meld validity, pozzetti, closings, the end of t
 stock, scores, dealer rotation, the match end), so a regenerated file cannot
 silently pin a rule violation.
 
-The test never writes the files. After an intended change of behaviour, regenerate
-them with
-
-    .venv/bin/python -m tests.burraco.test_golden_transcripts --regenerate
-
-and review the diff.
+The test never writes the files (tests/golden.py plays and records them); after an
+intended change of behaviour, regenerate them with
+``.venv/bin/python -m tests.burraco.test_golden_transcripts --regenerate`` and review the diff.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,10 +35,10 @@ from mazzo.games.burraco.moves import Discard, Move
 from mazzo.games.burraco.options import Options
 from mazzo.games.burraco.state import HandScore, Stage, State
 from tests.burraco import oracle
-from tests.golden import Golden, event_json
+from tests.golden import Golden, Params
 
 #: name -> (players, seed, chooser seed, options as in the JSON file)
-MATCHES: dict[str, tuple[int, int, int, dict[str, Any]]] = {
+MATCHES: dict[str, Params] = {
     # One hand at the defaults: 4 players in pairs.
     "four_players_one_hand": (4, 7, 7, {"hands": 1}),
     # Options: no semipulito, closing needs a clean burraco, dealer fixed.
@@ -109,16 +105,7 @@ def final(state: State) -> dict[str, Any]:
 
 
 GOLDEN = Golden(
-    folder=Path(__file__).parent / "golden",
-    module="tests.burraco.test_golden_transcripts",
-    matches=MATCHES,
-    chooser=CHOOSER,
-    engine=rules,
-    options_from_json=lambda data: Options(**data),
-    choose=choose,
-    event_json=lambda event: event_json(event, _field),
-    layout=_hands,
-    final=final,
+    __file__, MATCHES, CHOOSER, rules, lambda data: Options(**data), choose, _field, _hands, final
 )
 play_match = GOLDEN.play
 load = GOLDEN.load
@@ -127,15 +114,7 @@ load = GOLDEN.load
 # --------------------------------------------------------------------------------- the golden test
 
 
-@pytest.mark.parametrize("name", sorted(MATCHES))
-def test_replay_matches_golden_transcript(name: str) -> None:
-    """Dealing and playing the stored match again gives the stored transcript, move by move."""
-    GOLDEN.check_replay(name)
-
-
-@pytest.mark.parametrize("name", sorted(MATCHES))
-def test_golden_file_is_small(name: str) -> None:
-    GOLDEN.check_size(name, 250_000)
+test_replay_matches_golden_transcript, test_golden_file_is_small = GOLDEN.tests(250_000)
 
 
 def test_golden_files_cover_the_forms_and_events() -> None:

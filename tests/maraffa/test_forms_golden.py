@@ -9,19 +9,15 @@ stored transcript exactly. A second test checks the replayed match against the r
 with the oracles of the property tests (written from the rules text, not from the
 engine), so that a regenerated file cannot pin a rule violation.
 
-The test never writes the files. After an intended change of behaviour, regenerate
-them with
-
-    .venv/bin/python -m tests.maraffa.test_forms_golden --regenerate
-
-and review the diff.
+The test never writes the files (tests/golden.py plays and records them); after an
+intended change of behaviour, regenerate them with
+``.venv/bin/python -m tests.maraffa.test_forms_golden --regenerate`` and review the diff.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,12 +37,12 @@ from mazzo.games.maraffa.options import (
     TrionfoAuction,
 )
 from mazzo.games.maraffa.trionfo_state import TrionfoState
-from tests.golden import Golden, event_json
+from tests.golden import Golden, Params
 from tests.maraffa import test_deck39_properties as deck39
 from tests.maraffa import test_trionfo_properties as trionfo
 
 #: name -> (players, seed, chooser seed, options as in the JSON file)
-MATCHES: dict[str, tuple[int, int, int, dict[str, Any]]] = {
+MATCHES: dict[str, Params] = {
     # Trionfo with every option at its default, three deals: CHIAMO (the partner
     # revealed), MASO and MASO_DEI_MASI.
     "trionfo_defaults": (5, 90, 90, {"match_deals": 3}),
@@ -150,19 +146,7 @@ def final(state: Any) -> dict[str, Any]:
     return {"totals": list(state.table.totals), "winners": list(RULES.score(state).winners)}
 
 
-GOLDEN = Golden(
-    folder=Path(__file__).parent / "golden",
-    module="tests.maraffa.test_forms_golden",
-    matches=MATCHES,
-    chooser=CHOOSER,
-    engine=RULES,
-    options_from_json=options_from_json,
-    choose=choose,
-    event_json=lambda event: event_json(event, _field),
-    layout=_hands,
-    final=final,
-    new_deal=lambda events: any(type(e).__name__ in ("HandDealt", "DealDealt") for e in events),
-)
+GOLDEN = Golden(__file__, MATCHES, CHOOSER, RULES, options_from_json, choose, _field, _hands, final)
 load = GOLDEN.load
 
 
@@ -171,12 +155,6 @@ def replay(players: int, seed: int, chooser_seed: int, options: dict[str, Any]) 
     property tests' oracles take them."""
     step = trionfo.Step if players == 5 else deck39.Step
     return [step(*s) for s in GOLDEN.steps(players, seed, chooser_seed, options)]
-
-
-@pytest.mark.parametrize("name", sorted(MATCHES))
-def test_replay_matches_golden_transcript(name: str) -> None:
-    """Dealing and playing the stored match again gives the stored transcript."""
-    GOLDEN.check_replay(name)
 
 
 @pytest.mark.parametrize("name", sorted(MATCHES))
@@ -221,9 +199,7 @@ def test_golden_files_cover_the_forms_and_their_events() -> None:
     assert {load(name)["players"] for name in MATCHES} == {3, 5}
 
 
-@pytest.mark.parametrize("name", sorted(MATCHES))
-def test_golden_file_is_small(name: str) -> None:
-    GOLDEN.check_size(name, 200_000)
+test_replay_matches_golden_transcript, test_golden_file_is_small = GOLDEN.tests(200_000)
 
 
 if __name__ == "__main__":

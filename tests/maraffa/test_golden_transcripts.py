@@ -11,18 +11,14 @@ A second test re-checks every stored transcript against the rules themselves
 (maraffa.md §2.3, §3.1, §3.2, §3.3, §3.7, §4), independently of the engine, so a
 regenerated file cannot silently pin a rule violation.
 
-The test never writes the files. After an intended change of behaviour, regenerate
-them with
-
-    .venv/bin/python -m tests.maraffa.test_golden_transcripts --regenerate
-
-and review the diff.
+The test never writes the files (tests/golden.py plays and records them); after an
+intended change of behaviour, regenerate them with
+``.venv/bin/python -m tests.maraffa.test_golden_transcripts --regenerate`` and review the diff.
 """
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,10 +37,10 @@ from mazzo.games.maraffa.options import (
     SignalSet,
 )
 from mazzo.games.maraffa.state import State
-from tests.golden import Golden, event_json
+from tests.golden import Golden, Params
 
 #: name -> (players, seed, chooser seed, options as in the JSON file)
-MATCHES: dict[str, tuple[int, int, int, dict[str, Any]]] = {
+MATCHES: dict[str, Params] = {
     # Every option at its default (target 41): several hands, a full game.
     "four_players_defaults": (4, 41, 41, {}),
     # Short game; this seed has a tie over the target (§4.2.2, TargetRaised).
@@ -132,18 +128,7 @@ def final(state: State) -> dict[str, Any]:
     }
 
 
-GOLDEN = Golden(
-    folder=Path(__file__).parent / "golden",
-    module="tests.maraffa.test_golden_transcripts",
-    matches=MATCHES,
-    chooser=CHOOSER,
-    engine=rules,
-    options_from_json=options_from_json,
-    choose=choose,
-    event_json=lambda event: event_json(event, _field),
-    layout=_hands,
-    final=final,
-)
+GOLDEN = Golden(__file__, MATCHES, CHOOSER, rules, options_from_json, choose, _field, _hands, final)
 play_match = GOLDEN.play
 load = GOLDEN.load
 
@@ -151,15 +136,7 @@ load = GOLDEN.load
 # --------------------------------------------------------------------------------- the golden test
 
 
-@pytest.mark.parametrize("name", sorted(MATCHES))
-def test_replay_matches_golden_transcript(name: str) -> None:
-    """Dealing and playing the stored match again gives the stored transcript, move by move."""
-    GOLDEN.check_replay(name)
-
-
-@pytest.mark.parametrize("name", sorted(MATCHES))
-def test_golden_file_is_small(name: str) -> None:
-    GOLDEN.check_size(name, 200_000)
+test_replay_matches_golden_transcript, test_golden_file_is_small = GOLDEN.tests(200_000)
 
 
 def test_golden_files_cover_the_forms_and_events() -> None:

@@ -11,19 +11,15 @@ A second test re-checks every stored transcript against the rules, independently
 the engine: each deal from the seed by the formula of §2.4, each closure by the spec's
 own loop (``reference.best_closure``), and the chips through every event (§3.1, §4).
 
-The test never writes the files. After an intended change of behaviour, regenerate
-them with
-
-    .venv/bin/python -m tests.ramino.test_golden_transcripts --regenerate
-
-and review the diff.
+The test never writes the files (tests/golden.py plays and records them); after an
+intended change of behaviour, regenerate them with
+``.venv/bin/python -m tests.ramino.test_golden_transcripts --regenerate`` and review the diff.
 """
 
 from __future__ import annotations
 
 import random
 from enum import Enum
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,10 +31,10 @@ from mazzo.games.ramino.cards import DECK
 from mazzo.games.ramino.moves import Kind
 from mazzo.games.ramino.options import BuioSeat, Options
 from mazzo.games.ramino.state import State
-from tests.golden import Golden, event_json
+from tests.golden import Golden, Params
 
 #: name -> (players, seed, chooser seed, options as in the JSON file)
-MATCHES: dict[str, tuple[int, int, int, dict[str, Any]]] = {
+MATCHES: dict[str, Params] = {
     # Defaults but a short match: bidding, play, reshuffles, closures.
     "two_players_defaults": (2, 21, 21, {"match_hands": 2}),
     # The dealer's tax and the buio (§3.2): blind openings, a stand, raises after one.
@@ -127,16 +123,7 @@ def final(state: State) -> dict[str, Any]:
 
 
 GOLDEN = Golden(
-    folder=Path(__file__).parent / "golden",
-    module="tests.ramino.test_golden_transcripts",
-    matches=MATCHES,
-    chooser=CHOOSER,
-    engine=rules,
-    options_from_json=options_from_json,
-    choose=choose,
-    event_json=lambda event: event_json(event, _value),
-    layout=_layout,
-    final=final,
+    __file__, MATCHES, CHOOSER, rules, options_from_json, choose, _value, _layout, final
 )
 load = GOLDEN.load
 
@@ -144,15 +131,7 @@ load = GOLDEN.load
 # --------------------------------------------------------------------------------- the golden test
 
 
-@pytest.mark.parametrize("name", sorted(MATCHES))
-def test_replay_matches_golden_transcript(name: str) -> None:
-    """Dealing and playing the stored match again gives the stored transcript, move by move."""
-    GOLDEN.check_replay(name)
-
-
-@pytest.mark.parametrize("name", sorted(MATCHES))
-def test_golden_file_is_small(name: str) -> None:
-    GOLDEN.check_size(name, 400_000)
+test_replay_matches_golden_transcript, test_golden_file_is_small = GOLDEN.tests(400_000)
 
 
 def test_golden_files_cover_the_forms_and_events() -> None:
