@@ -11,7 +11,6 @@ another code; a state that ApplyMove returns is itself accepted.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import grpc
 from google.protobuf.descriptor import FieldDescriptor
@@ -25,19 +24,17 @@ from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1.game_service_pb2_grpc import GameServiceStub
 from tests.burraco import examples as ex
 from tests.burraco.wire import wire_move, wire_state
+from tests.grpc_fuzz import (
+    CLIENT_CODES,
+    TIMEOUT,
+    change_field,
+    edge_value,
+    fuzz_every_rpc,
+)
 from tests.grpc_helpers import field_violations
 
-TIMEOUT = 10
-CLIENT_CODES = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION}
 EDGE_VALUES = (0, 1, 2, 3, 4, 5, 7, 11, 13, 18, 41, 52, 53, 54, 99, 255)
-BIG_VALUES = (2**31 - 1, 2**32 - 1, 2**63 - 1, 2**64 - 1, -1, -(2**31), -(2**63))
-BOUNDS = {
-    FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1),
-    FieldDescriptor.TYPE_UINT64: (0, 2**64 - 1),
-    FieldDescriptor.TYPE_INT64: (-(2**63), 2**63 - 1),
-    FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1),
-    FieldDescriptor.TYPE_ENUM: (-(2**31), 2**31 - 1),
-}
+STRINGS = ("", "burraco", "maraffa", "BURRACO", "7")
 
 
 def base_states() -> list[State]:
@@ -72,86 +69,22 @@ def holders(msg: game_pb2.GameState, rnd: random.Random) -> list[Message]:
     return found
 
 
-def value(rnd: random.Random, f: FieldDescriptor, holder: Message) -> Any:
-    if f.type == FieldDescriptor.TYPE_BOOL:
-        return rnd.random() < 0.5
-    if f.type == FieldDescriptor.TYPE_STRING:
-        return rnd.choice(["", "burraco", "maraffa", "BURRACO", "7"])
-    lo, hi = BOUNDS[f.type]
-    candidates = [*EDGE_VALUES, *BIG_VALUES]
-    if not f.is_repeated:
-        current = getattr(holder, f.name)
-        candidates += [current + 1, current - 1]
-    return min(max(rnd.choice(candidates), lo), hi)
-
-
 def mutate(rnd: random.Random, msg: game_pb2.GameState) -> str:
     holder = rnd.choice(holders(msg, rnd))
     fields = [f for f in holder.DESCRIPTOR.fields if f.type != FieldDescriptor.TYPE_MESSAGE]
     if not fields:
         return "nothing"
     f = rnd.choice(fields)
-    new = value(rnd, f, holder)
-    if f.is_repeated:
-        items = getattr(holder, f.name)
-        action = rnd.choice(["replace", "append", "delete", "clear", "copy"])
-        if action == "replace" and len(items):
-            items[rnd.randrange(len(items))] = new
-        elif action == "delete" and len(items):
-            del items[rnd.randrange(len(items))]
-        elif action == "clear":
-            del items[:]
-        elif action == "copy" and len(items):
-            items.append(items[rnd.randrange(len(items))])
-        else:
-            items.append(new)
-        return f"{f.full_name} {action} {new}"
-    setattr(holder, f.name, new)
-    return f"{f.full_name} = {new}"
-
-
-async def accepted(stub: GameServiceStub, state: game_pb2.GameState) -> bool:
-    try:
-        await stub.LegalMoves(gs.LegalMovesRequest(state=state), timeout=TIMEOUT)
-    except grpc.aio.AioRpcError:
-        return False
-    return True
+    return change_field(rnd, holder, f, edge_value(rnd, f, holder, EDGE_VALUES, STRINGS))
 
 
 async def test_randomly_mutated_states_never_give_another_code(stub: GameServiceStub) -> None:
+    """400 broken states through every RPC: only client codes, one field violation each."""
     rnd = random.Random(11)
     bases = [(wire_state(s), rules.legal_moves(s)) for s in base_states()]
-    seen: dict[grpc.StatusCode, int] = {}
-    wrong: list[str] = []
-    for n in range(400):
-        base, moves = rnd.choice(bases)
-        msg = game_pb2.GameState()
-        msg.CopyFrom(base)
-        changes = [mutate(rnd, msg) for _ in range(rnd.randint(1, 3))]
-        move = wire_move(rnd.choice(moves) if moves else "draw")
-        seat = rnd.randrange(5)
-        for rpc, call in (
-            ("LegalMoves", stub.LegalMoves(gs.LegalMovesRequest(state=msg), timeout=TIMEOUT)),
-            (
-                "ApplyMove",
-                stub.ApplyMove(gs.ApplyMoveRequest(state=msg, move=move), timeout=TIMEOUT),
-            ),
-            ("GetView", stub.GetView(gs.GetViewRequest(state=msg, seat=seat), timeout=TIMEOUT)),
-            ("Score", stub.Score(gs.ScoreRequest(state=msg), timeout=TIMEOUT)),
-        ):
-            try:
-                reply = await call
-            except grpc.aio.AioRpcError as err:
-                code = err.code()
-                if code not in CLIENT_CODES:
-                    wrong.append(f"#{n} {rpc} {changes}: {code.name} {err.details()}")
-                elif len(field_violations(err)) != 1:
-                    wrong.append(f"#{n} {rpc} {changes}: {code.name} without one field violation")
-            else:
-                code = grpc.StatusCode.OK
-                if rpc == "ApplyMove" and not await accepted(stub, reply.state):
-                    wrong.append(f"#{n} {rpc} {changes}: returned a state LegalMoves refuses")
-            seen[code] = seen.get(code, 0) + 1
+    seen, wrong = await fuzz_every_rpc(
+        stub, rnd, bases, rounds=400, mutate=mutate, wire_move=wire_move, no_move="draw", seats=5
+    )
     assert not wrong, "\n".join(wrong)
     assert seen.get(grpc.StatusCode.INVALID_ARGUMENT, 0) > 100, seen
     assert seen.get(grpc.StatusCode.OK, 0) > 20, seen
