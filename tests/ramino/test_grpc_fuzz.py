@@ -20,16 +20,10 @@ from mazzo.games.ramino import rules
 from mazzo.games.ramino.options import Options
 from mazzo.games.ramino.state import State
 from mazzo.v1 import game_pb2
-from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1.game_service_pb2_grpc import GameServiceStub
-from tests.grpc_helpers import field_violations
+from tests.grpc_fuzz import fuzz_every_rpc
 from tests.ramino.wire import wire_move, wire_state
 
-TIMEOUT = 10
-CLIENT_CODES = {
-    grpc.StatusCode.INVALID_ARGUMENT,
-    grpc.StatusCode.FAILED_PRECONDITION,
-}
 EDGES = [0, 1, 2, 5, 9, 10, 52, 53, 104, 2**31, 2**32 - 1, 2**63 - 1]
 INT_TYPES = {
     FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1),
@@ -98,35 +92,20 @@ def mutate(rnd: random.Random, msg: game_pb2.GameState) -> str:
 
 
 async def test_randomly_broken_states_never_give_another_code(stub: GameServiceStub) -> None:
+    """250 broken states through every RPC: only client codes, one field violation each."""
     rnd = random.Random(4)
     bases = [(wire_state(s), rules.legal_moves(s)) for s in base_states()]
-    wrong: list[str] = []
-    seen: dict[grpc.StatusCode, int] = {}
-    for n in range(250):
-        base, moves = rnd.choice(bases)
-        msg = game_pb2.GameState()
-        msg.CopyFrom(base)
-        changes = [mutate(rnd, msg) for _ in range(rnd.randint(1, 3))]
-        move = wire_move(rnd.choice(moves) if moves else "draw")
-        calls = {
-            "LegalMoves": stub.LegalMoves(gs.LegalMovesRequest(state=msg), timeout=TIMEOUT),
-            "ApplyMove": stub.ApplyMove(gs.ApplyMoveRequest(state=msg, move=move), timeout=TIMEOUT),
-            "GetView": stub.GetView(
-                gs.GetViewRequest(state=msg, seat=rnd.randrange(7)), timeout=TIMEOUT
-            ),
-            "Score": stub.Score(gs.ScoreRequest(state=msg), timeout=TIMEOUT),
-        }
-        for rpc, call in calls.items():
-            try:
-                await call
-                code = grpc.StatusCode.OK
-            except grpc.aio.AioRpcError as err:
-                code = err.code()
-                if code not in CLIENT_CODES:
-                    wrong.append(f"#{n} {rpc} {changes}: {code.name} {err.details()}")
-                elif len(field_violations(err)) != 1:
-                    wrong.append(f"#{n} {rpc} {changes}: no single field violation")
-            seen[code] = seen.get(code, 0) + 1
+    seen, wrong = await fuzz_every_rpc(
+        stub,
+        rnd,
+        bases,
+        rounds=250,
+        mutate=mutate,
+        wire_move=wire_move,
+        no_move="draw",
+        seats=7,
+        check_returned_state=False,
+    )
     assert not wrong, "\n".join(wrong)
     assert seen.get(grpc.StatusCode.INVALID_ARGUMENT, 0) > 100, seen
     assert seen.get(grpc.StatusCode.OK, 0) > 20, seen
