@@ -28,12 +28,12 @@ from mazzo.games.maraffa.rules import MAX_TARGET
 from mazzo.games.maraffa.state import State
 from mazzo.v1 import game_pb2, game_service_pb2_grpc, maraffa_pb2
 from mazzo.v1 import game_service_pb2 as gs
+from tests.grpc_fuzz import change_field, edge_value, fuzz_every_rpc
 from tests.grpc_helpers import field_violations, wire_move, wire_state
 
 Stub = game_service_pb2_grpc.GameServiceStub
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 PRECONDITION = grpc.StatusCode.FAILED_PRECONDITION
-CLIENT_CODES = {grpc.StatusCode.OK, INVALID, PRECONDITION}
 TIMEOUT = 10.0
 P = "state.maraffa."
 
@@ -562,14 +562,7 @@ async def test_a_target_above_the_largest_is_invalid_argument(stub: Stub) -> Non
 # --------------------------------------------------------------------------- fuzz
 
 EDGE_VALUES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 13, 30, 40, 41, 52, 53, 99, 255, 256)
-BIG_VALUES = (2**31 - 1, 2**32 - 1, 2**63 - 1, 2**64 - 1, -1, -(2**31), -(2**63))
-BOUNDS = {
-    FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1),
-    FieldDescriptor.TYPE_UINT64: (0, 2**64 - 1),
-    FieldDescriptor.TYPE_INT64: (-(2**63), 2**63 - 1),
-    FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1),
-    FieldDescriptor.TYPE_ENUM: (-(2**31), 2**31 - 1),
-}
+STRINGS = ("", "maraffa", "scopa", "MARAFFA", "maraffa\x00")
 
 
 def _base_states() -> list[State]:
@@ -616,23 +609,7 @@ def _mutate(rnd: random.Random, msg: game_pb2.GameState) -> str:
     if holder is m and rnd.random() < 0.3:
         return _mutate_hands(rnd, m)
     f = rnd.choice(fields)
-    value = _value(rnd, f, holder)
-    if f.is_repeated:
-        items = getattr(holder, f.name)
-        action = rnd.choice(["replace", "append", "delete", "clear", "copy"])
-        if action == "replace" and len(items):
-            items[rnd.randrange(len(items))] = value
-        elif action == "delete" and len(items):
-            del items[rnd.randrange(len(items))]
-        elif action == "clear":
-            del items[:]
-        elif action == "copy" and len(items):
-            items.append(items[rnd.randrange(len(items))])
-        else:
-            items.append(value)
-        return f"{f.full_name} {action} {value}"
-    setattr(holder, f.name, value)
-    return f"{f.full_name} = {value}"
+    return change_field(rnd, holder, f, edge_value(rnd, f, holder, EDGE_VALUES, STRINGS))
 
 
 def _mutate_hands(rnd: random.Random, m: maraffa_pb2.MaraffaState) -> str:
@@ -653,27 +630,6 @@ def _mutate_hands(rnd: random.Random, m: maraffa_pb2.MaraffaState) -> str:
     return f"hands {action}"
 
 
-def _value(rnd: random.Random, f: FieldDescriptor, holder: Any) -> Any:
-    if f.type == FieldDescriptor.TYPE_BOOL:
-        return rnd.random() < 0.5
-    if f.type == FieldDescriptor.TYPE_STRING:
-        return rnd.choice(["", "maraffa", "scopa", "MARAFFA", "maraffa\x00"])
-    lo, hi = BOUNDS[f.type]
-    current = getattr(holder, f.name)
-    candidates = [*EDGE_VALUES, *BIG_VALUES]
-    if not f.is_repeated:
-        candidates += [current + 1, current - 1]
-    return min(max(rnd.choice(candidates), lo), hi)
-
-
-async def _accepted(stub: Stub, state: game_pb2.GameState) -> bool:
-    try:
-        await stub.LegalMoves(gs.LegalMovesRequest(state=state), timeout=TIMEOUT)
-    except grpc.aio.AioRpcError:
-        return False
-    return True
-
-
 async def test_randomly_mutated_states_never_give_another_code(
     stub: Stub, channel: grpc.aio.Channel
 ) -> None:
@@ -684,37 +640,9 @@ async def test_randomly_mutated_states_never_give_another_code(
     by ApplyMove is itself accepted. Every failure is collected before asserting."""
     rnd = random.Random(8)
     bases = [(wire_state(s), rules.legal_moves(s)) for s in _base_states()]
-    seen: dict[grpc.StatusCode, int] = {}
-    wrong: list[str] = []
-    for n in range(300):
-        base, moves = rnd.choice(bases)
-        msg = game_pb2.GameState()
-        msg.CopyFrom(base)
-        changes = [_mutate(rnd, msg) for _ in range(rnd.randint(1, 3))]
-        move = wire_move(rnd.choice(moves) if moves else CLAIM)
-        seat = rnd.randrange(4)
-        for rpc, call in (
-            ("LegalMoves", stub.LegalMoves(gs.LegalMovesRequest(state=msg), timeout=TIMEOUT)),
-            (
-                "ApplyMove",
-                stub.ApplyMove(gs.ApplyMoveRequest(state=msg, move=move), timeout=TIMEOUT),
-            ),
-            ("GetView", stub.GetView(gs.GetViewRequest(state=msg, seat=seat), timeout=TIMEOUT)),
-            ("Score", stub.Score(gs.ScoreRequest(state=msg), timeout=TIMEOUT)),
-        ):
-            try:
-                reply = await call
-            except grpc.aio.AioRpcError as err:
-                code = err.code()
-                if code not in CLIENT_CODES:
-                    wrong.append(f"#{n} {rpc} {changes}: {code.name} {err.details()}")
-                elif len(field_violations(err)) != 1:
-                    wrong.append(f"#{n} {rpc} {changes}: {code.name} without one field violation")
-            else:
-                code = grpc.StatusCode.OK
-                if rpc == "ApplyMove" and not await _accepted(stub, reply.state):
-                    wrong.append(f"#{n} {rpc} {changes}: returned a state LegalMoves refuses")
-            seen[code] = seen.get(code, 0) + 1
+    seen, wrong = await fuzz_every_rpc(
+        stub, rnd, bases, rounds=300, mutate=_mutate, wire_move=wire_move, no_move=CLAIM, seats=4
+    )
     assert not wrong, "\n".join(wrong)
     assert seen.get(INVALID, 0) > 100, seen  # the mutations do break states
     assert seen.get(grpc.StatusCode.OK, 0) > 20, seen  # and some harmless ones pass
