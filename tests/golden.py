@@ -151,6 +151,16 @@ class Golden:
         result: dict[str, Any] = json.loads(self.path(name).read_text())
         return result
 
+    def players(self) -> set[int]:
+        """The table sizes the stored matches were played at."""
+        return {self.load(name)["players"] for name in self.matches}
+
+    def events(self) -> Iterator[dict[str, Any]]:
+        """Every event of every move of every stored match (the deals' excepted)."""
+        for name in self.matches:
+            for entry in self.load(name)["moves"]:
+                yield from entry["events"]
+
     def check_replay(self, name: str) -> None:
         """Play the stored match again and compare, deal, move by move, then whole."""
         stored = self.load(name)

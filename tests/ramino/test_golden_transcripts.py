@@ -135,24 +135,11 @@ test_replay_matches_golden_transcript, test_golden_file_is_small = GOLDEN.tests(
 
 
 def test_golden_files_cover_the_forms_and_events() -> None:
-    players = {load(name)["players"] for name in MATCHES}
-    assert players == {2, 3, 4, 6}
-    kinds: set[str] = set()
-    outcomes: set[str] = set()
-    for name in MATCHES:
-        for entry in load(name)["moves"]:
-            for event in entry["events"]:
-                kinds.add(event["type"])
-                if event["type"] == "HandEnded":
-                    outcomes.add(event["result"]["outcome"])
+    assert GOLDEN.players() == {2, 3, 4, 6}
+    kinds = {event["type"] for event in GOLDEN.events()}
+    outcomes = {e["result"]["outcome"] for e in GOLDEN.events() if e["type"] == "HandEnded"}
     assert outcomes >= {"CLOSED", "UNCONTESTED", "VOID", "EXHAUSTED"}, outcomes
-    bids = {
-        event["bid"]["action"]
-        for name in MATCHES
-        for entry in load(name)["moves"]
-        for event in entry["events"]
-        if event["type"] == "BidMade"
-    }
+    bids = {e["bid"]["action"] for e in GOLDEN.events() if e["type"] == "BidMade"}
     assert bids == {"BUIO", "NO_BUIO", "PASS", "OPEN", "ACCEPT", "RAISE", "STAND"}
     ends = {load(name)["final"]["end"] for name in MATCHES}
     assert ends == {"DECIDED_HANDS", "VOID_HANDS", "NO_PLAYERS"}
