@@ -21,6 +21,8 @@ E = TypeVar("E", bound=IntEnum)
 
 
 class _Message(Protocol):
+    """Any generated protobuf message."""
+
     def SerializeToString(self) -> bytes: ...
 
 
@@ -33,6 +35,8 @@ def as_wire(values: Iterable[int]) -> Iterable[Any]:
 
 
 class Checker(Protocol):
+    """What ``members_checker`` returns: ``error`` is InvalidState unless given."""
+
     def __call__(
         self, values: Iterable[int], field: str, error: type[RulesError] = ..., /
     ) -> tuple[int, ...]: ...
