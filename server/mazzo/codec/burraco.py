@@ -10,10 +10,10 @@ memoised: building protobuf messages field by field is slow.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
+from mazzo.codec.common import as_wire, members_checker, memoised_decoder, memoised_encoder
 from mazzo.codec.wire import entry
 from mazzo.core.cards import RANKS
 from mazzo.core.errors import InvalidArgument, InvalidState
@@ -64,19 +64,8 @@ _MELDS_FIELD = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["melds"].numbe
 _HANDS_FIELD = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["hands"].number
 
 
-def _wire(cards: Iterable[int]) -> Iterable[Any]:
-    """Card ids as the wire enum values they already are."""
-    return cards
-
-
-def _cards(
-    values: Iterable[int], field: str, error: type[InvalidState] | type[InvalidArgument]
-) -> tuple[int, ...]:
-    cards = tuple(values)
-    if not _CARDS.issuperset(cards):
-        i = next(i for i, c in enumerate(cards) if c not in _CARDS)
-        raise error(f"{field}[{i}]", f"card {cards[i]} is not in the Burraco deck")
-    return cards
+_wire = as_wire
+_cards = members_checker(_CARDS, "card {} is not in the Burraco deck")
 
 
 # --------------------------------------------------------------------------- options
@@ -84,15 +73,11 @@ def _cards(
 
 def options_from_wire(msg: burraco_pb2.BurracoOptions, field: str = "options.burraco") -> Options:
     """Resolve wire options: unset fields take their defaults (burraco.md §5)."""
-    return _options_from_bytes(msg.SerializeToString())
+    return _options_from_wire(msg, field)
 
 
-@lru_cache(maxsize=1024)
-def _options_from_bytes(data: bytes) -> Options:
-    return _options_from_message(burraco_pb2.BurracoOptions.FromString(data))
-
-
-def _options_from_message(msg: burraco_pb2.BurracoOptions) -> Options:
+def _options_from_message(msg: burraco_pb2.BurracoOptions, field: str = "") -> Options:
+    """``field`` is unused: every value the wire can carry is a valid Burraco option."""
     d = Options()
     return Options(
         target=msg.target if msg.HasField("target") else d.target,
@@ -114,13 +99,10 @@ def _options_from_message(msg: burraco_pb2.BurracoOptions) -> Options:
     )
 
 
-def options_to_wire(options: Options, out: burraco_pb2.BurracoOptions) -> None:
-    """Every option written explicitly, so a state says which rules it plays by."""
-    out.MergeFromString(_options_bytes(options))
+_options_from_wire = memoised_decoder(burraco_pb2.BurracoOptions.FromString, _options_from_message)
 
 
-@lru_cache(maxsize=1024)
-def _options_bytes(options: Options) -> bytes:
+def _options_message(options: Options) -> burraco_pb2.BurracoOptions:
     out = burraco_pb2.BurracoOptions(
         target=options.target,
         hands=options.hands,
@@ -132,7 +114,15 @@ def _options_bytes(options: Options) -> bytes:
     )
     if options.first_dealer is not None:
         out.first_dealer = options.first_dealer
-    return out.SerializeToString()
+    return out
+
+
+_options_bytes = memoised_encoder(_options_message)
+
+
+def options_to_wire(options: Options, out: burraco_pb2.BurracoOptions) -> None:
+    """Every option written explicitly, so a state says which rules it plays by."""
+    out.MergeFromString(_options_bytes(options))
 
 
 # --------------------------------------------------------------------------- scores

@@ -8,10 +8,10 @@ rules' invariants are checked by ``games.maraffa.validate``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import cache, lru_cache
-from typing import Any, TypeVar
 
+from mazzo.codec.common import as_wire, members_checker, memoised_decoder, option_enum
 from mazzo.codec.wire import entry
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa import events as ev
@@ -72,9 +72,7 @@ _SignalV = maraffa_pb2.MaraffaSignal.ValueType
 _PhaseV = maraffa_pb2.MaraffaPhase.ValueType
 
 
-def _wire(cards: Iterable[int]) -> Iterable[Any]:
-    """Card ids (or signal numbers) as the wire enum values they already are."""
-    return cards
+_wire = as_wire
 
 
 #: The key byte of MaraffaHand.cards as a packed field (field 1, length-delimited).
@@ -87,18 +85,7 @@ _PHASES = {int(p): p for p in Phase}
 # --------------------------------------------------------------------------- options
 
 
-E = TypeVar(
-    "E", Fractions, MarafonaRule, ClaimRule, SignalSet, Series, ThreePlayerForm, TrionfoAuction
-)
-
-
-def _enum(value: int, enum: type[E], default: E, field: str) -> E:
-    if value == 0:
-        return default
-    try:
-        return enum(value)
-    except ValueError:
-        raise InvalidArgument(field, f"unknown value {value}") from None
+_enum = option_enum
 
 
 def options_from_wire(msg: maraffa_pb2.MaraffaOptions, field: str = "options.maraffa") -> Options:
@@ -106,12 +93,7 @@ def options_from_wire(msg: maraffa_pb2.MaraffaOptions, field: str = "options.mar
 
     A match keeps its options from deal to end, so decoding is memoised on the bytes.
     """
-    return _options_from_bytes(msg.SerializeToString(), field)
-
-
-@lru_cache(maxsize=1024)
-def _options_from_bytes(data: bytes, field: str) -> Options:
-    return _options_from_message(maraffa_pb2.MaraffaOptions.FromString(data), field)
+    return _options_from_wire(msg, field)
 
 
 def _card_option(value: int, default: int, field: str) -> int:
@@ -171,6 +153,9 @@ def _options_from_message(msg: maraffa_pb2.MaraffaOptions, field: str) -> Option
             msg.count_thrown_in if msg.HasField("count_thrown_in") else d.count_thrown_in
         ),
     )
+
+
+_options_from_wire = memoised_decoder(maraffa_pb2.MaraffaOptions.FromString, _options_from_message)
 
 
 def options_to_wire(options: Options, out: maraffa_pb2.MaraffaOptions) -> None:
@@ -241,20 +226,8 @@ def _fill_options(options: Options, out: maraffa_pb2.MaraffaOptions, form: int) 
 # --------------------------------------------------------------------------- state
 
 
-def _cards(values: Iterable[int], field: str) -> tuple[int, ...]:
-    cards = tuple(values)
-    if not IN_DECK.issuperset(cards):
-        i = next(i for i, c in enumerate(cards) if c not in IN_DECK)
-        raise InvalidState(f"{field}[{i}]", f"card {cards[i]} is not in the Maraffa pack")
-    return cards
-
-
-def _signals(values: Iterable[int], field: str) -> tuple[int, ...]:
-    signals = tuple(values)
-    if not _SIGNALS.issuperset(signals):
-        i = next(i for i, s in enumerate(signals) if s not in _SIGNALS)
-        raise InvalidState(f"{field}[{i}]", f"unknown signal {signals[i]}")
-    return signals
+_cards = members_checker(IN_DECK, "card {} is not in the Maraffa pack")
+_signals = members_checker(_SIGNALS, "unknown signal {}")
 
 
 def _score(msg: maraffa_pb2.MaraffaHandScore) -> HandScore:

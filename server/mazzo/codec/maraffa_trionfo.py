@@ -13,8 +13,8 @@ invariants are ``trionfo_validate``'s.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
+from mazzo.codec.common import as_wire
 from mazzo.codec.maraffa import (
     TRIONFO,
     cards_from_wire,
@@ -59,9 +59,7 @@ _ContractV = maraffa_pb2.MaraffaContract.ValueType
 _SpeechV = maraffa_pb2.MaraffaSpeech.ValueType
 
 
-def _wire(values: tuple[int, ...]) -> Any:
-    """Card ids and signal numbers are the wire enums' numbers."""
-    return values
+_wire = as_wire
 
 
 # --------------------------------------------------------------------------- state

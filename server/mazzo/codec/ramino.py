@@ -12,10 +12,18 @@ as packed bytes directly (every card id is a one-byte varint).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import cache, lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
+from mazzo.codec.common import (
+    as_wire,
+    by_number,
+    members_checker,
+    memoised_decoder,
+    memoised_encoder,
+    option_enum,
+)
 from mazzo.codec.wire import entry
 from mazzo.core.errors import InvalidArgument, InvalidState, RulesError
 from mazzo.games.ramino import events as ev
@@ -62,8 +70,6 @@ T = P + "table."
 B = P + "bets."
 _new = tuple.__new__
 
-E = TypeVar("E", Phase, Status, Source, BidAction, Outcome, MatchEnd, ClosureType, BuioSeat)
-
 _PHASES = {int(p): p for p in Phase}
 _STATUSES = {int(s): s for s in Status}
 _SOURCES = {int(s): s for s in Source}
@@ -73,11 +79,7 @@ _ENDS = {int(e): e for e in MatchEnd}
 _KINDS = {int(k): k for k in ClosureType if k}
 
 
-def _enum(table: dict[int, E], value: int, field: str, error: type[RulesError] = InvalidState) -> E:
-    try:
-        return table[value]
-    except KeyError:
-        raise error(field, f"unknown value {value}") from None
+_enum = by_number
 
 
 def _packed(field_number: int, cards: Sequence[int]) -> bytes:
@@ -85,12 +87,7 @@ def _packed(field_number: int, cards: Sequence[int]) -> bytes:
     return entry(field_number, bytes(cards)) if cards else b""
 
 
-def _cards(values: Iterable[int], field: str) -> tuple[int, ...]:
-    cards = tuple(values)
-    if not IN_PACK.issuperset(cards):
-        i = next(i for i, c in enumerate(cards) if c not in IN_PACK)
-        raise InvalidState(f"{field}[{i}]", f"card {cards[i]} is not in the Ramino pack")
-    return cards
+_cards = members_checker(IN_PACK, "card {} is not in the Ramino pack")
 
 
 def _card(value: int, field: str, error: type[RulesError] = InvalidState) -> int:
@@ -110,20 +107,11 @@ def _seat(msg: Any, name: str) -> int:
 def options_from_wire(msg: ramino_pb2.RaminoOptions, field: str = "options.ramino") -> Options:
     """Wire options: unset fields take their defaults (ramino.md §5). Memoised: a match
     keeps its options from deal to end."""
-    return _options_from_bytes(msg.SerializeToString(), field)
-
-
-@lru_cache(maxsize=1024)
-def _options_from_bytes(data: bytes, field: str) -> Options:
-    return _options_from_message(ramino_pb2.RaminoOptions.FromString(data), field)
+    return _options_from_wire(msg, field)
 
 
 def _options_from_message(msg: ramino_pb2.RaminoOptions, field: str) -> Options:
     d = Options()
-    seat = msg.buio_seat
-    if seat not in (0, 1, 2):
-        raise InvalidArgument(f"{field}.buio_seat", f"unknown value {seat}")
-
     has = msg.HasField
     return Options(
         hand_size=msg.hand_size if has("hand_size") else d.hand_size,
@@ -132,7 +120,7 @@ def _options_from_message(msg: ramino_pb2.RaminoOptions, field: str) -> Options:
         max_stake=msg.max_stake if has("max_stake") else d.max_stake,
         dealer_tax=msg.dealer_tax if has("dealer_tax") else d.dealer_tax,
         buio=msg.buio if has("buio") else None,
-        buio_seat=BuioSeat(seat) if seat else d.buio_seat,
+        buio_seat=option_enum(msg.buio_seat, BuioSeat, d.buio_seat, f"{field}.buio_seat"),
         set_duplicate_suits=msg.set_duplicate_suits,
         rediscard_taken_card=msg.rediscard_taken_card,
         max_reshuffles=msg.max_reshuffles if has("max_reshuffles") else d.max_reshuffles,
@@ -143,13 +131,10 @@ def _options_from_message(msg: ramino_pb2.RaminoOptions, field: str) -> Options:
     )
 
 
-def options_to_wire(options: Options, out: ramino_pb2.RaminoOptions) -> None:
-    """Every option written explicitly, so a state says which rules it plays by."""
-    out.MergeFromString(_options_bytes(options))
+_options_from_wire = memoised_decoder(ramino_pb2.RaminoOptions.FromString, _options_from_message)
 
 
-@lru_cache(maxsize=1024)
-def _options_bytes(options: Options) -> bytes:
+def _options_message(options: Options) -> ramino_pb2.RaminoOptions:
     out = ramino_pb2.RaminoOptions(
         hand_size=options.hand_size,
         imaginary_jokers=options.imaginary_jokers,
@@ -169,7 +154,15 @@ def _options_bytes(options: Options) -> bytes:
         out.match_hands = options.match_hands
     if options.first_dealer is not None:
         out.first_dealer = options.first_dealer
-    return out.SerializeToString()
+    return out
+
+
+_options_bytes = memoised_encoder(_options_message)
+
+
+def options_to_wire(options: Options, out: ramino_pb2.RaminoOptions) -> None:
+    """Every option written explicitly, so a state says which rules it plays by."""
+    out.MergeFromString(_options_bytes(options))
 
 
 # --------------------------------------------------------------------------- records
@@ -225,9 +218,7 @@ def _result_to(result: HandResult, out: ramino_pb2.RaminoHandResult) -> None:
     out.net.extend(result.net)
 
 
-def _wire(cards: Iterable[int]) -> Iterable[Any]:
-    """Card ids as the wire enum values they already are."""
-    return cards
+_wire = as_wire
 
 
 def _wire_card(c: int) -> Any:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import NamedTuple
 
+from mazzo.core.facade import engine_rules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
 from mazzo.games.burraco import rules
-from mazzo.games.burraco.events import Event
-from mazzo.games.burraco.moves import Move
 from mazzo.games.burraco.options import DEFAULT_PLAYERS, PLAYER_COUNTS, Options
 from mazzo.games.burraco.scoring import credits, hand_scores
 from mazzo.games.burraco.state import HandScore, Stage, State, match_sides
 from mazzo.games.burraco.validate import validate
-from mazzo.games.burraco.view import View, view
+from mazzo.games.burraco.view import view
 
 
 class BurracoSideScore(NamedTuple):
@@ -50,68 +48,37 @@ OPTIONS = (
 )
 
 
-class BurracoRules:
-    """Burraco, FIBUR Italian rules (shared/rules/burraco.md)."""
-
-    id = "burraco"
-    display_name = "Burraco"
-    player_counts = PLAYER_COUNTS
-    default_players = DEFAULT_PLAYERS
-    options = OPTIONS
-
-    def default_options(self) -> Options:
-        return Options()
-
-    def deal(self, options: Options, players: int, seed: int) -> tuple[State, list[Event]]:
-        return rules.deal(options, players, seed)
-
-    def to_act(self, state: State) -> int:
-        return rules.to_act(state)
-
-    def finished(self, state: State) -> bool:
-        return state.stage is Stage.OVER
-
-    def legal_moves(self, state: State) -> Sequence[Move]:
-        return rules.legal_moves(state)
-
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
-
-    def view(self, state: State, seat: int) -> View:
-        return view(state, seat)
-
-    def validate(self, state: State) -> None:
-        validate(state)
-
-    def score(self, state: State) -> ScoreReport:
-        table = state.table
-        if state.stage is Stage.OVER and table.last_hand:
-            # The match ended with its last hand: that hand is the current one.
-            current, credited = table.last_hand, table.last_credits
-        else:
-            current = hand_scores(state)
-            credited = credits(table, current)
-        sides = []
-        for i, seats in enumerate(match_sides(table)):
-            hand_side = next(s for s in current if seats[0] in s.seats)
-            last = None
-            if table.last_hand:
-                last = next(s for s in table.last_hand if seats[0] in s.seats)
-            sides.append(
-                SideScore(
-                    side=i,
-                    seats=seats,
-                    match_total=table.totals[i],
-                    detail=BurracoSideScore(
-                        hand_side,
-                        credited[i],
-                        last,
-                        table.last_credits[i] if table.last_credits else None,
-                    ),
-                )
+def _score(state: State) -> ScoreReport:
+    table = state.table
+    if state.stage is Stage.OVER and table.last_hand:
+        # The match ended with its last hand: that hand is the current one.
+        current, credited = table.last_hand, table.last_credits
+    else:
+        current = hand_scores(state)
+        credited = credits(table, current)
+    sides = []
+    for i, seats in enumerate(match_sides(table)):
+        hand_side = next(s for s in current if seats[0] in s.seats)
+        last = None
+        if table.last_hand:
+            last = next(s for s in table.last_hand if seats[0] in s.seats)
+        sides.append(
+            SideScore(
+                side=i,
+                seats=seats,
+                match_total=table.totals[i],
+                detail=BurracoSideScore(
+                    hand_side,
+                    credited[i],
+                    last,
+                    table.last_credits[i] if table.last_credits else None,
+                ),
             )
-        won = rules.winners(state)
-        return ScoreReport(tuple(sides), state.stage is Stage.OVER, won)
+        )
+    won = rules.winners(state)
+    return ScoreReport(tuple(sides), state.stage is Stage.OVER, won)
 
 
-RULES = BurracoRules()
+_INFO = ("burraco", "Burraco", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
+RULES = engine_rules(_INFO, Options, rules, view=view, validate=validate, score=_score)
+"""Burraco, FIBUR Italian rules (shared/rules/burraco.md)."""

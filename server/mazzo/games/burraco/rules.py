@@ -758,6 +758,11 @@ def to_act(state: State) -> int:
     return state.to_act
 
 
+def finished(state: State) -> bool:
+    """Whether the match is over."""
+    return state.stage is _OVER
+
+
 def winners(state: State) -> tuple[int, ...]:
     """The winning match sides once the match is over (none: a draw)."""
     if state.stage is not _OVER:

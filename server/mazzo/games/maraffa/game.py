@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from mazzo.core.facade import EngineRules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
 from mazzo.games.maraffa import rules, trionfo
 from mazzo.games.maraffa.events import Event
@@ -120,82 +121,91 @@ AnyEvent = Event | TrionfoEvent
 TRIONFO_PLAYERS = 5
 
 
-class MaraffaRules:
-    """Maraffa / Marafone Beccacino (shared/rules/maraffa.md), at every table size of
-    maraffa-forms.md: five players play Trionfo (trionfo.py), the others rules.py.
-    Each call goes to the engine of the state's form."""
+def _deal(options: Options, players: int, seed: int) -> tuple[AnyState, list[AnyEvent]]:
+    if players == TRIONFO_PLAYERS:
+        t_state, t_events = trionfo.deal(options, players, seed)
+        return t_state, list(t_events)
+    m_state, m_events = rules.deal(options, players, seed)
+    return m_state, list(m_events)
 
-    id = "maraffa"
-    display_name = "Maraffa / Marafone Beccacino"
-    player_counts = PLAYER_COUNTS
-    default_players = DEFAULT_PLAYERS
-    options = OPTIONS
 
-    def default_options(self) -> Options:
-        return Options()
+def _to_act(state: AnyState) -> int:
+    return state.to_act
 
-    def deal(self, options: Options, players: int, seed: int) -> tuple[AnyState, list[AnyEvent]]:
-        if players == TRIONFO_PLAYERS:
-            t_state, t_events = trionfo.deal(options, players, seed)
-            return t_state, list(t_events)
-        m_state, m_events = rules.deal(options, players, seed)
-        return m_state, list(m_events)
 
-    def to_act(self, state: AnyState) -> int:
-        return state.to_act
+def _finished(state: AnyState) -> bool:
+    return state.finished
 
-    def finished(self, state: AnyState) -> bool:
-        return state.finished
 
-    def legal_moves(self, state: AnyState) -> Sequence[Move]:
-        if type(state) is TrionfoState:
-            return trionfo.legal_moves(state)
+def _legal_moves(state: AnyState) -> Sequence[Move]:
+    if type(state) is TrionfoState:
+        return trionfo.legal_moves(state)
+    assert isinstance(state, State)
+    return rules.legal_moves(state)
+
+
+def _apply(state: AnyState, move: Move) -> tuple[AnyState, list[AnyEvent]]:
+    if type(state) is TrionfoState:
+        t_state, t_events = trionfo.apply(state, move)
+        return t_state, list(t_events)
+    assert isinstance(state, State)
+    m_state, m_events = rules.apply(state, move)
+    return m_state, list(m_events)
+
+
+def _view(state: AnyState, seat: int) -> View | TrionfoView:
+    if type(state) is TrionfoState:
+        return trionfo_view(state, seat)
+    assert isinstance(state, State)
+    return view(state, seat)
+
+
+def _validate(state: AnyState) -> None:
+    if type(state) is TrionfoState:
+        trionfo_validate(state)
+    else:
         assert isinstance(state, State)
-        return rules.legal_moves(state)
+        validate(state)
 
-    def apply(self, state: AnyState, move: Move) -> tuple[AnyState, list[AnyEvent]]:
-        if type(state) is TrionfoState:
-            t_state, t_events = trionfo.apply(state, move)
-            return t_state, list(t_events)
-        assert isinstance(state, State)
-        m_state, m_events = rules.apply(state, move)
-        return m_state, list(m_events)
 
-    def view(self, state: AnyState, seat: int) -> View | TrionfoView:
-        if type(state) is TrionfoState:
-            return trionfo_view(state, seat)
-        assert isinstance(state, State)
-        return view(state, seat)
-
-    def validate(self, state: AnyState) -> None:
-        if type(state) is TrionfoState:
-            trionfo_validate(state)
-        else:
-            assert isinstance(state, State)
-            validate(state)
-
-    def score(self, state: AnyState) -> ScoreReport:
-        if type(state) is TrionfoState:
-            return score_report(state)
-        assert isinstance(state, State)
-        table = state.table
-        current = hand_scores(state)
-        team_seats = (
-            ((0, 2), (1, 3)) if table.seats == 4 else tuple((s,) for s in range(table.seats))
+def _score(state: AnyState) -> ScoreReport:
+    if type(state) is TrionfoState:
+        return score_report(state)
+    assert isinstance(state, State)
+    table = state.table
+    current = hand_scores(state)
+    team_seats = ((0, 2), (1, 3)) if table.seats == 4 else tuple((s,) for s in range(table.seats))
+    winner = rules.match_winner(state)
+    sides = tuple(
+        SideScore(
+            side=t,
+            seats=team_seats[t],
+            match_total=table.totals[t],
+            detail=MaraffaSideScore(
+                current[t], table.last_hand[t] if table.last_hand else None, table.games_won[t]
+            ),
         )
-        winner = rules.match_winner(state)
-        sides = tuple(
-            SideScore(
-                side=t,
-                seats=team_seats[t],
-                match_total=table.totals[t],
-                detail=MaraffaSideScore(
-                    current[t], table.last_hand[t] if table.last_hand else None, table.games_won[t]
-                ),
-            )
-            for t in range(len(team_seats))
-        )
-        return ScoreReport(sides, winner is not None, () if winner is None else (winner,))
+        for t in range(len(team_seats))
+    )
+    return ScoreReport(sides, winner is not None, () if winner is None else (winner,))
 
 
-RULES = MaraffaRules()
+RULES: EngineRules[AnyState, Move, Options] = EngineRules(
+    id="maraffa",
+    display_name="Maraffa / Marafone Beccacino",
+    player_counts=PLAYER_COUNTS,
+    default_players=DEFAULT_PLAYERS,
+    options=OPTIONS,
+    default_options=Options,
+    deal=_deal,
+    to_act=_to_act,
+    finished=_finished,
+    legal_moves=_legal_moves,
+    apply=_apply,
+    view=_view,
+    validate=_validate,
+    score=_score,
+)
+"""Maraffa / Marafone Beccacino (shared/rules/maraffa.md), at every table size of
+maraffa-forms.md: five players play Trionfo (trionfo.py), the others rules.py. Each
+call goes to the engine of the state's form."""

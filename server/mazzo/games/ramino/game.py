@@ -6,13 +6,11 @@ balance in chips.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import NamedTuple
 
+from mazzo.core.facade import engine_rules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
 from mazzo.games.ramino import rules
-from mazzo.games.ramino.events import Event
-from mazzo.games.ramino.moves import Move
 from mazzo.games.ramino.options import (
     DEFAULT_PLAYERS,
     MAX_CHIPS,
@@ -24,7 +22,7 @@ from mazzo.games.ramino.options import (
 )
 from mazzo.games.ramino.state import Phase, State, Status
 from mazzo.games.ramino.validate import validate
-from mazzo.games.ramino.view import View, view
+from mazzo.games.ramino.view import view
 
 
 class RaminoSideScore(NamedTuple):
@@ -74,59 +72,28 @@ OPTIONS = (
 )
 
 
-class RaminoRules:
-    """Ramino pokerato with the imaginary joker (shared/rules/ramino.md)."""
-
-    id = "ramino"
-    display_name = "Ramino pokerato"
-    player_counts = PLAYER_COUNTS
-    default_players = DEFAULT_PLAYERS
-    options = OPTIONS
-
-    def default_options(self) -> Options:
-        return Options()
-
-    def deal(self, options: Options, players: int, seed: int) -> tuple[State, list[Event]]:
-        return rules.deal(options, players, seed)
-
-    def to_act(self, state: State) -> int:
-        return rules.to_act(state)
-
-    def finished(self, state: State) -> bool:
-        return state.phase is Phase.OVER
-
-    def legal_moves(self, state: State) -> Sequence[Move]:
-        return rules.legal_moves(state)
-
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
-
-    def view(self, state: State, seat: int) -> View:
-        return view(state, seat)
-
-    def validate(self, state: State) -> None:
-        validate(state)
-
-    def score(self, state: State) -> ScoreReport:
-        bets = state.bets
-        last = state.table.last_hand
-        sides = tuple(
-            SideScore(
-                side=s,
-                seats=(s,),
-                match_total=bets.balances[s],
-                detail=RaminoSideScore(
-                    bets.balances[s],
-                    bets.committed[s],
-                    bets.shares[s],
-                    bets.statuses[s],
-                    None if last is None else last.net[s],
-                ),
-            )
-            for s in range(state.table.players)
+def _score(state: State) -> ScoreReport:
+    bets = state.bets
+    last = state.table.last_hand
+    sides = tuple(
+        SideScore(
+            side=s,
+            seats=(s,),
+            match_total=bets.balances[s],
+            detail=RaminoSideScore(
+                bets.balances[s],
+                bets.committed[s],
+                bets.shares[s],
+                bets.statuses[s],
+                None if last is None else last.net[s],
+            ),
         )
-        finished = state.phase is Phase.OVER
-        return ScoreReport(sides, finished, rules.winners(state))
+        for s in range(state.table.players)
+    )
+    finished = state.phase is Phase.OVER
+    return ScoreReport(sides, finished, rules.winners(state))
 
 
-RULES = RaminoRules()
+_INFO = ("ramino", "Ramino pokerato", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
+RULES = engine_rules(_INFO, Options, rules, view=view, validate=validate, score=_score)
+"""Ramino pokerato with the imaginary joker (shared/rules/ramino.md)."""

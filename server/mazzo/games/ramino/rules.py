@@ -746,6 +746,11 @@ def to_act(state: State) -> int:
     return state.to_act
 
 
+def finished(state: State) -> bool:
+    """Whether the match is over."""
+    return state.phase is Phase.OVER
+
+
 def winners(state: State) -> tuple[int, ...]:
     """Once the match is over: the seats with the highest balance (§4.3 ranking)."""
     if state.phase is not Phase.OVER:

@@ -1,0 +1,105 @@
+"""What every game's codec does alike: checking incoming numbers against what the wire
+allows, passing ids that already are wire enum numbers, and memoising options.
+
+Kept apart from the games' codecs so that each of them shows only its own messages.
+The checkers are built once per game (closures, not calls through a shared function
+with more arguments) because they run on every state a client sends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from enum import IntEnum
+from functools import lru_cache
+from typing import Any, Protocol, TypeVar
+
+from mazzo.core.errors import InvalidArgument, InvalidState, RulesError
+
+T = TypeVar("T")
+V = TypeVar("V")
+E = TypeVar("E", bound=IntEnum)
+
+
+class _Message(Protocol):
+    """Any generated protobuf message."""
+
+    def SerializeToString(self) -> bytes: ...
+
+
+Msg = TypeVar("Msg", bound=_Message)
+
+
+def as_wire(values: Iterable[int]) -> Iterable[Any]:
+    """Ids (cards, signals) as the wire enum values they already are: typing only."""
+    return values
+
+
+class Checker(Protocol):
+    """What ``members_checker`` returns: ``error`` is InvalidState unless given."""
+
+    def __call__(
+        self, values: Iterable[int], field: str, error: type[RulesError] = ..., /
+    ) -> tuple[int, ...]: ...
+
+
+def members_checker(allowed: frozenset[int], message: str) -> Checker:
+    """A check of a repeated field: each value must be in ``allowed``; ``message`` names
+    the first that is not (``{}`` stands for it), at ``field[i]``, as ``error``."""
+
+    def check(
+        values: Iterable[int], field: str, error: type[RulesError] = InvalidState
+    ) -> tuple[int, ...]:
+        got = tuple(values)
+        if not allowed.issuperset(got):
+            i = next(i for i, v in enumerate(got) if v not in allowed)
+            raise error(f"{field}[{i}]", message.format(got[i]))
+        return got
+
+    return check
+
+
+def by_number(
+    table: Mapping[int, V], value: int, field: str, error: type[RulesError] = InvalidState
+) -> V:
+    """The member of a wire enum's number; one outside ``table`` is an unknown value."""
+    try:
+        return table[value]
+    except KeyError:
+        raise error(field, f"unknown value {value}") from None
+
+
+def memoised_encoder(build: Callable[[T], _Message]) -> Callable[[T], bytes]:
+    """The wire bytes of what ``build`` makes of a value, memoised: options are encoded
+    into every state and reply, and there are few distinct sets of them."""
+
+    @lru_cache(maxsize=1024)
+    def encode(value: T) -> bytes:
+        return build(value).SerializeToString()
+
+    return encode
+
+
+def option_enum(value: int, enum: type[E], default: E, field: str) -> E:
+    """An enum-valued option: 0 (unset) means its default; an unknown number is refused."""
+    if value == 0:
+        return default
+    try:
+        return enum(value)
+    except ValueError:
+        raise InvalidArgument(field, f"unknown value {value}") from None
+
+
+def memoised_decoder(
+    parse: Callable[[bytes], Msg], decode: Callable[[Msg, str], T]
+) -> Callable[[Msg, str], T]:
+    """``decode`` memoised on the message's bytes: a match keeps its options from deal
+    to end, so each distinct set is decoded (and checked) once."""
+
+    @lru_cache(maxsize=1024)
+    def from_bytes(data: bytes, field: str) -> T:
+        return decode(parse(data), field)
+
+    def from_wire(msg: Msg, field: str) -> T:
+        return from_bytes(msg.SerializeToString(), field)
+
+    return from_wire

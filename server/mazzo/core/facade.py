@@ -1,0 +1,81 @@
+"""A game's ``Rules`` value assembled from its engine's functions.
+
+Every game's ``game.py`` used to repeat one class whose methods only forwarded to the
+engine (deal, to_act, legal_moves, apply, view, validate). Here the engine's functions
+are stored as they are, so ``RULES.apply(state, move)`` calls the engine directly, with
+no forwarding frame, and a game's ``game.py`` keeps only what is its own: its options,
+its score report, and (for Maraffa) the choice between its two engines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from mazzo.core.rules import OptionSpec, ScoreReport
+
+S = TypeVar("S")
+M = TypeVar("M")
+Opt = TypeVar("Opt")
+Opt_in = TypeVar("Opt_in", contravariant=True)
+
+
+@dataclass(frozen=True, eq=False)
+class EngineRules(Generic[S, M, Opt]):
+    """Fulfils ``core.rules.Rules`` with plain functions; see that protocol for the
+    meaning of each member."""
+
+    id: str
+    display_name: str
+    player_counts: tuple[int, ...]
+    default_players: int
+    options: tuple[OptionSpec, ...]
+    default_options: Callable[[], Opt]
+    deal: Callable[[Opt, int, int], tuple[S, Sequence[Any]]]
+    to_act: Callable[[S], int]
+    finished: Callable[[S], bool]
+    legal_moves: Callable[[S], Sequence[M]]
+    apply: Callable[[S, M], tuple[S, Sequence[Any]]]
+    view: Callable[[S, int], Any]
+    validate: Callable[[S], None]
+    score: Callable[[S], ScoreReport]
+
+
+class Engine(Protocol[S, M, Opt_in]):
+    """The functions a game's engine module (``games.<id>.rules``) provides."""
+
+    def deal(self, options: Opt_in, players: int, seed: int, /) -> tuple[S, Sequence[Any]]: ...
+
+    def to_act(self, state: S, /) -> int: ...
+
+    def finished(self, state: S, /) -> bool: ...
+
+    def legal_moves(self, state: S, /) -> Sequence[M]: ...
+
+    def apply(self, state: S, move: M, /) -> tuple[S, Sequence[Any]]: ...
+
+
+def engine_rules(
+    info: tuple[str, str, tuple[int, ...], int, tuple[OptionSpec, ...]],
+    default_options: Callable[[], Opt],
+    engine: Engine[S, M, Opt],
+    *,
+    view: Callable[[S, int], Any],
+    validate: Callable[[S], None],
+    score: Callable[[S], ScoreReport],
+) -> EngineRules[S, M, Opt]:
+    """The ``Rules`` of a game with one engine module: ``info`` is its id, display name,
+    player counts, default players and option specs."""
+    return EngineRules(
+        *info,
+        default_options,
+        engine.deal,
+        engine.to_act,
+        engine.finished,
+        engine.legal_moves,
+        engine.apply,
+        view,
+        validate,
+        score,
+    )
