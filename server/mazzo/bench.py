@@ -40,18 +40,45 @@ Report = dict[str, Any]
 WARM_UP_HANDS = 30
 
 
-def maraffa_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
+class _Stopwatch:
+    """Wall and CPU time since it was made: CPU time is the steadier figure on a
+    shared machine."""
+
+    def __init__(self, seconds: float) -> None:
+        self.start = time.perf_counter()
+        self.cpu_start = time.process_time()
+        self.deadline = self.start + seconds
+
+    def running(self) -> bool:
+        return time.perf_counter() < self.deadline
+
+    def rates(self, unit: str, count: int, moves: int) -> Report:
+        """``count`` units (hands, deals) and ``moves`` per wall and per CPU second."""
+        elapsed = time.perf_counter() - self.start
+        cpu = time.process_time() - self.cpu_start
+        return {
+            unit: count,
+            "moves": moves,
+            "seconds": round(elapsed, 3),
+            f"{unit}_per_second": round(count / elapsed),
+            f"{unit}_per_cpu_second": round(count / cpu),
+            "us_per_move": round(elapsed / max(moves, 1) * 1e6, 3),
+            "cpu_us_per_move": round(cpu / max(moves, 1) * 1e6, 3),
+        }
+
+
+def maraffa_random_hands(
+    players: int, seconds: float, seed: int = 1, options: Options | None = None
+) -> Report:
     """Random Maraffa hands per second in-process, every move checked by ``apply``."""
     rnd = random.Random(seed).random
     legal_moves, apply = maraffa.legal_moves, maraffa.apply
     hand_scored = maraffa_events.HandScored
     over = Phase.OVER
-    options = Options()
+    options = options or Options()
     hands = moves = matches = 0
-    start = time.perf_counter()
-    cpu_start = time.process_time()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
+    watch = _Stopwatch(seconds)
+    while watch.running():
         state, _ = maraffa.deal(options, players, matches)
         matches += 1
         while True:
@@ -63,18 +90,7 @@ def maraffa_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
                 hands += sum(type(e) is hand_scored for e in events)
                 if state.phase is over:
                     break
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu_start
-    return {
-        "players": players,
-        "hands": hands,
-        "moves": moves,
-        "seconds": round(elapsed, 3),
-        "hands_per_second": round(hands / elapsed),
-        # Steadier than wall time on a shared machine:
-        "hands_per_cpu_second": round(hands / cpu),
-        "us_per_move": round(elapsed / moves * 1e6, 3),
-    }
+    return {"players": players, **watch.rates("hands", hands, moves)}
 
 
 def ramino_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
@@ -91,12 +107,11 @@ def ramino_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
     hand_ended = ramino_events.HandEnded
     options = RaminoOptions()
     hands = moves = closed = matches = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
+    watch = _Stopwatch(seconds)
+    while watch.running():
         state, _ = ramino.deal(options, players, matches)
         matches += 1
-        while not state.finished and time.perf_counter() < deadline:
+        while not state.finished and watch.running():
             legal = legal_moves(state)
             state, events = apply(state, legal[int(rnd() * len(legal))])
             moves += 1
@@ -104,18 +119,13 @@ def ramino_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
                 if type(e) is hand_ended:
                     hands += 1
                     closed += e.result.closure is not None
-    elapsed, cpu_time = time.perf_counter() - start, time.process_time() - cpu
+    cpu_time = time.process_time() - watch.cpu_start
     return {
         "players": players,
-        "hands": hands,
         "closed_hands": closed,
-        "moves": moves,
-        "seconds": round(elapsed, 3),
-        "hands_per_second": round(hands / elapsed),
-        "hands_per_cpu_second": round(hands / cpu_time),
+        **watch.rates("hands", hands, moves),
         "cpu_ms_per_hand": round(cpu_time / max(hands, 1) * 1e3, 3),
         "moves_per_hand": round(moves / max(hands, 1)),
-        "us_per_move": round(elapsed / moves * 1e6, 3),
     }
 
 
@@ -247,28 +257,15 @@ def burraco_random_hands(players: int, seconds: float, seed: int = 1) -> Report:
             legal = legal_moves(state)
             state, _ = apply(state, legal[int(rnd() * len(legal))])
     hands = moves = 0
-    start = time.perf_counter()
-    cpu = time.process_time()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
+    watch = _Stopwatch(seconds)
+    while watch.running():
         state, _ = burraco.deal(options, players, hands)
         hands += 1
         while state.stage is not over:
             legal = legal_moves(state)
             state, _ = apply(state, legal[int(rnd() * len(legal))])
             moves += 1
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu
-    return {
-        "players": players,
-        "hands": hands,
-        "moves": moves,
-        "seconds": round(elapsed, 3),
-        "hands_per_second": round(hands / elapsed),
-        "hands_per_cpu_second": round(hands / cpu),
-        "us_per_move": round(elapsed / moves * 1e6, 3),
-        "cpu_us_per_move": round(cpu / moves * 1e6, 3),
-    }
+    return {"players": players, **watch.rates("hands", hands, moves)}
 
 
 def burraco_move_times(seconds: float, players: int = 4, seed: int = 2) -> Report:
@@ -333,33 +330,8 @@ def burraco_largest_legal_list(hands: int = 10_000, seed: int = 3) -> Report:
 
 def maraffa_random_hands_deck39(seconds: float, seed: int = 1) -> Report:
     """Random hands per second of the 39-card form for three, every move checked."""
-    rnd = random.Random(seed).random
-    legal_moves, apply = maraffa.legal_moves, maraffa.apply
-    hand_scored = maraffa_events.HandScored
-    over = Phase.OVER
     options = Options(three_player_form=ThreePlayerForm.DECK39)
-    hands = moves = matches = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state, _ = maraffa.deal(options, 3, matches)
-        matches += 1
-        while state.phase is not over:
-            legal = legal_moves(state)
-            state, events = apply(state, legal[int(rnd() * (len(legal) - 1))])
-            moves += 1
-            if len(events) > 3:
-                hands += sum(type(e) is hand_scored for e in events)
-    elapsed = time.perf_counter() - start
-    return {
-        "players": 3,
-        "form": "deck39",
-        "hands": hands,
-        "moves": moves,
-        "seconds": round(elapsed, 3),
-        "hands_per_second": round(hands / elapsed),
-        "us_per_move": round(elapsed / moves * 1e6, 3),
-    }
+    return {"form": "deck39", **maraffa_random_hands(3, seconds, seed, options)}
 
 
 def trionfo_random_deals(seconds: float, seed: int = 1) -> Report:
@@ -371,9 +343,8 @@ def trionfo_random_deals(seconds: float, seed: int = 1) -> Report:
     legal_moves, apply = trionfo.legal_moves, trionfo.apply
     options = Options(match_deals=10)
     deals = moves = matches = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
+    watch = _Stopwatch(seconds)
+    while watch.running():
         state, _ = trionfo.deal(options, 5, matches)
         matches += 1
         while not state.finished:
@@ -381,15 +352,7 @@ def trionfo_random_deals(seconds: float, seed: int = 1) -> Report:
             state, _ = apply(state, legal[int(rnd() * len(legal))])
             moves += 1
         deals += state.table.deal_number
-    elapsed = time.perf_counter() - start
-    return {
-        "players": 5,
-        "deals": deals,
-        "moves": moves,
-        "seconds": round(elapsed, 3),
-        "deals_per_second": round(deals / elapsed),
-        "us_per_move": round(elapsed / moves * 1e6, 3),
-    }
+    return {"players": 5, **watch.rates("deals", deals, moves)}
 
 
 def _sample_state(players: int = 4, plays: int = 14, seed: int = 3) -> tuple[Any, Any]:
