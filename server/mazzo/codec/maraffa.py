@@ -380,13 +380,23 @@ def _table_bytes(table: Table) -> bytes:
     return t.SerializeToString()
 
 
-@lru_cache(maxsize=4096)
 def _hands_bytes(hands: tuple[int, ...]) -> bytes:
-    """The ``hands`` entries of a ``MaraffaState`` (repeated field bytes), memoised."""
-    m = maraffa_pb2.MaraffaState()
-    for hand in hands:
-        m.hands.add().cards.extend(_wire(cards_of(hand)))
-    return m.SerializeToString()
+    """The ``hands`` entries of a ``MaraffaState`` (repeated field bytes).
+
+    Each hand is memoised on its own: a move changes one hand, so a played-forward
+    state re-encodes one hand, not all of them.
+    """
+    return b"".join([_hand_entry(hand) for hand in hands])
+
+
+@lru_cache(maxsize=1 << 14)
+def _hand_entry(hand: int) -> bytes:
+    msg = maraffa_pb2.MaraffaHand()
+    msg.cards.extend(_wire(cards_of(hand)))
+    return entry(_HANDS, msg.SerializeToString())
+
+
+_HANDS = maraffa_pb2.MaraffaState.DESCRIPTOR.fields_by_name["hands"].number
 
 
 def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:

@@ -3,12 +3,30 @@
 Responses that list many small messages (moves, events, hands) are assembled from
 memoised encodings with ``MergeFromString``: parsing bytes in C costs a fraction of
 building each message field by field in Python. Only the framing is done here; every
-body is encoded by protobuf itself.
+body is encoded (and, off the fast paths, parsed) by protobuf itself.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+from google.protobuf.message import DecodeError
+
+from mazzo.core.errors import InvalidArgument
+
 LENGTH_DELIMITED = 2
+
+T = TypeVar("T")
+
+
+def parse(deserialize: Callable[[bytes], T], data: bytes, field: str) -> T:
+    """``data`` parsed by ``deserialize`` (a message's ``FromString``); bytes that are
+    not such a message are the client's error, reported on ``field``."""
+    try:
+        return deserialize(data)
+    except DecodeError as e:
+        raise InvalidArgument(field, f"could not be parsed: {e}") from None
 
 
 def varint(n: int) -> bytes:
@@ -27,3 +45,39 @@ def varint(n: int) -> bytes:
 def entry(field_number: int, body: bytes) -> bytes:
     """One entry of a repeated message (or packed) field: key, length, body."""
     return varint(field_number << 3 | LENGTH_DELIMITED) + varint(len(body)) + body
+
+
+def message_fields(data: bytes, count: int) -> list[bytes] | None:
+    """The bodies of fields 1..``count`` of a message made only of singular message
+    fields (``ApplyMoveRequest``: state, move), each at most once; an absent field is
+    ``b""``, the encoding of an empty message.
+
+    This lets a request be routed by its raw bytes without parsing it. Anything else
+    (another field, a field twice, which protobuf would merge, a truncated or
+    over-long length) gives ``None``, and the caller parses the message in full.
+    """
+    found: list[bytes] = [b""] * count
+    seen = 0
+    i, end = 0, len(data)
+    while i < end:
+        key = data[i]
+        number = key >> 3
+        if key & 7 != LENGTH_DELIMITED or not 1 <= number <= count or seen >> number & 1:
+            return None  # also a key of more than one byte: its top bit sets number >= 16
+        seen |= 1 << number
+        length = shift = 0
+        while True:
+            i += 1
+            if i >= end or shift > 21:
+                return None
+            byte = data[i]
+            length |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                break
+            shift += 7
+        start = i + 1
+        i = start + length
+        if i > end:
+            return None
+        found[number - 1] = data[start:i]
+    return found

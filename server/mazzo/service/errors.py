@@ -1,7 +1,9 @@
 """Domain errors -> gRPC status, in one place (an interceptor on every RPC), which
 also counts and times every call (metrics.py).
 
-A ``RulesError`` becomes INVALID_ARGUMENT (or FAILED_PRECONDITION for
+Requests reach the handlers as bytes and are parsed here, so that bytes which are
+not the request message are INVALID_ARGUMENT like any other bad input, not the
+UNKNOWN grpc would answer. A ``RulesError`` becomes INVALID_ARGUMENT (or FAILED_PRECONDITION for
 ``NotAllowedNow``) with its message and a ``google.rpc.BadRequest`` field
 violation, so clients in any language can point at the field. Anything else is a
 bug of ours: INTERNAL with a generic message, logged with its traceback.
@@ -20,6 +22,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from opentelemetry.trace import StatusCode, Tracer
 
+from mazzo.codec.wire import parse
 from mazzo.core.errors import NotAllowedNow, RulesError
 from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
 from mazzo.service.metrics import Metrics
@@ -69,7 +72,11 @@ class _Observed:
 
 
 def _guarded(
-    handler: Handler, observed: _Observed, access_log: bool, tracer: Tracer | None
+    handler: Handler,
+    deserialize: Callable[[bytes], Any] | None,
+    observed: _Observed,
+    access_log: bool,
+    tracer: Tracer | None,
 ) -> Handler:
     async def guarded(request: Any, context: grpc.aio.ServicerContext) -> Any:
         observed.started.inc()
@@ -81,6 +88,8 @@ def _guarded(
             span = start_span(tracer, service, method, context.invocation_metadata())
         code = grpc.StatusCode.OK
         try:
+            if deserialize is not None:
+                request = parse(deserialize, request, "request")
             reply = await handler(request, context)
             code = context.code() or grpc.StatusCode.OK
             return reply
@@ -134,8 +143,8 @@ def _metadata_value(context: grpc.aio.ServicerContext, key: str) -> str | None:
 
 
 class DomainErrorInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
-    """Wraps every unary-unary handler: domain errors map to status codes, and every
-    call is counted and timed.
+    """Wraps every unary-unary handler: requests are parsed, domain errors map to
+    status codes, and every call is counted and timed.
 
     Wrapped handlers are kept per method: handlers never change while serving, and
     building one per call would tax every RPC.
@@ -167,11 +176,11 @@ class DomainErrorInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         wrapped = grpc.unary_unary_rpc_method_handler(
             _guarded(
                 handler.unary_unary,
+                handler.request_deserializer,
                 _Observed(self.metrics, method),
                 self.access_log,
                 self.tracer,
             ),
-            request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )
         self._wrapped[method] = wrapped

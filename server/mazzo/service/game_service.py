@@ -6,11 +6,13 @@ between calls. Responses that list moves are assembled from pre-encoded moves.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import grpc
 
 from mazzo.codec import CODECS, GameCodec
+from mazzo.codec.wire import entry, message_fields, parse, varint
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.registry import GAMES, rules_for
 from mazzo.service.metrics import Metrics
@@ -23,6 +25,10 @@ _APPLY_MOVES_FIELD = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_nam
 ].number
 _APPLY_EVENTS_FIELD = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_name["events"].number
 _DEAL_MOVES_FIELD = game_service_pb2.DealResponse.DESCRIPTOR.fields_by_name["legal_moves"].number
+_APPLY_STATE_FIELD = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_name["state"].number
+_APPLY_SEAT_KEY = varint(
+    game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_name["seat"].number << 3
+)
 
 
 def _game_of(msg: game_pb2.GameState) -> tuple[Any, GameCodec]:
@@ -40,13 +46,15 @@ def load_state(msg: game_pb2.GameState, memo: StateMemo | None = None) -> Loaded
     A state this process produced comes back byte for byte and is known valid; the
     memo (see state_memo.py) skips the work for it and nothing else.
     """
-    key = b""
     if memo is not None:
-        key = msg.SerializeToString()
-        known = memo.get(key)
+        known = memo.get(msg.SerializeToString())
         if known is not None:
             loaded: Loaded = known
             return loaded
+    return _decoded(msg)
+
+
+def _decoded(msg: game_pb2.GameState) -> Loaded:
     rules, codec = _game_of(msg)
     state = codec.state_from_wire(msg)
     rules.validate(state)
@@ -55,6 +63,13 @@ def load_state(msg: game_pb2.GameState, memo: StateMemo | None = None) -> Loaded
 
 def _remember(memo: StateMemo, msg: game_pb2.GameState, loaded: Loaded) -> None:
     memo.put(msg.SerializeToString(), loaded)
+
+
+@lru_cache(maxsize=4096)
+def _move_from_bytes(game: str, data: bytes) -> Any:
+    """A wire move decoded once: moves recur across every match, and the domain moves
+    are immutable (errors are raised again each time, never cached)."""
+    return CODECS[game].move_from_wire(parse(game_pb2.Move.FromString, data, "move"), "move")
 
 
 def _decision(rules: Any, state: Any) -> tuple[int, Any]:
@@ -126,19 +141,48 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     async def ApplyMove(
         self, request: game_service_pb2.ApplyMoveRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.ApplyMoveResponse:
-        rules, codec, state = load_state(request.state, self.memo)
-        move = codec.move_from_wire(request.move, "move")
+        """The message form of ``apply_move_bytes`` (HTTP/JSON and in-process callers)."""
+        loaded = load_state(request.state, self.memo)
+        move = loaded[1].move_from_wire(request.move, "move")
+        return game_service_pb2.ApplyMoveResponse.FromString(self._applied(loaded, move))
+
+    async def apply_move_bytes(self, data: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        """gRPC's ApplyMove, from request bytes to response bytes.
+
+        The call a match is played with, so it skips what a played-forward state does
+        not need: the state's bytes, cut from the request unparsed, are the memo's key,
+        and the new state is serialised once, for the reply and as the next key. A
+        state the memo does not know, or a request in any unusual shape, is parsed
+        and checked in full as everywhere else.
+        """
+        fields = message_fields(data, 2)
+        if fields is None:
+            request = parse(game_service_pb2.ApplyMoveRequest.FromString, data, "request")
+            fields = [request.state.SerializeToString(), request.move.SerializeToString()]
+        state_bytes, move_bytes = fields
+        loaded = self.memo.get(state_bytes)
+        if loaded is None:
+            loaded = _decoded(parse(game_pb2.GameState.FromString, state_bytes, "state"))
+        return self._applied(loaded, _move_from_bytes(loaded[1].game, move_bytes))
+
+    def _applied(self, loaded: Loaded, move: Any) -> bytes:
+        """The serialised ``ApplyMoveResponse`` of playing ``move``."""
+        rules, codec, state = loaded
         state, events = rules.apply(state, move)
         self._moves[rules.id].inc()
         seat, moves = _decision(rules, state)
-        response = game_service_pb2.ApplyMoveResponse(seat=seat)
-        codec.state_to_wire(state, seat, response.state)
-        _remember(self.memo, response.state, (rules, codec, state))
-        response.MergeFromString(
-            codec.events_bytes(events, _APPLY_EVENTS_FIELD)
-            + codec.moves_bytes(moves, _APPLY_MOVES_FIELD)
+        out = game_pb2.GameState()
+        codec.state_to_wire(state, seat, out)
+        state_bytes = out.SerializeToString()
+        self.memo.put(state_bytes, (rules, codec, state))
+        return b"".join(
+            (
+                entry(_APPLY_STATE_FIELD, state_bytes),
+                codec.events_bytes(events, _APPLY_EVENTS_FIELD),
+                _APPLY_SEAT_KEY + varint(seat) if seat else b"",
+                codec.moves_bytes(moves, _APPLY_MOVES_FIELD),
+            )
         )
-        return response
 
     async def GetView(
         self, request: game_service_pb2.GetViewRequest, context: grpc.aio.ServicerContext
@@ -158,3 +202,23 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             out = response.sides.add(side=side.side, seats=side.seats, match_total=side.match_total)
             codec.side_score_to_wire(side.detail, getattr(out, codec.options_field))
         return response
+
+
+def add_to_server(service: GameService, server: grpc.aio.Server) -> None:
+    """Register ``service`` as the generated code would, except that ApplyMove, the
+    call of every move, goes bytes to bytes (``apply_move_bytes``)."""
+    handlers = {
+        method.name: grpc.unary_unary_rpc_method_handler(
+            getattr(service, method.name),
+            request_deserializer=getattr(game_service_pb2, method.input_type.name).FromString,
+            response_serializer=getattr(
+                game_service_pb2, method.output_type.name
+            ).SerializeToString,
+        )
+        for method in _SERVICE.methods
+    }
+    handlers["ApplyMove"] = grpc.unary_unary_rpc_method_handler(service.apply_move_bytes)
+    server.add_registered_method_handlers(_SERVICE.full_name, handlers)
+
+
+_SERVICE = game_service_pb2.DESCRIPTOR.services_by_name["GameService"]

@@ -15,11 +15,11 @@ from grpc_reflection.v1alpha import reflection
 from opentelemetry.trace import Tracer
 
 from mazzo.service.errors import DomainErrorInterceptor
-from mazzo.service.game_service import GameService
+from mazzo.service.game_service import GameService, add_to_server
 from mazzo.service.metrics import Metrics
 from mazzo.service.rest import build_app
 from mazzo.service.tracing import configured_tracer
-from mazzo.v1 import bot_pb2, game_service_pb2, game_service_pb2_grpc
+from mazzo.v1 import bot_pb2, game_service_pb2
 
 log = logging.getLogger("mazzo.server")
 
@@ -78,7 +78,7 @@ async def start_server(
         options=SHARED_PORT_OPTIONS if reuse_port else SERVER_OPTIONS,
     )
     service = GameService(metrics=metrics)
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(service, server)
+    add_to_server(service, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (GAME_SERVICE.full_name, BOT_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME)
