@@ -407,8 +407,8 @@ def state_codec(seconds: float) -> Report:
 
 
 @contextlib.contextmanager
-def _server_process() -> Iterator[int]:
-    """``mazzo serve`` in its own process on a free port; yields the port."""
+def _server_process() -> Iterator[tuple[int, int]]:
+    """``mazzo serve`` in its own process on a free port; yields its port and pid."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
         [sys.executable, "-m", "mazzo", "serve", "--host", "127.0.0.1", "--port", "0", "--no-http"],
@@ -422,14 +422,51 @@ def _server_process() -> Iterator[int]:
         line = proc.stdout.readline()
         if "serving gRPC on" not in line:
             raise RuntimeError(f"server did not start: {line!r}")
-        yield int(line.rsplit(":", 1)[1])
+        yield int(line.rsplit(":", 1)[1]), proc.pid
     finally:
         proc.terminate()
         proc.wait(10)
 
 
-async def _rate(call: Callable[[], Any], seconds: float, in_flight: int) -> float:
-    """Completed calls per second with ``in_flight`` calls outstanding at all times."""
+def _process_cpu(pid: int) -> float | None:
+    """CPU seconds a process has used (Linux ``/proc``), None where unknown."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class _Calls:
+    """Calls completed and server CPU spent by one kind of call, over several rounds."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.pid = server_pid
+        self.calls = 0
+        self.seconds = 0.0
+        self.server_cpu: float | None = 0.0
+
+    async def measure(self, call: Callable[[], Any], seconds: float, in_flight: int) -> None:
+        cpu = _process_cpu(self.pid)
+        start = time.perf_counter()
+        self.calls += await _count(call, seconds, in_flight)
+        self.seconds += time.perf_counter() - start
+        after = _process_cpu(self.pid)
+        if cpu is None or after is None or self.server_cpu is None:
+            self.server_cpu = None
+        else:
+            self.server_cpu += after - cpu
+
+    def report(self, name: str) -> Report:
+        out: Report = {f"{name}_per_second": round(self.calls / self.seconds)}
+        if self.server_cpu is not None:
+            out[f"{name}_server_cpu_us"] = round(self.server_cpu / self.calls * 1e6, 1)
+        return out
+
+
+async def _count(call: Callable[[], Any], seconds: float, in_flight: int) -> int:
+    """Calls completed in about ``seconds`` with ``in_flight`` calls outstanding."""
     done = 0
     deadline = time.perf_counter() + seconds
 
@@ -439,39 +476,44 @@ async def _rate(call: Callable[[], Any], seconds: float, in_flight: int) -> floa
             await call()
             done += 1
 
-    start = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(in_flight)))
+    return done
+
+
+async def _rate(call: Callable[[], Any], seconds: float, in_flight: int) -> float:
+    """Completed calls per second with ``in_flight`` calls outstanding at all times."""
+    start = time.perf_counter()
+    done = await _count(call, seconds, in_flight)
     return done / (time.perf_counter() - start)
 
 
-async def _play_forward_rate(stub: Any, seconds: float, in_flight: int, seed: int = 1) -> float:
-    """ApplyMove calls per second from ``in_flight`` matches each played forward: every
-    request carries the state the previous response returned, as a real client does."""
+def _forward_player(stub: Any, seed: int = 1) -> Callable[[], Any]:
+    """One ApplyMove of a match played forward per call: every request carries the
+    state the previous response returned, as a real client does. Each task in flight
+    plays its own match, dealing a new one when it ends."""
     from mazzo.v1 import game_service_pb2
 
     rnd = random.Random(seed)
-    done = 0
-    deadline = time.perf_counter() + seconds
+    matches: dict[object, list[Any]] = {}
+    dealt = 0
 
-    async def player(match: int) -> None:
-        nonlocal done
-        dealt = await stub.Deal(game_service_pb2.DealRequest(game="maraffa", seed=match))
-        state, moves = dealt.state, dealt.legal_moves
-        while time.perf_counter() < deadline:
-            if state.finished:
-                dealt = await stub.Deal(game_service_pb2.DealRequest(game="maraffa", seed=match))
-                state, moves = dealt.state, dealt.legal_moves
-            move = moves[rnd.randrange(len(moves) - 1)]  # never the final CLAIM
-            reply = await stub.ApplyMove(game_service_pb2.ApplyMoveRequest(state=state, move=move))
-            state, moves = reply.state, reply.legal_moves
-            done += 1
+    async def play() -> None:
+        nonlocal dealt
+        task = asyncio.current_task()
+        match = matches.get(task)
+        if match is None or match[0].finished:
+            dealt += 1
+            reply = await stub.Deal(game_service_pb2.DealRequest(game="maraffa", seed=dealt))
+            match = matches[task] = [reply.state, reply.legal_moves]
+        state, moves = match
+        move = moves[rnd.randrange(len(moves) - 1)]  # never the final CLAIM
+        reply = await stub.ApplyMove(game_service_pb2.ApplyMoveRequest(state=state, move=move))
+        match[0], match[1] = reply.state, reply.legal_moves
 
-    start = time.perf_counter()
-    await asyncio.gather(*(player(m) for m in range(in_flight)))
-    return done / (time.perf_counter() - start)
+    return play
 
 
-async def _grpc_rates(port: int, seconds: float) -> Report:
+async def _grpc_rates(port: int, server_pid: int, seconds: float) -> Report:
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -489,31 +531,22 @@ async def _grpc_rates(port: int, seconds: float) -> Report:
         health = health_pb2_grpc.HealthStub(channel)
         await stub.ApplyMove(request)  # warm up both paths
         await health.Check(check)
-        for in_flight in (1, 64):
-            # Alternate short rounds so that drift in machine load hits both alike.
-            rates: dict[str, list[float]] = {"apply": [], "health": []}
-            for _ in range(3):
-                rates["health"].append(
-                    await _rate(lambda: health.Check(check), seconds / 6, in_flight)
-                )
-                rates["apply"].append(
-                    await _rate(lambda: stub.ApplyMove(request), seconds / 6, in_flight)
-                )
-            apply_rate = sum(rates["apply"]) / 3
-            health_rate = sum(rates["health"]) / 3
-            report[f"in_flight_{in_flight}"] = {
-                "apply_move_per_second": round(apply_rate),
-                "health_check_per_second": round(health_rate),
-                "apply_over_health": round(apply_rate / health_rate, 3),
-            }
-        # Matches played forward: the states come back as the server produced them.
-        health_rate = await _rate(lambda: health.Check(check), seconds / 3, 64)
-        forward_rate = await _play_forward_rate(stub, seconds / 3, 64)
-        report["play_forward_in_flight_64"] = {
-            "apply_move_per_second": round(forward_rate),
-            "health_check_per_second": round(health_rate),
-            "apply_over_health": round(forward_rate / health_rate, 3),
+        cases = {
+            "in_flight_1": (lambda: stub.ApplyMove(request), 1),
+            "in_flight_64": (lambda: stub.ApplyMove(request), 64),
+            "play_forward_in_flight_64": (_forward_player(stub), 64),
         }
+        for name, (apply, in_flight) in cases.items():
+            # Alternate short rounds so that drift in machine load hits both alike.
+            applied, checked = _Calls(server_pid), _Calls(server_pid)
+            for _ in range(3):
+                await checked.measure(lambda: health.Check(check), seconds / 9, in_flight)
+                await applied.measure(apply, seconds / 9, in_flight)
+            figures = {**applied.report("apply_move"), **checked.report("health_check")}
+            figures["apply_over_health"] = round(
+                figures["apply_move_per_second"] / figures["health_check_per_second"], 3
+            )
+            report[name] = figures
     return report
 
 
@@ -522,10 +555,12 @@ def grpc_apply_vs_health(seconds: float) -> Report:
 
     ``in_flight_N`` repeats one mid-hand request the server never produced, so every
     call decodes and validates the state in full (the worst case);
-    ``play_forward_in_flight_64`` plays 64 matches forward as clients do.
+    ``play_forward_in_flight_64`` plays 64 matches forward as clients do. Each case
+    alternates three short rounds of each call, and also gives the server's CPU time
+    per call (``*_server_cpu_us``), which other load on the machine disturbs less.
     """
-    with _server_process() as port:
-        return asyncio.run(_grpc_rates(port, seconds))
+    with _server_process() as (port, pid):
+        return asyncio.run(_grpc_rates(port, pid, seconds))
 
 
 def grpc_through_envoy(seconds: float, counts: tuple[int, ...] = (1, 2, 4)) -> Report:
