@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
+from google.protobuf.message import Message
+
 from mazzo.codec.common import as_wire, members_checker, memoised_decoder, option_enum
-from mazzo.codec.wire import entry
+from mazzo.codec.wire import LENGTH_DELIMITED, entry, varint
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa import events as ev
 from mazzo.games.maraffa import trionfo_events as tev
@@ -401,27 +403,96 @@ _HANDS = maraffa_pb2.MaraffaState.DESCRIPTOR.fields_by_name["hands"].number
 
 def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
     """Fill a ``GameState`` (envelope and detail) from a domain state."""
+    out.MergeFromString(state_bytes(state, to_act))
+
+
+def state_bytes(state: State, to_act: int) -> bytes:
+    """The serialised ``GameState`` of a domain state, exactly as protobuf writes it.
+
+    This encoding is on the path of every move, and a played-forward state differs
+    from the last by one hand and a card or two, so it is written from memoised
+    pieces and one-byte card ids rather than field by field through protobuf. The
+    bytes are protobuf's own canonical encoding (fields in number order, cards
+    packed), which tests/maraffa/test_state_bytes.py checks against protobuf; a
+    client that parses and re-serialises the state therefore sends back these very
+    bytes, which is what the service's state memo looks up.
+    """
     table = state.table
-    out.game = "maraffa"
-    out.players = table.players
-    out.finished = state.phase is Phase.OVER
-    out.to_act = to_act
-    out.match_score.extend(table.totals)
-    m = out.maraffa
-    m.MergeFromString(_hands_bytes(state.hands))
-    m.table.MergeFromString(_table_bytes(table))
-    m.rng.seed = table.seed
-    m.rng.counter = table.counter
-    m.phase = _PhaseV(state.phase)
-    if state.trump != NO_SUIT:
-        m.trump = _SuitV(state.trump + 1)
-    m.played.extend(_wire(state.played))
-    if any(state.signals):
-        m.signals.extend(_wire(state.signals))
-    m.stock.extend(_wire(state.stock))
-    m.drawn.extend(_wire(state.drawn))
-    if state.marafona_seat != NO_SEAT:
-        m.marafona_seat = state.marafona_seat
+    phase = state.phase
+    detail = b"".join(
+        (
+            _table_entry(table),
+            _rng_entry(table.seed, table.counter),
+            _PHASE[phase],
+            _TRUMP[state.trump],
+            _hands_bytes(state.hands),
+            _packed(_PLAYED, state.played),
+            _packed(_SIGNALS_KEY, state.signals) if any(state.signals) else b"",
+            _packed(_STOCK, state.stock),
+            _packed(_DRAWN, state.drawn),
+            b"" if state.marafona_seat == NO_SEAT else _MARAFONA + varint(state.marafona_seat),
+        )
+    )
+    return b"".join(
+        (
+            _ENVELOPE[table.players],
+            _TO_ACT + varint(to_act) if to_act else b"",
+            _FINISHED if phase is Phase.OVER else b"",
+            _match_score(table.totals),
+            _DETAIL + varint(len(detail)),
+            detail,
+        )
+    )
+
+
+def _key(message: type[Message], field: str, wire_type: int = LENGTH_DELIMITED) -> bytes:
+    return varint(message.DESCRIPTOR.fields_by_name[field].number << 3 | wire_type)
+
+
+_VARINT = 0
+_ENVELOPE = {
+    players: game_pb2.GameState(game="maraffa", players=players).SerializeToString()
+    for players in (2, 3, 4)
+}
+_TO_ACT = _key(game_pb2.GameState, "to_act", _VARINT)
+_FINISHED = game_pb2.GameState(finished=True).SerializeToString()
+_DETAIL = _key(game_pb2.GameState, "maraffa")
+_PHASE = {
+    phase: maraffa_pb2.MaraffaState(phase=_PhaseV(phase)).SerializeToString() for phase in Phase
+}
+_TRUMP = {
+    suit: maraffa_pb2.MaraffaState(trump=_SuitV(suit + 1)).SerializeToString() for suit in range(4)
+} | {NO_SUIT: b""}
+_PLAYED = _key(maraffa_pb2.MaraffaState, "played")
+_SIGNALS_KEY = _key(maraffa_pb2.MaraffaState, "signals")
+_STOCK = _key(maraffa_pb2.MaraffaState, "stock")
+_DRAWN = _key(maraffa_pb2.MaraffaState, "drawn")
+_MARAFONA = _key(maraffa_pb2.MaraffaState, "marafona_seat", _VARINT)
+_TABLE = maraffa_pb2.MaraffaState.DESCRIPTOR.fields_by_name["table"].number
+_RNG = maraffa_pb2.MaraffaState.DESCRIPTOR.fields_by_name["rng"].number
+
+
+def _packed(key: bytes, values: tuple[int, ...]) -> bytes:
+    """A packed repeated enum field of card ids or signals: every value is below 128,
+    so each is one varint byte, the value itself."""
+    if not values:
+        return b""
+    return key + varint(len(values)) + bytes(values)
+
+
+@lru_cache(maxsize=4096)
+def _table_entry(table: Table) -> bytes:
+    return entry(_TABLE, _table_bytes(table))
+
+
+@lru_cache(maxsize=4096)
+def _rng_entry(seed: int, counter: int) -> bytes:
+    return entry(_RNG, maraffa_pb2.MaraffaRng(seed=seed, counter=counter).SerializeToString())
+
+
+@lru_cache(maxsize=1024)
+def _match_score(totals: tuple[int, ...]) -> bytes:
+    return game_pb2.GameState(match_score=totals).SerializeToString()
 
 
 # --------------------------------------------------------------------------- moves

@@ -29,8 +29,7 @@ def parse(deserialize: Callable[[bytes], T], data: bytes, field: str) -> T:
         raise InvalidArgument(field, f"could not be parsed: {e}") from None
 
 
-def varint(n: int) -> bytes:
-    """Base-128 varint of a non-negative integer."""
+def _varint(n: int) -> bytes:
     out = bytearray()
     while True:
         byte = n & 0x7F
@@ -40,6 +39,15 @@ def varint(n: int) -> bytes:
         else:
             out.append(byte)
             return bytes(out)
+
+
+#: Keys, lengths and seats are almost all below 2**14: their encodings are kept.
+_SMALL = tuple(_varint(n) for n in range(1 << 14))
+
+
+def varint(n: int) -> bytes:
+    """Base-128 varint of a non-negative integer."""
+    return _SMALL[n] if n < 16384 else _varint(n)
 
 
 def entry(field_number: int, body: bytes) -> bytes:
