@@ -20,7 +20,14 @@ from mazzo.v1 import game_pb2, game_service_pb2_grpc
 from mazzo.v1 import game_service_pb2 as gs
 from tests.grpc_helpers import field_violations
 
-GAMES = [("maraffa", 4), ("maraffa", 3), ("maraffa", 2), ("burraco", 4), ("ramino", 3)]
+GAMES = [
+    ("maraffa", 4),
+    ("maraffa", 3),
+    ("maraffa", 2),
+    ("maraffa", 5),
+    ("burraco", 4),
+    ("ramino", 3),
+]
 
 
 async def played_requests(game: str, players: int, moves: int, seed: int) -> list[bytes]:

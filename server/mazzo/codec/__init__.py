@@ -24,6 +24,7 @@ class GameCodec:
     options_to_wire: Callable[[Any, Any], None]
     state_from_wire: Callable[[game_pb2.GameState], Any]
     state_to_wire: Callable[[Any, int, game_pb2.GameState], None]
+    state_bytes: Callable[[Any, int], bytes]
     move_from_wire: Callable[[game_pb2.Move, str], Any]
     move_to_wire: Callable[[Any, game_pb2.Move], None]
     moves_bytes: Callable[[Sequence[Any], int], bytes]
@@ -55,6 +56,28 @@ def _maraffa_state_to_wire(state: Any, to_act: int, out: game_pb2.GameState) -> 
         maraffa.state_to_wire(state, to_act, out)
 
 
+def _serialised(
+    state_to_wire: Callable[[Any, int, game_pb2.GameState], None],
+) -> Callable[[Any, int], bytes]:
+    """A game's ``state_bytes`` from its ``state_to_wire``."""
+
+    def state_bytes(state: Any, to_act: int) -> bytes:
+        out = game_pb2.GameState()
+        state_to_wire(state, to_act, out)
+        return out.SerializeToString()
+
+    return state_bytes
+
+
+_trionfo_state_bytes = _serialised(maraffa_trionfo.state_to_wire)
+
+
+def _maraffa_state_bytes(state: Any, to_act: int) -> bytes:
+    if type(state) is TrionfoState:
+        return _trionfo_state_bytes(state, to_act)
+    return maraffa.state_bytes(state, to_act)
+
+
 def _maraffa_view_to_wire(view: Any, out: game_pb2.GameView) -> None:
     if type(view) is TrionfoView:
         maraffa_trionfo.view_to_wire(view, out)
@@ -77,6 +100,7 @@ CODECS: dict[str, GameCodec] = {
         options_to_wire=maraffa.options_to_wire,
         state_from_wire=_maraffa_state_from_wire,
         state_to_wire=_maraffa_state_to_wire,
+        state_bytes=_maraffa_state_bytes,
         move_from_wire=maraffa.move_from_wire,
         move_to_wire=maraffa.move_to_wire,
         moves_bytes=maraffa.moves_bytes,
@@ -92,6 +116,7 @@ CODECS: dict[str, GameCodec] = {
         options_to_wire=burraco.options_to_wire,
         state_from_wire=burraco.state_from_wire,
         state_to_wire=burraco.state_to_wire,
+        state_bytes=_serialised(burraco.state_to_wire),
         move_from_wire=burraco.move_from_wire,
         move_to_wire=burraco.move_to_wire,
         moves_bytes=burraco.moves_bytes,
@@ -107,6 +132,7 @@ CODECS: dict[str, GameCodec] = {
         options_to_wire=ramino.options_to_wire,
         state_from_wire=ramino.state_from_wire,
         state_to_wire=ramino.state_to_wire,
+        state_bytes=_serialised(ramino.state_to_wire),
         move_from_wire=ramino.move_from_wire,
         move_to_wire=ramino.move_to_wire,
         moves_bytes=ramino.moves_bytes,

@@ -171,9 +171,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         state, events = rules.apply(state, move)
         self._moves[rules.id].inc()
         seat, moves = _decision(rules, state)
-        out = game_pb2.GameState()
-        codec.state_to_wire(state, seat, out)
-        state_bytes = out.SerializeToString()
+        state_bytes = codec.state_bytes(state, seat)
         self.memo.put(state_bytes, (rules, codec, state))
         return b"".join(
             (
