@@ -588,31 +588,58 @@ def _may_close(m: int, present: int, wild: bool, dup: bool) -> bool:
 def _run_cover(suit_bits: int) -> int:
     """The most codes of ``suit_bits`` (one suit's low bits, shifted to spades) within
     five consecutive places of the rank line A 2 … K A: an upper bound of the weak cards
-    one combination with W can hold by a run (see ``_may_close_plain``)."""
+    one combination with W can hold by a run (see ``_near_closure``)."""
     line = [suit_bits >> (2 + 2 * r) & 1 for r in range(13)]
     line.append(line[0])
     return max(sum(line[start : start + 5]) for start in range(10))
 
 
-def _may_close_plain(m: int, present: int, wild: bool, drops: int) -> bool:
+def _near_closure(m: int, wild: bool, drops: int) -> bool:
     """Without repeated suits: may ``drops`` cards (the discard, then the joker card)
-    go so that the rest, with W if ``wild``, split into combinations? A necessary test:
+    go so that the rest, with W if ``wild``, are a closure? A necessary test, exact
+    for the classes by counts (pairs, one suit). For the classes made of combinations:
     every card in no all-real combination ("weak") is dropped or, with W, in W's
     combination. That is a set of one rank (at most two weak suits: three would make a
     set of real cards) or a run whose real cards are at most two stretches of the suit
     around W; a weak card's stretch holds at most two places (three would be a run), so
-    the weak cards a run with W holds lie within five places."""
-    weak = present & ~_strong(present)
+    the weak cards a run with W holds lie within five places. Inlined: it runs on
+    every hand a player holds after taking."""
+    low = m & _LOW_BITS
+    if low.bit_count() <= drops - 1 + 2 * wild:
+        return True  # near five pairs
+    present = low | m >> 1 & _LOW_BITS
+    p0, p1, p2, p3 = present & _SUIT_LOW, present >> 26 & _SUIT_LOW, present >> 52 & _SUIT_LOW, present >> 78
+    starts = present & present >> 2 & present >> 4 & _RUN_STARTS
+    high = present & present >> 2 & (present & _ACES_LOW) << 22 & _QUEENS_LOW  # Q K A
+    sets = p0 & p1 & (p2 | p3) | p2 & p3 & (p0 | p1)  # three suits or more of a rank
+    weak = present & ~(
+        starts
+        | starts << 2
+        | starts << 4
+        | high
+        | high << 2
+        | high >> 22
+        | sets
+        | sets << 26
+        | sets << 52
+        | sets << 78
+    )
     count = weak.bit_count() + (weak & m >> 1).bit_count()
     if not wild:
-        return count <= drops - 1
-    if count <= drops + 1:
+        if count < drops:
+            return True
+    elif count <= drops + 1:
         return True  # any one weak card fits W's combination
-    p0, p1, p2, p3 = weak & _SUIT_LOW, weak >> 26 & _SUIT_LOW, weak >> 52 & _SUIT_LOW, weak >> 78
-    cover = max(_run_cover(p0), _run_cover(p1), _run_cover(p2), _run_cover(p3))
-    if cover < 2 and p0 & (p1 | p2 | p3) | p1 & (p2 | p3) | p2 & p3:
-        cover = 2  # two weak suits of one rank, a set with W
-    return count - cover <= drops
+    elif count <= drops + 4:  # W's combination holds at most four weak cards
+        w0, w1, w2, w3 = weak & _SUIT_LOW, weak >> 26 & _SUIT_LOW, weak >> 52 & _SUIT_LOW, weak >> 78
+        cover = max(_run_cover(w0), _run_cover(w1), _run_cover(w2), _run_cover(w3))
+        if cover < 2 and w0 & (w1 | w2 | w3) | w1 & (w2 | w3) | w2 & w3:
+            cover = 2  # two weak suits of one rank, a set with W
+        if count - cover <= drops:
+            return True
+    outside = drops - 1 + wild  # one suit: distinct codes outside it bound the cards
+    most = max(p0.bit_count(), p1.bit_count(), p2.bit_count(), p3.bit_count())
+    return present.bit_count() - most <= outside and _long_suit(m, outside)
 
 
 def closing_discards(
@@ -621,26 +648,23 @@ def closing_discards(
     """The codes among ``allowed`` whose discard leaves a closure, in canonical order.
 
     Most hands are far from a closure: a whole-hand test (pairs, one suit, the cards in
-    no combination) settles them before any discard is tried; then each discard gets
-    the same test on its ten cards before the search."""
+    no combination) settles them before any discard is tried; then, without repeated
+    suits, each discard gets the same test on its ten cards before the search."""
     m = sum(map(ONE.__getitem__, hand))
     wild = jokers > 0
-    present = (m | m >> 1) & _LOW_BITS
-    if (m & _LOW_BITS).bit_count() > (3 if wild else 1):  # not near five pairs
-        if dup:
-            if not _may_close(m, present, wild, dup) and not _long_suit(m, 2 if wild else 1):
-                return ()
-        elif not _may_close_plain(m, present, wild, 2) and not _long_suit(m, 2 if wild else 1):
-            return ()
     if dup:
-        return tuple(d for d in allowed if can_close(m - ONE[d], jokers, dup))
-    out = []
-    for d in allowed:
-        ten = m - ONE[d]
+        present = (m | m >> 1) & _LOW_BITS
         if (
-            (ten & _LOW_BITS).bit_count() <= (2 if wild else 0)
-            or _may_close_plain(ten, (ten | ten >> 1) & _LOW_BITS, wild, 1)
-            or _long_suit(ten, 1 if wild else 0)
-        ) and can_close(ten, jokers, dup):
-            out.append(d)
-    return tuple(out)
+            (m & _LOW_BITS).bit_count() > (3 if wild else 1)  # not near five pairs
+            and not _long_suit(m, 2 if wild else 1)  # nor one suit
+            and not _may_close(m, present, wild, dup)
+        ):
+            return ()
+        return tuple(d for d in allowed if can_close(m - ONE[d], jokers, dup))
+    if not _near_closure(m, wild, 2):
+        return ()
+    return tuple(
+        d
+        for d in allowed
+        if _near_closure(m - ONE[d], wild, 1) and can_close(m - ONE[d], jokers, dup)
+    )
