@@ -27,7 +27,7 @@ Hands here are packed multisets (cards.py): ``m >> 2c & 3`` copies of card ``c``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import cache, lru_cache
 from itertools import product
@@ -643,7 +643,7 @@ def _near_closure(m: int, wild: bool, drops: int) -> bool:
 
 
 def closing_discards(
-    hand: Sequence[int], jokers: int, dup: bool, allowed: Sequence[int]
+    hand: Sequence[int], jokers: int, dup: bool, allowed: Iterable[int]
 ) -> tuple[int, ...]:
     """The codes among ``allowed`` whose discard leaves a closure, in canonical order.
 

@@ -251,11 +251,12 @@ def _forbidden(state: State) -> int:
 
 def _after_taking(state: State) -> tuple[Move, ...]:
     """DISCARD of each code that may go, then CLOSE of each that leaves a closure (§3.6)."""
-    hand = state.hands[state.to_act]
-    options = state.table.options
-    codes = list(dict.fromkeys(hand))
-    if state.taken is _PILE and not options.rediscard_taken_card:
-        codes = [c for c in codes if c != state.taken_card]  # §3.4.5
+    table, _, _, seat, hands, _, _, _, taken, taken_card, _ = state
+    hand = hands[seat]
+    options = table.options
+    codes = dict.fromkeys(hand)  # the distinct codes, in order
+    if taken is _PILE and not options.rediscard_taken_card:
+        codes.pop(taken_card, None)  # §3.4.5
     discards = tuple(map(_DISCARD_OF, codes))
     jokers, dup = options.imaginary_jokers, options.set_duplicate_suits
     if options.hand_size == 10:
@@ -350,18 +351,13 @@ def _draw(state: State) -> tuple[State, list[ev.Event]]:
     table, bets, _, seat, hands, stock, pile, turns, taken, _, reshuffles = state
     if taken is not _NONE:
         _take_check(state, DRAW)
-    hands = _with_hand(hands, seat, add(hands[seat], stock[0]))
+    held = list(hands)
+    held[seat] = add(hands[seat], stock[0])
     new = _new(
-        State, (table, bets, _PLAY, seat, hands, stock[1:], pile, turns, _STOCK, NO_CARD, reshuffles)
+        State,
+        (table, bets, _PLAY, seat, tuple(held), stock[1:], pile, turns, _STOCK, NO_CARD, reshuffles),
     )
     return new, [_new(_Drawn, (seat, len(stock) - 1))]
-
-
-def _with_hand(
-    hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ...]
-) -> tuple[tuple[int, ...], ...]:
-    """``hands`` with the hand of ``seat`` replaced."""
-    return (*hands[:seat], hand, *hands[seat + 1 :])
 
 
 def _take_discard(state: State) -> tuple[State, list[ev.Event]]:
@@ -375,9 +371,11 @@ def _take_discard(state: State) -> tuple[State, list[ev.Event]]:
         )
     table, bets, _, seat, hands, stock, pile, turns, _, _, reshuffles = state
     taken = pile[-1]
-    hands = _with_hand(hands, seat, add(hands[seat], taken))
+    held = list(hands)
+    held[seat] = add(hands[seat], taken)
     new = _new(
-        State, (table, bets, _PLAY, seat, hands, stock, pile[:-1], turns, _PILE, taken, reshuffles)
+        State,
+        (table, bets, _PLAY, seat, tuple(held), stock, pile[:-1], turns, _PILE, taken, reshuffles),
     )
     return new, [_new(_Taken, (seat, taken))]
 
@@ -404,9 +402,11 @@ def _discard(state: State, move: Move) -> tuple[State, list[ev.Event]]:
         or (c == taken_card and taken is _PILE and not table.options.rediscard_taken_card)
     ):
         _check_discard(state, move, c, _FIELDS[Kind.DISCARD])
-    turns = (*turns, _new(Turn, (seat, taken, taken_card, c)))
+    turns += (_new(Turn, (seat, taken, taken_card, c)),)
     order = active_in_order(bets.statuses, (table.dealer + 1) % table.players)  # participants
     events: list[ev.Event] = [_new(_Discarded, (seat, c))]
+    held = list(hands)
+    held[seat] = remove(hand, c)
     new = _new(
         State,
         (
@@ -414,9 +414,9 @@ def _discard(state: State, move: Move) -> tuple[State, list[ev.Event]]:
             bets,
             _PLAY,
             order[len(turns) % len(order)],
-            _with_hand(hands, seat, remove(hand, c)),
+            tuple(held),
             stock,
-            (*pile, c),
+            pile + (c,),
             turns,
             _NONE,
             NO_CARD,
