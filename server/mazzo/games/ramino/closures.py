@@ -608,7 +608,12 @@ def _near_closure(m: int, wild: bool, drops: int) -> bool:
     if low.bit_count() <= drops - 1 + 2 * wild:
         return True  # near five pairs
     present = low | m >> 1 & _LOW_BITS
-    p0, p1, p2, p3 = present & _SUIT_LOW, present >> 26 & _SUIT_LOW, present >> 52 & _SUIT_LOW, present >> 78
+    p0, p1, p2, p3 = (
+        present & _SUIT_LOW,
+        present >> 26 & _SUIT_LOW,
+        present >> 52 & _SUIT_LOW,
+        present >> 78,
+    )
     starts = present & present >> 2 & present >> 4 & _RUN_STARTS
     high = present & present >> 2 & (present & _ACES_LOW) << 22 & _QUEENS_LOW  # Q K A
     sets = p0 & p1 & (p2 | p3) | p2 & p3 & (p0 | p1)  # three suits or more of a rank
@@ -631,7 +636,12 @@ def _near_closure(m: int, wild: bool, drops: int) -> bool:
     elif count <= drops + 1:
         return True  # any one weak card fits W's combination
     elif count <= drops + 4:  # W's combination holds at most four weak cards
-        w0, w1, w2, w3 = weak & _SUIT_LOW, weak >> 26 & _SUIT_LOW, weak >> 52 & _SUIT_LOW, weak >> 78
+        w0, w1, w2, w3 = (
+            weak & _SUIT_LOW,
+            weak >> 26 & _SUIT_LOW,
+            weak >> 52 & _SUIT_LOW,
+            weak >> 78,
+        )
         cover = max(_run_cover(w0), _run_cover(w1), _run_cover(w2), _run_cover(w3))
         if cover < 2 and w0 & (w1 | w2 | w3) | w1 & (w2 | w3) | w2 & w3:
             cover = 2  # two weak suits of one rank, a set with W

@@ -355,7 +355,19 @@ def _draw(state: State) -> tuple[State, list[ev.Event]]:
     held[seat] = add(hands[seat], stock[0])
     new = _new(
         State,
-        (table, bets, _PLAY, seat, tuple(held), stock[1:], pile, turns, _STOCK, NO_CARD, reshuffles),
+        (
+            table,
+            bets,
+            _PLAY,
+            seat,
+            tuple(held),
+            stock[1:],
+            pile,
+            turns,
+            _STOCK,
+            NO_CARD,
+            reshuffles,
+        ),
     )
     return new, [_new(_Drawn, (seat, len(stock) - 1))]
 
@@ -416,7 +428,7 @@ def _discard(state: State, move: Move) -> tuple[State, list[ev.Event]]:
             order[len(turns) % len(order)],
             tuple(held),
             stock,
-            pile + (c,),
+            pile + (c,),  # noqa: RUF005 (concatenation copies faster than unpacking)
             turns,
             _NONE,
             NO_CARD,
