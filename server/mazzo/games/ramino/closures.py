@@ -517,6 +517,7 @@ _SUIT_LOW = sum(1 << (2 * c) for c in range(1, 14))  # one low bit per code of s
 _ACES_LOW = sum(1 << (2 * card_at(t, 0)) for t in range(4))
 _RUN_STARTS = sum(1 << (2 * c) for c in CODES if RANK[c] <= 10)  # A … J start a run of 3
 _QUEENS_LOW = sum(1 << (2 * card_at(t, 11)) for t in range(4))
+_EVERY_SUIT = 1 | 1 << 26 | 1 << 52 | 1 << 78  # times a spades mask: that mask in every suit
 
 
 def _strong(present: int) -> int:
@@ -607,7 +608,8 @@ def _near_closure(m: int, wild: bool, drops: int) -> bool:
     low = m & _LOW_BITS
     if low.bit_count() <= drops - 1 + 2 * wild:
         return True  # near five pairs
-    present = low | m >> 1 & _LOW_BITS
+    double = m >> 1 & _LOW_BITS
+    present = low | double
     p0, p1, p2, p3 = (
         present & _SUIT_LOW,
         present >> 26 & _SUIT_LOW,
@@ -616,20 +618,29 @@ def _near_closure(m: int, wild: bool, drops: int) -> bool:
     )
     starts = present & present >> 2 & present >> 4 & _RUN_STARTS
     high = present & present >> 2 & (present & _ACES_LOW) << 22 & _QUEENS_LOW  # Q K A
-    sets = p0 & p1 & (p2 | p3) | p2 & p3 & (p0 | p1)  # three suits or more of a rank
-    weak = present & ~(
-        starts
-        | starts << 2
-        | starts << 4
-        | high
-        | high << 2
-        | high >> 22
-        | sets
-        | sets << 26
-        | sets << 52
-        | sets << 78
-    )
-    count = weak.bit_count() + (weak & m >> 1).bit_count()
+    sets = (p0 & p1 & (p2 | p3) | p2 & p3 & (p0 | p1)) * _EVERY_SUIT  # three suits of a rank
+    runs = starts | starts << 2 | starts << 4 | high | high << 2 | high >> 22
+    weak = present & ~(runs | sets)
+    count = weak.bit_count() + (weak & double).bit_count()
+    if count <= drops + 4 * wild and double:
+        # A card held twice: the two copies go in two combinations. Both can be in
+        # all-real ones only if the code is in a run and a set, or in two sets (then
+        # another suit of its rank is held twice), or in two runs (then the two runs
+        # of three end and start at it, or share another code, held twice).
+        d0, d1, d2, d3 = (
+            double & _SUIT_LOW,
+            double >> 26 & _SUIT_LOW,
+            double >> 52 & _SUIT_LOW,
+            double >> 78,
+        )
+        other = (d1 | d2 | d3) | (d0 | d2 | d3) << 26 | (d0 | d1 | d3) << 52 | (d0 | d1 | d2) << 78
+        twice = (d0 & d0 - 1 and _SUIT_FIELD[0]) | (d1 & d1 - 1 and _SUIT_FIELD[1])
+        twice |= (d2 & d2 - 1 and _SUIT_FIELD[2]) | (d3 & d3 - 1 and _SUIT_FIELD[3])
+        ends_and_starts = (starts << 4 | high >> 22) & (starts | high)
+        second = double & ~weak & ~(runs & sets | sets & other | runs & (ends_and_starts | twice))
+        count += second.bit_count()
+    else:
+        second = 0
     if not wild:
         if count < drops:
             return True
@@ -642,9 +653,29 @@ def _near_closure(m: int, wild: bool, drops: int) -> bool:
             weak >> 52 & _SUIT_LOW,
             weak >> 78,
         )
-        cover = max(_run_cover(w0), _run_cover(w1), _run_cover(w2), _run_cover(w3))
-        if cover < 2 and w0 & (w1 | w2 | w3) | w1 & (w2 | w3) | w2 & w3:
-            cover = 2  # two weak suits of one rank, a set with W
+        if not second:
+            cover = max(_run_cover(w0), _run_cover(w1), _run_cover(w2), _run_cover(w3))
+            if cover < 2 and w0 & (w1 | w2 | w3) | w1 & (w2 | w3) | w2 & w3:
+                cover = 2  # two weak suits of one rank, a set with W
+        else:  # second copies anywhere in W's run; W's set holds three real cards
+            x0, x1, x2, x3 = (
+                second & _SUIT_LOW,
+                second >> 26 & _SUIT_LOW,
+                second >> 52 & _SUIT_LOW,
+                second >> 78,
+            )
+            cover = max(
+                _run_cover(w0) + x0.bit_count(),
+                _run_cover(w1) + x1.bit_count(),
+                _run_cover(w2) + x2.bit_count(),
+                _run_cover(w3) + x3.bit_count(),
+            )
+            if cover < 3:
+                u0, u1, u2, u3 = w0 | x0, w1 | x1, w2 | x2, w3 | x3
+                if u0 & u1 & (u2 | u3) | u2 & u3 & (u0 | u1):
+                    cover = 3
+                elif cover < 2 and u0 & (u1 | u2 | u3) | u1 & (u2 | u3) | u2 & u3:
+                    cover = 2
         if count - cover <= drops:
             return True
     outside = drops - 1 + wild  # one suit: distinct codes outside it bound the cards
