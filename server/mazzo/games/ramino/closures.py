@@ -595,6 +595,26 @@ def _run_cover(suit_bits: int) -> int:
     return max(sum(line[start : start + 5]) for start in range(10))
 
 
+def _suit_tables() -> tuple[dict[int, int], dict[int, int]]:
+    """Per set of codes of one suit (low bits, shifted to spades): the codes in a run of
+    three of them (A 2 3 … Q K A), and the codes that end one such run and start
+    another. Every subset of 13 codes is listed, so a lookup never misses."""
+    starts_at = sum(1 << (2 * c) for c in range(1, 12))  # A … J start a run of three
+    ace, queen = 1 << 2, 1 << 24
+    runs: dict[int, int] = {}
+    both: dict[int, int] = {}
+    for subset in range(1 << 13):
+        p = sum(1 << (2 + 2 * r) for r in range(13) if subset >> r & 1)
+        starts = p & p >> 2 & p >> 4 & starts_at
+        high = p & p >> 2 & (p & ace) << 22 & queen  # Q K A
+        runs[p] = starts | starts << 2 | starts << 4 | high | high << 2 | high >> 22
+        both[p] = (starts << 4 | high >> 22) & (starts | high)
+    return runs, both
+
+
+_SUIT_RUNS, _SUIT_RUN_ENDS_AND_STARTS = _suit_tables()
+
+
 def _near_closure(m: int, wild: bool, drops: int) -> bool:
     """Without repeated suits: may ``drops`` cards (the discard, then the joker card)
     go so that the rest, with W if ``wild``, are a closure? A necessary test, exact
@@ -603,84 +623,98 @@ def _near_closure(m: int, wild: bool, drops: int) -> bool:
     combination. That is a set of one rank (at most two weak suits: three would make a
     set of real cards) or a run whose real cards are at most two stretches of the suit
     around W; a weak card's stretch holds at most two places (three would be a run), so
-    the weak cards a run with W holds lie within five places. Inlined: it runs on
-    every hand a player holds after taking."""
+    the weak cards a run with W holds lie within five places. Inlined and by suit (small
+    ints, table lookups): it runs on every hand a player holds after taking."""
     low = m & _LOW_BITS
     if low.bit_count() <= drops - 1 + 2 * wild:
         return True  # near five pairs
-    double = m >> 1 & _LOW_BITS
-    present = low | double
+    present = low | m >> 1 & _LOW_BITS
     p0, p1, p2, p3 = (
         present & _SUIT_LOW,
         present >> 26 & _SUIT_LOW,
         present >> 52 & _SUIT_LOW,
-        present >> 78,
+        present >> 78 & _SUIT_LOW,
     )
-    starts = present & present >> 2 & present >> 4 & _RUN_STARTS
-    high = present & present >> 2 & (present & _ACES_LOW) << 22 & _QUEENS_LOW  # Q K A
-    sets = (p0 & p1 & (p2 | p3) | p2 & p3 & (p0 | p1)) * _EVERY_SUIT  # three suits of a rank
-    runs = starts | starts << 2 | starts << 4 | high | high << 2 | high >> 22
-    weak = present & ~(runs | sets)
+    runs = _SUIT_RUNS
+    r0, r1, r2, r3 = runs[p0], runs[p1], runs[p2], runs[p3]
+    sets = p0 & p1 & (p2 | p3) | p2 & p3 & (p0 | p1)  # three suits or more of a rank
+    if (sets or r0 or r1 or r2 or r3) and _weak_fit(
+        m, wild, drops, (p0, p1, p2, p3), (r0, r1, r2, r3), sets
+    ):
+        return True
+    outside = drops - 1 + wild  # one suit: distinct codes outside it bound the cards
+    most = max(p0.bit_count(), p1.bit_count(), p2.bit_count(), p3.bit_count())
+    return present.bit_count() - most <= outside and _long_suit(m, outside)
+
+
+def _second_copies(double: int, weak: int, runs: int, sets: int, others: int, present: int) -> int:
+    """Of one suit's codes held twice (all masks by suit, shifted to spades), those in
+    some all-real combination whose second copy cannot be in another: the two copies
+    are in two all-real ones only if the code is in a run and a set, or in two sets
+    (another suit of its rank held twice), or in two runs (which end and start at it,
+    or share another code of the suit, held twice)."""
+    two_runs = _SUIT_RUN_ENDS_AND_STARTS[present] | (double & double - 1 and runs)
+    return double & ~weak & ~(runs & sets | sets & others | runs & two_runs)
+
+
+def _weak_fit(
+    m: int,
+    wild: bool,
+    drops: int,
+    present: tuple[int, int, int, int],
+    runs: tuple[int, int, int, int],
+    sets: int,
+) -> bool:
+    """The weak-card test of ``_near_closure`` for a hand holding some combination:
+    ``present`` and ``runs`` per suit (shifted to spades), ``sets`` the ranks held in
+    three suits or more."""
+    p0, p1, p2, p3 = present
+    r0, r1, r2, r3 = runs
+    w0, w1, w2, w3 = p0 & ~(r0 | sets), p1 & ~(r1 | sets), p2 & ~(r2 | sets), p3 & ~(r3 | sets)
+    weak = w0 | w1 << 26 | w2 << 52 | w3 << 78
+    double = m >> 1 & _LOW_BITS
     count = weak.bit_count() + (weak & double).bit_count()
+    second = s0 = s1 = s2 = s3 = 0
     if count <= drops + 4 * wild and double:
-        # A card held twice: the two copies go in two combinations. Both can be in
-        # all-real ones only if the code is in a run and a set, or in two sets (then
-        # another suit of its rank is held twice), or in two runs (then the two runs
-        # of three end and start at it, or share another code, held twice).
+        # A card held twice: the two copies go in two combinations, so a copy may be
+        # weak though its code is not.
         d0, d1, d2, d3 = (
             double & _SUIT_LOW,
             double >> 26 & _SUIT_LOW,
             double >> 52 & _SUIT_LOW,
-            double >> 78,
+            double >> 78 & _SUIT_LOW,
         )
-        other = (d1 | d2 | d3) | (d0 | d2 | d3) << 26 | (d0 | d1 | d3) << 52 | (d0 | d1 | d2) << 78
-        twice = (d0 & d0 - 1 and _SUIT_FIELD[0]) | (d1 & d1 - 1 and _SUIT_FIELD[1])
-        twice |= (d2 & d2 - 1 and _SUIT_FIELD[2]) | (d3 & d3 - 1 and _SUIT_FIELD[3])
-        ends_and_starts = (starts << 4 | high >> 22) & (starts | high)
-        second = double & ~weak & ~(runs & sets | sets & other | runs & (ends_and_starts | twice))
-        count += second.bit_count()
-    else:
-        second = 0
+        s0 = _second_copies(d0, w0, r0, sets, d1 | d2 | d3, p0)
+        s1 = _second_copies(d1, w1, r1, sets, d0 | d2 | d3, p1)
+        s2 = _second_copies(d2, w2, r2, sets, d0 | d1 | d3, p2)
+        s3 = _second_copies(d3, w3, r3, sets, d0 | d1 | d2, p3)
+        second = s0 | s1 | s2 | s3
+        if second:
+            count += s0.bit_count() + s1.bit_count() + s2.bit_count() + s3.bit_count()
     if not wild:
-        if count < drops:
-            return True
-    elif count <= drops + 1:
+        return count < drops
+    if count <= drops + 1:
         return True  # any one weak card fits W's combination
-    elif count <= drops + 4:  # W's combination holds at most four weak cards
-        w0, w1, w2, w3 = (
-            weak & _SUIT_LOW,
-            weak >> 26 & _SUIT_LOW,
-            weak >> 52 & _SUIT_LOW,
-            weak >> 78,
+    if count > drops + 4:  # W's combination holds at most four weak cards
+        return False
+    if not second:
+        cover = max(_run_cover(w0), _run_cover(w1), _run_cover(w2), _run_cover(w3))
+        if cover < 2 and w0 & (w1 | w2 | w3) | w1 & (w2 | w3) | w2 & w3:
+            cover = 2  # two weak suits of one rank, a set with W
+    else:  # second copies anywhere in W's run; W's set holds three real cards
+        cover = max(
+            _run_cover(w0) + s0.bit_count(),
+            _run_cover(w1) + s1.bit_count(),
+            _run_cover(w2) + s2.bit_count(),
+            _run_cover(w3) + s3.bit_count(),
         )
-        if not second:
-            cover = max(_run_cover(w0), _run_cover(w1), _run_cover(w2), _run_cover(w3))
-            if cover < 2 and w0 & (w1 | w2 | w3) | w1 & (w2 | w3) | w2 & w3:
-                cover = 2  # two weak suits of one rank, a set with W
-        else:  # second copies anywhere in W's run; W's set holds three real cards
-            x0, x1, x2, x3 = (
-                second & _SUIT_LOW,
-                second >> 26 & _SUIT_LOW,
-                second >> 52 & _SUIT_LOW,
-                second >> 78,
-            )
-            cover = max(
-                _run_cover(w0) + x0.bit_count(),
-                _run_cover(w1) + x1.bit_count(),
-                _run_cover(w2) + x2.bit_count(),
-                _run_cover(w3) + x3.bit_count(),
-            )
-            if cover < 3:
-                u0, u1, u2, u3 = w0 | x0, w1 | x1, w2 | x2, w3 | x3
-                if u0 & u1 & (u2 | u3) | u2 & u3 & (u0 | u1):
-                    cover = 3
-                elif cover < 2 and u0 & (u1 | u2 | u3) | u1 & (u2 | u3) | u2 & u3:
-                    cover = 2
-        if count - cover <= drops:
-            return True
-    outside = drops - 1 + wild  # one suit: distinct codes outside it bound the cards
-    most = max(p0.bit_count(), p1.bit_count(), p2.bit_count(), p3.bit_count())
-    return present.bit_count() - most <= outside and _long_suit(m, outside)
+        if cover < 3:
+            u0, u1, u2, u3 = w0 | s0, w1 | s1, w2 | s2, w3 | s3
+            if u0 & u1 & (u2 | u3) | u2 & u3 & (u0 | u1):
+                cover = 3
+            elif cover < 2 and u0 & (u1 | u2 | u3) | u1 & (u2 | u3) | u2 & u3:
+                cover = 2
+    return count - cover <= drops
 
 
 def closing_discards(
