@@ -68,6 +68,8 @@ _DISCARD = Kind.DISCARD
 _DRAW = Kind.DRAW
 _TAKE = Kind.TAKE_DISCARD
 _CLOSE = Kind.CLOSE
+_DRAW_OR_TAKE = (DRAW, TAKE_DISCARD)
+_DRAW_ONLY = (DRAW,)
 _DISCARD_OF = DISCARDS.__getitem__
 _CLOSE_OF = CLOSES.__getitem__
 _Discarded = ev.CardDiscarded
@@ -218,9 +220,12 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     """Every legal move in the stable order of ramino.md §3.6."""
     phase = state.phase
     if phase is _PLAY:
-        if state.taken is _NONE:
-            return (DRAW, TAKE_DISCARD) if _may_take_discard(state) else (DRAW,)
-        return _after_taking(state)
+        if state.taken is not _NONE:
+            return _after_taking(state)
+        turns = state.turns  # no streak from the pile: the common case, without a call
+        if state.pile and (not turns or turns[-1].source is not _PILE or _may_take_discard(state)):
+            return _DRAW_OR_TAKE
+        return _DRAW_ONLY
     if phase is Phase.BIDDING:
         return _bidding_moves(state)
     if phase is Phase.BUIO_DECISION:
@@ -373,7 +378,12 @@ def _draw(state: State) -> tuple[State, list[ev.Event]]:
 
 
 def _take_discard(state: State) -> tuple[State, list[ev.Event]]:
-    if state.taken is not _NONE or not _may_take_discard(state):
+    table, bets, _, seat, hands, stock, pile, turns, taken, _, reshuffles = state
+    if (
+        taken is not _NONE
+        or not pile
+        or (turns and turns[-1].source is _PILE and not _may_take_discard(state))
+    ):
         _take_check(state, TAKE_DISCARD)
         field = _FIELDS[Kind.TAKE_DISCARD]
         if not state.pile:
@@ -381,15 +391,14 @@ def _take_discard(state: State) -> tuple[State, list[ev.Event]]:
         raise IllegalMove(
             field, "take: every participant took from the pile three turns in a row: draw (§3.4.7)"
         )
-    table, bets, _, seat, hands, stock, pile, turns, _, _, reshuffles = state
-    taken = pile[-1]
+    card = pile[-1]
     held = list(hands)
-    held[seat] = add(hands[seat], taken)
+    held[seat] = add(hands[seat], card)
     new = _new(
         State,
-        (table, bets, _PLAY, seat, tuple(held), stock, pile[:-1], turns, _PILE, taken, reshuffles),
+        (table, bets, _PLAY, seat, tuple(held), stock, pile[:-1], turns, _PILE, card, reshuffles),
     )
-    return new, [_new(_Taken, (seat, taken))]
+    return new, [_new(_Taken, (seat, card))]
 
 
 def _check_discard(state: State, move: Move, c: int, field: str) -> None:
@@ -407,18 +416,19 @@ def _check_discard(state: State, move: Move, c: int, field: str) -> None:
 def _discard(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     c = move.card
     table, bets, _, seat, hands, stock, pile, turns, taken, taken_card, reshuffles = state
-    hand = hands[seat]
+    hand = list(hands[seat])
     if (
         taken is _NONE
         or c not in hand
         or (c == taken_card and taken is _PILE and not table.options.rediscard_taken_card)
     ):
         _check_discard(state, move, c, _FIELDS[Kind.DISCARD])
+    hand.remove(c)  # the hand stays sorted
+    held = list(hands)
+    held[seat] = tuple(hand)
     turns += (_new(Turn, (seat, taken, taken_card, c)),)
     order = active_in_order(bets.statuses, (table.dealer + 1) % table.players)  # participants
     events: list[ev.Event] = [_new(_Discarded, (seat, c))]
-    held = list(hands)
-    held[seat] = remove(hand, c)
     new = _new(
         State,
         (
