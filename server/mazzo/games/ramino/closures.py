@@ -614,24 +614,30 @@ def _run_cover(suit_bits: int) -> int:
     return max(sum(line[start : start + 5]) for start in range(10))
 
 
-def _suit_tables() -> tuple[dict[int, int], dict[int, int]]:
-    """Per set of codes of one suit (low bits, shifted to spades): the codes in a run of
-    three of them (A 2 3 … Q K A), and the codes that end one such run and start
-    another. Every subset of 13 codes is listed, so a lookup never misses."""
-    starts_at = sum(1 << (2 * c) for c in range(1, 12))  # A … J start a run of three
-    ace, queen = 1 << 2, 1 << 24
-    runs: dict[int, int] = {}
-    both: dict[int, int] = {}
-    for subset in range(1 << 13):
-        p = sum(1 << (2 + 2 * r) for r in range(13) if subset >> r & 1)
-        starts = p & p >> 2 & p >> 4 & starts_at
-        high = p & p >> 2 & (p & ace) << 22 & queen  # Q K A
-        runs[p] = starts | starts << 2 | starts << 4 | high | high << 2 | high >> 22
-        both[p] = (starts << 4 | high >> 22) & (starts | high)
-    return runs, both
+_SPADE_STARTS = sum(1 << (2 * c) for c in range(1, 12))  # A … J start a run of three
 
 
-_SUIT_RUNS, _SUIT_RUN_ENDS_AND_STARTS = _suit_tables()
+class _SuitMemo(dict[int, int]):
+    """A memo of a pure function of one suit's codes (low bits, shifted to spades):
+    filled on first use, at most 8,192 entries; a hit is a plain dict lookup."""
+
+    def __init__(self, ends_and_starts: bool) -> None:
+        super().__init__()
+        self.ends_and_starts = ends_and_starts
+
+    def __missing__(self, p: int) -> int:
+        starts = p & p >> 2 & p >> 4 & _SPADE_STARTS
+        high = p & p >> 2 & (p & 1 << 2) << 22 & 1 << 24  # Q K A
+        if self.ends_and_starts:  # codes that end a run of three and start another
+            value = (starts << 4 | high >> 22) & (starts | high)
+        else:  # codes in a run of three
+            value = starts | starts << 2 | starts << 4 | high | high << 2 | high >> 22
+        self[p] = value
+        return value
+
+
+_SUIT_RUNS = _SuitMemo(ends_and_starts=False)
+_SUIT_RUN_ENDS_AND_STARTS = _SuitMemo(ends_and_starts=True)
 
 
 def _near_closure(m: int, wild: bool, drops: int) -> bool:
@@ -661,7 +667,9 @@ def _near_closure(m: int, wild: bool, drops: int) -> bool:
         m, wild, drops, (p0, p1, p2, p3), (r0, r1, r2, r3), sets
     ):
         return True
-    outside = drops - 1 + wild  # one suit: distinct codes outside it bound the cards
+    if p0 and p1 and p2 and p3:
+        return False  # one suit: three cards at least outside any, at most two allowed
+    outside = drops - 1 + wild  # distinct codes outside a suit bound the cards there
     most = max(p0.bit_count(), p1.bit_count(), p2.bit_count(), p3.bit_count())
     return present.bit_count() - most <= outside and _long_suit(m, outside)
 
