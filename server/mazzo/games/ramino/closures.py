@@ -663,8 +663,15 @@ def _near_closure(m: int, wild: bool, drops: int) -> bool:
     runs = _SUIT_RUNS
     r0, r1, r2, r3 = runs[p0], runs[p1], runs[p2], runs[p3]
     sets = p0 & p1 & (p2 | p3) | p2 & p3 & (p0 | p1)  # three suits or more of a rank
-    if (sets or r0 or r1 or r2 or r3) and _weak_fit(
-        m, wild, drops, (p0, p1, p2, p3), (r0, r1, r2, r3), sets
+    if (
+        (sets or r0 or r1 or r2 or r3)
+        # weak codes, a lower bound of the weak cards: W's combination holds four at most
+        and (p0 & ~(r0 | sets)).bit_count()
+        + (p1 & ~(r1 | sets)).bit_count()
+        + (p2 & ~(r2 | sets)).bit_count()
+        + (p3 & ~(r3 | sets)).bit_count()
+        <= drops + 4 * wild
+        and _weak_fit(m, wild, drops, (p0, p1, p2, p3), (r0, r1, r2, r3), sets)
     ):
         return True
     if p0 and p1 and p2 and p3:

@@ -30,6 +30,9 @@ class Phase(IntEnum):
     OVER = 4
 
 
+_OVER = Phase.OVER
+
+
 class Status(IntEnum):
     ACTIVE = 1
     FOLDED = 2
@@ -191,7 +194,7 @@ class State(NamedTuple):
 
     @property
     def finished(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def options(self) -> Options:
