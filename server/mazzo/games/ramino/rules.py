@@ -11,12 +11,13 @@ and build the state tuple directly; the bidding and the ends of hands are plain 
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 
 from mazzo.core.errors import IllegalMove, InvalidArgument, NotAllowedNow
 from mazzo.core.shuffle import draw_below, shuffled
 from mazzo.games.ramino import events as ev
-from mazzo.games.ramino.cards import DECK, add, pack, remove
+from mazzo.games.ramino.cards import DECK, pack, remove
 from mazzo.games.ramino.closures import best_closure, can_close, closing_discards
 from mazzo.games.ramino.moves import (
     ACCEPT,
@@ -240,8 +241,8 @@ def _may_take_discard(state: State) -> bool:
     if not state.pile:
         return False
     turns = state.turns
-    if not turns or turns[-1].source is not _PILE:
-        return True  # no streak at all: the common case, decided without counting
+    if len(turns) < 2 or turns[-1].source is not _PILE or turns[-2].source is not _PILE:
+        return True  # a streak of one at most, and the limit is 6 or more: no counting
     limit = PILE_TURNS_PER_PLAYER * state.bets.statuses.count(_ACTIVE)
     return len(turns) < limit or pile_streak(turns) < limit
 
@@ -356,8 +357,10 @@ def _draw(state: State) -> tuple[State, list[ev.Event]]:
     table, bets, _, seat, hands, stock, pile, turns, taken, _, reshuffles = state
     if taken is not _NONE:
         _take_check(state, DRAW)
+    hand = list(hands[seat])
+    insort(hand, stock[0])  # cards.add, inlined
     held = list(hands)
-    held[seat] = add(hands[seat], stock[0])
+    held[seat] = tuple(hand)
     new = _new(
         State,
         (
@@ -392,8 +395,10 @@ def _take_discard(state: State) -> tuple[State, list[ev.Event]]:
             field, "take: every participant took from the pile three turns in a row: draw (§3.4.7)"
         )
     card = pile[-1]
+    hand = list(hands[seat])
+    insort(hand, card)  # cards.add, inlined
     held = list(hands)
-    held[seat] = add(hands[seat], card)
+    held[seat] = tuple(hand)
     new = _new(
         State,
         (table, bets, _PLAY, seat, tuple(held), stock, pile[:-1], turns, _PILE, card, reshuffles),
