@@ -235,31 +235,17 @@ def _slots(n: int, w: int) -> int:
 
 def _may_split(m: int, w: int, dup: bool) -> bool:
     """A quick necessary condition: a card with no partner left can only be the joker
-    (FREE) or the card a placed W stands for (OWED), and only one card can be that.
-    Bit-parallel over the codes (``_NEIGHBOURS`` for all of them at once)."""
-    double = m >> 1 & _LOW_BITS
-    present = m & _LOW_BITS | double
-    aces = present & _ACES_LOW
-    near = (
-        present >> 2 & _NOT_KINGS  # the next rank of the suit
-        | present >> 4 & _NOT_QUEENS_KINGS
-        | present << 2 & _NOT_ACES  # the rank before
-        | present << 4 & _NOT_ACES_TWOS
-        | (present >> 22 | present >> 24) & _ACES_LOW  # Q, K next to the ace
-        | aces << 22
-        | aces << 24
-    )
-    p0, p1, p2, p3 = (
-        present & _SUIT_LOW,
-        present >> 26 & _SUIT_LOW,
-        present >> 52 & _SUIT_LOW,
-        present >> 78 & _SUIT_LOW,
-    )
-    near |= (p0 & p1 | p2 & p3 | (p0 | p1) & (p2 | p3)) * _EVERY_SUIT  # its rank elsewhere
-    lonely = present & ~near
-    if dup:
-        lonely &= ~double  # two copies make a set with a third card
-    return lonely.bit_count() <= (w in (FREE, OWED))
+    (FREE) or the card a placed W stands for (OWED), and only one card can be that."""
+    lonely = 0
+    rest = m
+    while rest:
+        c = ((rest & -rest).bit_length() - 1) >> 1
+        rest &= ~(3 << (2 * c))
+        if not m & _NEIGHBOURS[c] and not (dup and m >> (2 * c) & 3 >= 2):
+            lonely += 1
+            if lonely > (w in (FREE, OWED)):
+                return False
+    return True
 
 
 #: No split: every entry of a search result is INF.
@@ -532,11 +518,6 @@ _ACES_LOW = sum(1 << (2 * card_at(t, 0)) for t in range(4))
 _RUN_STARTS = sum(1 << (2 * c) for c in CODES if RANK[c] <= 10)  # A … J start a run of 3
 _QUEENS_LOW = sum(1 << (2 * card_at(t, 11)) for t in range(4))
 _EVERY_SUIT = 1 | 1 << 26 | 1 << 52 | 1 << 78  # times a spades mask: that mask in every suit
-_RANKS_LOW = [sum(1 << (2 * card_at(t, r)) for t in range(4)) for r in range(13)]
-_NOT_ACES = _LOW_BITS & ~_RANKS_LOW[0]
-_NOT_ACES_TWOS = _NOT_ACES & ~_RANKS_LOW[1]
-_NOT_KINGS = _LOW_BITS & ~_RANKS_LOW[12]
-_NOT_QUEENS_KINGS = _NOT_KINGS & ~_RANKS_LOW[11]
 
 
 def _strong(present: int) -> int:
