@@ -22,8 +22,8 @@ import pytest
 
 from mazzo.core.cards import codes
 from mazzo.games.ramino import reference, rules
-from mazzo.games.ramino.cards import pack
-from mazzo.games.ramino.closures import best_closure, can_close
+from mazzo.games.ramino.cards import card_at, pack
+from mazzo.games.ramino.closures import best_closure, can_close, closing_discards
 from mazzo.games.ramino.moves import CLOSE_HELD, DRAW, TAKE_DISCARD, Kind, Move
 from mazzo.games.ramino.options import Options
 from mazzo.games.ramino.state import Phase, Source, State, participants, pile_streak
@@ -161,3 +161,32 @@ def test_play_listings_match_the_plain_reference(
     compared, closing = walk(options, players, seed)
     assert compared == POSITIONS
     assert closing >= 3  # the CLOSE listing was really compared
+
+
+def test_crowded_hands_keep_every_closing_discard() -> None:
+    """Eleven cards drawn from a few ranks of a few suits, both packs: codes repeat and
+    combinations overlap, the cases where a second copy counts as weak. The whole-hand
+    and per-discard tests must never drop a discard that ``can_close`` accepts."""
+    rnd = random.Random(21)
+    compared = closing = 0
+    while compared < 3000:
+        suits = rnd.sample(range(4), rnd.choice([2, 3, 4]))
+        low = rnd.randint(0, 8)
+        ranks = range(low, min(13, low + rnd.choice([3, 4, 5, 6])))
+        pool = [card_at(s, r) for s in suits for r in ranks] * 2
+        if len(pool) < 11:
+            continue
+        hand = tuple(sorted(rnd.sample(pool, 11)))
+        allowed = sorted(set(hand))
+        m = pack(hand)
+        for jokers in (0, 1):
+            for dup in (False, True):
+                every = tuple(d for d in allowed if can_close(m - pack([d]), jokers, dup))
+                assert closing_discards(hand, jokers, dup, allowed) == every, (
+                    codes(hand),
+                    jokers,
+                    dup,
+                )
+                compared += 1
+                closing += bool(every)
+    assert closing > 1000

@@ -689,8 +689,12 @@ def _weak_fit(
     weak = w0 | w1 << 26 | w2 << 52 | w3 << 78
     double = m >> 1 & _LOW_BITS
     count = weak.bit_count() + (weak & double).bit_count()
+    if count > drops + 4 * wild:
+        # W's combination holds at most four of these (one copy of a code); the second
+        # copies below would add as many to the cards to place as to its cover.
+        return False
     second = s0 = s1 = s2 = s3 = 0
-    if count <= drops + 4 * wild and double:
+    if double:
         # A card held twice: the two copies go in two combinations, so a copy may be
         # weak though its code is not.
         d0, d1, d2, d3 = (
@@ -710,8 +714,6 @@ def _weak_fit(
         return count < drops
     if count <= drops + 1:
         return True  # any one weak card fits W's combination
-    if count > drops + 4:  # W's combination holds at most four weak cards
-        return False
     if not second:
         cover = max(_run_cover(w0), _run_cover(w1), _run_cover(w2), _run_cover(w3))
         if cover < 2 and w0 & (w1 | w2 | w3) | w1 & (w2 | w3) | w2 & w3:
