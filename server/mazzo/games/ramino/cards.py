@@ -8,7 +8,7 @@ card is one addition, and the lowest card is the lowest set bit.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import insort
 from collections.abc import Iterable
 
 from mazzo.core.cards import RANKS, SUITS
@@ -56,11 +56,13 @@ def unpack(m: int) -> tuple[int, ...]:
 
 def add(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
     """A sorted hand with one more copy of ``c``."""
-    i = bisect_left(hand, c)
-    return (*hand[:i], c, *hand[i:])
+    cards = list(hand)
+    insort(cards, c)
+    return tuple(cards)
 
 
 def remove(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
     """A sorted hand with one copy of ``c`` less (``c`` must be in it)."""
-    i = hand.index(c)
-    return hand[:i] + hand[i + 1 :]
+    cards = list(hand)
+    cards.remove(c)
+    return tuple(cards)

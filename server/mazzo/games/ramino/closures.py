@@ -27,7 +27,7 @@ Hands here are packed multisets (cards.py): ``m >> 2c & 3`` copies of card ``c``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import cache, lru_cache
 from itertools import product
@@ -517,6 +517,7 @@ _SUIT_LOW = sum(1 << (2 * c) for c in range(1, 14))  # one low bit per code of s
 _ACES_LOW = sum(1 << (2 * card_at(t, 0)) for t in range(4))
 _RUN_STARTS = sum(1 << (2 * c) for c in CODES if RANK[c] <= 10)  # A … J start a run of 3
 _QUEENS_LOW = sum(1 << (2 * card_at(t, 11)) for t in range(4))
+_EVERY_SUIT = 1 | 1 << 26 | 1 << 52 | 1 << 78  # times a spades mask: that mask in every suit
 
 
 def _strong(present: int) -> int:
@@ -584,20 +585,178 @@ def _may_close(m: int, present: int, wild: bool, dup: bool) -> bool:
     return max(ranks) >= weak - 2
 
 
+@cache
+def _run_cover(suit_bits: int) -> int:
+    """The most codes of ``suit_bits`` (one suit's low bits, shifted to spades) within
+    five consecutive places of the rank line A 2 … K A: an upper bound of the weak cards
+    one combination with W can hold by a run (see ``_near_closure``)."""
+    line = [suit_bits >> (2 + 2 * r) & 1 for r in range(13)]
+    line.append(line[0])
+    return max(sum(line[start : start + 5]) for start in range(10))
+
+
+_SPADE_STARTS = sum(1 << (2 * c) for c in range(1, 12))  # A … J start a run of three
+
+
+class _SuitMemo(dict[int, int]):
+    """A memo of a pure function of one suit's codes (low bits, shifted to spades):
+    filled on first use, at most 8,192 entries; a hit is a plain dict lookup."""
+
+    def __init__(self, ends_and_starts: bool) -> None:
+        super().__init__()
+        self.ends_and_starts = ends_and_starts
+
+    def __missing__(self, p: int) -> int:
+        starts = p & p >> 2 & p >> 4 & _SPADE_STARTS
+        high = p & p >> 2 & (p & 1 << 2) << 22 & 1 << 24  # Q K A
+        if self.ends_and_starts:  # codes that end a run of three and start another
+            value = (starts << 4 | high >> 22) & (starts | high)
+        else:  # codes in a run of three
+            value = starts | starts << 2 | starts << 4 | high | high << 2 | high >> 22
+        self[p] = value
+        return value
+
+
+_SUIT_RUNS = _SuitMemo(ends_and_starts=False)
+_SUIT_RUN_ENDS_AND_STARTS = _SuitMemo(ends_and_starts=True)
+
+
+def _near_closure(m: int, wild: bool, drops: int) -> bool:
+    """Without repeated suits: may ``drops`` cards (the discard, then the joker card)
+    go so that the rest, with W if ``wild``, are a closure? A necessary test, exact
+    for the classes by counts (pairs, one suit). For the classes made of combinations:
+    every card in no all-real combination ("weak") is dropped or, with W, in W's
+    combination. That is a set of one rank (at most two weak suits: three would make a
+    set of real cards) or a run whose real cards are at most two stretches of the suit
+    around W; a weak card's stretch holds at most two places (three would be a run), so
+    the weak cards a run with W holds lie within five places. Inlined and by suit (small
+    ints, table lookups): it runs on every hand a player holds after taking."""
+    low = m & _LOW_BITS
+    if low.bit_count() <= drops - 1 + 2 * wild:
+        return True  # near five pairs
+    present = low | m >> 1 & _LOW_BITS
+    p0, p1, p2, p3 = (
+        present & _SUIT_LOW,
+        present >> 26 & _SUIT_LOW,
+        present >> 52 & _SUIT_LOW,
+        present >> 78 & _SUIT_LOW,
+    )
+    runs = _SUIT_RUNS
+    r0, r1, r2, r3 = runs[p0], runs[p1], runs[p2], runs[p3]
+    sets = p0 & p1 & (p2 | p3) | p2 & p3 & (p0 | p1)  # three suits or more of a rank
+    if (
+        (sets or r0 or r1 or r2 or r3)
+        # weak codes, a lower bound of the weak cards: W's combination holds four at most
+        and (p0 & ~(r0 | sets)).bit_count()
+        + (p1 & ~(r1 | sets)).bit_count()
+        + (p2 & ~(r2 | sets)).bit_count()
+        + (p3 & ~(r3 | sets)).bit_count()
+        <= drops + 4 * wild
+        and _weak_fit(m, wild, drops, (p0, p1, p2, p3), (r0, r1, r2, r3), sets)
+    ):
+        return True
+    if p0 and p1 and p2 and p3:
+        return False  # one suit: three cards at least outside any, at most two allowed
+    outside = drops - 1 + wild  # distinct codes outside a suit bound the cards there
+    most = max(p0.bit_count(), p1.bit_count(), p2.bit_count(), p3.bit_count())
+    return present.bit_count() - most <= outside and _long_suit(m, outside)
+
+
+def _second_copies(double: int, weak: int, runs: int, sets: int, others: int, present: int) -> int:
+    """Of one suit's codes held twice (all masks by suit, shifted to spades), those in
+    some all-real combination whose second copy cannot be in another: the two copies
+    are in two all-real ones only if the code is in a run and a set, or in two sets
+    (another suit of its rank held twice), or in two runs (which end and start at it,
+    or share another code of the suit, held twice)."""
+    two_runs = _SUIT_RUN_ENDS_AND_STARTS[present] | (double & double - 1 and runs)
+    return double & ~weak & ~(runs & sets | sets & others | runs & two_runs)
+
+
+def _weak_fit(
+    m: int,
+    wild: bool,
+    drops: int,
+    present: tuple[int, int, int, int],
+    runs: tuple[int, int, int, int],
+    sets: int,
+) -> bool:
+    """The weak-card test of ``_near_closure`` for a hand holding some combination:
+    ``present`` and ``runs`` per suit (shifted to spades), ``sets`` the ranks held in
+    three suits or more."""
+    p0, p1, p2, p3 = present
+    r0, r1, r2, r3 = runs
+    w0, w1, w2, w3 = p0 & ~(r0 | sets), p1 & ~(r1 | sets), p2 & ~(r2 | sets), p3 & ~(r3 | sets)
+    weak = w0 | w1 << 26 | w2 << 52 | w3 << 78
+    double = m >> 1 & _LOW_BITS
+    count = weak.bit_count() + (weak & double).bit_count()
+    if count > drops + 4 * wild:
+        # W's combination holds at most four of these (one copy of a code); the second
+        # copies below would add as many to the cards to place as to its cover.
+        return False
+    second = s0 = s1 = s2 = s3 = 0
+    if double:
+        # A card held twice: the two copies go in two combinations, so a copy may be
+        # weak though its code is not.
+        d0, d1, d2, d3 = (
+            double & _SUIT_LOW,
+            double >> 26 & _SUIT_LOW,
+            double >> 52 & _SUIT_LOW,
+            double >> 78 & _SUIT_LOW,
+        )
+        s0 = _second_copies(d0, w0, r0, sets, d1 | d2 | d3, p0)
+        s1 = _second_copies(d1, w1, r1, sets, d0 | d2 | d3, p1)
+        s2 = _second_copies(d2, w2, r2, sets, d0 | d1 | d3, p2)
+        s3 = _second_copies(d3, w3, r3, sets, d0 | d1 | d2, p3)
+        second = s0 | s1 | s2 | s3
+        if second:
+            count += s0.bit_count() + s1.bit_count() + s2.bit_count() + s3.bit_count()
+    if not wild:
+        return count < drops
+    if count <= drops + 1:
+        return True  # any one weak card fits W's combination
+    if not second:
+        cover = max(_run_cover(w0), _run_cover(w1), _run_cover(w2), _run_cover(w3))
+        if cover < 2 and w0 & (w1 | w2 | w3) | w1 & (w2 | w3) | w2 & w3:
+            cover = 2  # two weak suits of one rank, a set with W
+    else:  # second copies anywhere in W's run; W's set holds three real cards
+        cover = max(
+            _run_cover(w0) + s0.bit_count(),
+            _run_cover(w1) + s1.bit_count(),
+            _run_cover(w2) + s2.bit_count(),
+            _run_cover(w3) + s3.bit_count(),
+        )
+        if cover < 3:
+            u0, u1, u2, u3 = w0 | s0, w1 | s1, w2 | s2, w3 | s3
+            if u0 & u1 & (u2 | u3) | u2 & u3 & (u0 | u1):
+                cover = 3
+            elif cover < 2 and u0 & (u1 | u2 | u3) | u1 & (u2 | u3) | u2 & u3:
+                cover = 2
+    return count - cover <= drops
+
+
 def closing_discards(
-    hand: Sequence[int], jokers: int, dup: bool, allowed: Sequence[int]
+    hand: Sequence[int], jokers: int, dup: bool, allowed: Iterable[int]
 ) -> tuple[int, ...]:
     """The codes among ``allowed`` whose discard leaves a closure, in canonical order.
 
     Most hands are far from a closure: a whole-hand test (pairs, one suit, the cards in
-    no combination) settles them before any discard is tried."""
+    no combination) settles them before any discard is tried; then, without repeated
+    suits, each discard gets the same test on its ten cards before the search."""
     m = sum(map(ONE.__getitem__, hand))
     wild = jokers > 0
-    present = (m | m >> 1) & _LOW_BITS
-    if (
-        (m & _LOW_BITS).bit_count() > (3 if wild else 1)  # not near five pairs
-        and not _long_suit(m, 2 if wild else 1)  # nor one suit
-        and not _may_close(m, present, wild, dup)
-    ):
+    if dup:
+        present = (m | m >> 1) & _LOW_BITS
+        if (
+            (m & _LOW_BITS).bit_count() > (3 if wild else 1)  # not near five pairs
+            and not _long_suit(m, 2 if wild else 1)  # nor one suit
+            and not _may_close(m, present, wild, dup)
+        ):
+            return ()
+        return tuple(d for d in allowed if can_close(m - ONE[d], jokers, dup))
+    if not _near_closure(m, wild, 2):
         return ()
-    return tuple(d for d in allowed if can_close(m - ONE[d], jokers, dup))
+    return tuple(
+        d
+        for d in allowed
+        if _near_closure(m - ONE[d], wild, 1) and can_close(m - ONE[d], jokers, dup)
+    )

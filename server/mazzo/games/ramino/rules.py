@@ -11,12 +11,13 @@ and build the state tuple directly; the bidding and the ends of hands are plain 
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 
 from mazzo.core.errors import IllegalMove, InvalidArgument, NotAllowedNow
 from mazzo.core.shuffle import draw_below, shuffled
 from mazzo.games.ramino import events as ev
-from mazzo.games.ramino.cards import DECK, add, pack, remove
+from mazzo.games.ramino.cards import DECK, pack, remove
 from mazzo.games.ramino.closures import best_closure, can_close, closing_discards
 from mazzo.games.ramino.moves import (
     ACCEPT,
@@ -51,6 +52,7 @@ from mazzo.games.ramino.state import (
     Status,
     Table,
     Turn,
+    active_in_order,
     buio_seat,
     di_mano,
     participants,
@@ -63,6 +65,17 @@ _NONE = Source.NONE
 _PILE = Source.PILE
 _STOCK = Source.STOCK
 _ACTIVE = Status.ACTIVE
+_DISCARD = Kind.DISCARD
+_DRAW = Kind.DRAW
+_TAKE = Kind.TAKE_DISCARD
+_CLOSE = Kind.CLOSE
+_DRAW_OR_TAKE = (DRAW, TAKE_DISCARD)
+_DRAW_ONLY = (DRAW,)
+_DISCARD_OF = DISCARDS.__getitem__
+_CLOSE_OF = CLOSES.__getitem__
+_Discarded = ev.CardDiscarded
+_Drawn = ev.CardDrawn
+_Taken = ev.DiscardTaken
 #: After this many turns in a row per participant begun from the pile, draw (§3.4.7).
 PILE_TURNS_PER_PLAYER = 3
 M = "move.ramino."
@@ -208,9 +221,12 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     """Every legal move in the stable order of ramino.md §3.6."""
     phase = state.phase
     if phase is _PLAY:
-        if state.taken is _NONE:
-            return (DRAW, TAKE_DISCARD) if _may_take_discard(state) else (DRAW,)
-        return _after_taking(state)
+        if state.taken is not _NONE:
+            return _after_taking(state)
+        turns = state.turns  # no streak from the pile: the common case, without a call
+        if state.pile and (not turns or turns[-1].source is not _PILE or _may_take_discard(state)):
+            return _DRAW_OR_TAKE
+        return _DRAW_ONLY
     if phase is Phase.BIDDING:
         return _bidding_moves(state)
     if phase is Phase.BUIO_DECISION:
@@ -225,7 +241,9 @@ def _may_take_discard(state: State) -> bool:
     if not state.pile:
         return False
     turns = state.turns
-    limit = PILE_TURNS_PER_PLAYER * len(participants(state))
+    if len(turns) < 2 or turns[-1].source is not _PILE or turns[-2].source is not _PILE:
+        return True  # a streak of one at most, and the limit is 6 or more: no counting
+    limit = PILE_TURNS_PER_PLAYER * state.bets.statuses.count(_ACTIVE)
     return len(turns) < limit or pile_streak(turns) < limit
 
 
@@ -239,17 +257,21 @@ def _forbidden(state: State) -> int:
 
 def _after_taking(state: State) -> tuple[Move, ...]:
     """DISCARD of each code that may go, then CLOSE of each that leaves a closure (§3.6)."""
-    hand = state.hands[state.to_act]
-    options = state.table.options
-    forbidden = _forbidden(state)
-    codes = [c for c in dict.fromkeys(hand) if c != forbidden]
-    moves = [DISCARDS[c] for c in codes]
+    table, _, _, seat, hands, _, _, _, taken, taken_card, _ = state
+    hand = hands[seat]
+    options = table.options
+    codes = dict.fromkeys(hand)  # the distinct codes, in order
+    if taken is _PILE and not options.rediscard_taken_card:
+        codes.pop(taken_card, None)  # §3.4.5
+    discards = tuple(map(_DISCARD_OF, codes))
     jokers, dup = options.imaginary_jokers, options.set_duplicate_suits
     if options.hand_size == 10:
-        moves.extend(CLOSES[c] for c in closing_discards(hand, jokers, dup, codes))
+        closing = closing_discards(hand, jokers, dup, codes)
+        if closing:
+            return discards + tuple(map(_CLOSE_OF, closing))
     elif can_close(pack(hand), jokers, dup):
-        moves.append(CLOSE_HELD)
-    return tuple(moves)
+        return (*discards, CLOSE_HELD)
+    return discards
 
 
 def _affordable(state: State, total: int) -> bool:
@@ -288,13 +310,13 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     """The state after ``move`` and the events it caused; raises if it is illegal."""
     kind = move.kind
     if state.phase is _PLAY:
-        if kind is Kind.DISCARD:
+        if kind is _DISCARD:
             return _discard(state, move)
-        if kind is Kind.DRAW:
+        if kind is _DRAW:
             return _draw(state)
-        if kind is Kind.TAKE_DISCARD:
+        if kind is _TAKE:
             return _take_discard(state)
-        if kind is Kind.CLOSE:
+        if kind is _CLOSE:
             return _close(state, move)
     verify_phase(state, move)
     if state.phase is Phase.BUIO_DECISION:
@@ -332,61 +354,56 @@ def _take_check(state: State, move: Move) -> None:
 
 
 def _draw(state: State) -> tuple[State, list[ev.Event]]:
-    _take_check(state, DRAW)
-    seat = state.to_act
-    stock = state.stock
-    hands = list(state.hands)
-    hands[seat] = add(hands[seat], stock[0])
+    table, bets, _, seat, hands, stock, pile, turns, taken, _, reshuffles = state
+    if taken is not _NONE:
+        _take_check(state, DRAW)
+    hand = list(hands[seat])
+    insort(hand, stock[0])  # cards.add, inlined
+    held = list(hands)
+    held[seat] = tuple(hand)
     new = _new(
         State,
         (
-            state.table,
-            state.bets,
+            table,
+            bets,
             _PLAY,
             seat,
-            tuple(hands),
+            tuple(held),
             stock[1:],
-            state.pile,
-            state.turns,
+            pile,
+            turns,
             _STOCK,
             NO_CARD,
-            state.reshuffles,
+            reshuffles,
         ),
     )
-    return new, [ev.CardDrawn(seat, len(stock) - 1)]
+    return new, [_new(_Drawn, (seat, len(stock) - 1))]
 
 
 def _take_discard(state: State) -> tuple[State, list[ev.Event]]:
-    _take_check(state, TAKE_DISCARD)
-    field = _FIELDS[Kind.TAKE_DISCARD]
-    if not state.pile:
-        raise IllegalMove(field, "take: the discard pile is empty")
-    if not _may_take_discard(state):
+    table, bets, _, seat, hands, stock, pile, turns, taken, _, reshuffles = state
+    if (
+        taken is not _NONE
+        or not pile
+        or (turns and turns[-1].source is _PILE and not _may_take_discard(state))
+    ):
+        _take_check(state, TAKE_DISCARD)
+        field = _FIELDS[Kind.TAKE_DISCARD]
+        if not state.pile:
+            raise IllegalMove(field, "take: the discard pile is empty")
         raise IllegalMove(
             field, "take: every participant took from the pile three turns in a row: draw (§3.4.7)"
         )
-    seat = state.to_act
-    pile = state.pile
-    taken = pile[-1]
-    hands = list(state.hands)
-    hands[seat] = add(hands[seat], taken)
+    card = pile[-1]
+    hand = list(hands[seat])
+    insort(hand, card)  # cards.add, inlined
+    held = list(hands)
+    held[seat] = tuple(hand)
     new = _new(
         State,
-        (
-            state.table,
-            state.bets,
-            _PLAY,
-            seat,
-            tuple(hands),
-            state.stock,
-            pile[:-1],
-            state.turns,
-            _PILE,
-            taken,
-            state.reshuffles,
-        ),
+        (table, bets, _PLAY, seat, tuple(held), stock, pile[:-1], turns, _PILE, card, reshuffles),
     )
-    return new, [ev.DiscardTaken(seat, taken)]
+    return new, [_new(_Taken, (seat, card))]
 
 
 def _check_discard(state: State, move: Move, c: int, field: str) -> None:
@@ -403,32 +420,37 @@ def _check_discard(state: State, move: Move, c: int, field: str) -> None:
 
 def _discard(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     c = move.card
-    seat = state.to_act
-    hand = state.hands[seat]
-    if state.taken is _NONE or c not in hand or c == _forbidden(state):
+    table, bets, _, seat, hands, stock, pile, turns, taken, taken_card, reshuffles = state
+    hand = list(hands[seat])
+    if (
+        taken is _NONE
+        or c not in hand
+        or (c == taken_card and taken is _PILE and not table.options.rediscard_taken_card)
+    ):
         _check_discard(state, move, c, _FIELDS[Kind.DISCARD])
-    hands = list(state.hands)
-    hands[seat] = remove(hand, c)
-    turns = (*state.turns, _new(Turn, (seat, state.taken, state.taken_card, c)))
-    order = participants(state)
-    events: list[ev.Event] = [ev.CardDiscarded(seat, c)]
+    hand.remove(c)  # the hand stays sorted
+    held = list(hands)
+    held[seat] = tuple(hand)
+    turns += (_new(Turn, (seat, taken, taken_card, c)),)
+    order = active_in_order(bets.statuses, (table.dealer + 1) % table.players)  # participants
+    events: list[ev.Event] = [_new(_Discarded, (seat, c))]
     new = _new(
         State,
         (
-            state.table,
-            state.bets,
+            table,
+            bets,
             _PLAY,
             order[len(turns) % len(order)],
-            tuple(hands),
-            state.stock,
-            (*state.pile, c),
+            tuple(held),
+            stock,
+            pile + (c,),  # noqa: RUF005 (concatenation copies faster than unpacking)
             turns,
             _NONE,
             NO_CARD,
-            state.reshuffles,
+            reshuffles,
         ),
     )
-    if not new.stock:
+    if not stock:
         return _stock_out(new, events)
     return new, events
 

@@ -30,6 +30,9 @@ class Phase(IntEnum):
     OVER = 4
 
 
+_OVER = Phase.OVER
+
+
 class Status(IntEnum):
     ACTIVE = 1
     FOLDED = 2
@@ -191,7 +194,7 @@ class State(NamedTuple):
 
     @property
     def finished(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def options(self) -> Options:
@@ -216,11 +219,13 @@ def buio_seat(table: Table) -> int:
 
 def participants(state: State) -> tuple[int, ...]:
     """The players of the hand, in play order: the active ones from di mano (§3.4.2)."""
-    return _in_order(state.bets.statuses, di_mano(state.table))
+    table = state.table
+    return active_in_order(state.bets.statuses, (table.dealer + 1) % table.players)
 
 
 @lru_cache(maxsize=1024)
-def _in_order(statuses: tuple[Status, ...], first: int) -> tuple[int, ...]:
+def active_in_order(statuses: tuple[Status, ...], first: int) -> tuple[int, ...]:
+    """The active seats in turn order from ``first`` (memoised: asked every turn)."""
     players = len(statuses)
     order = ((first + i) % players for i in range(players))
     return tuple(s for s in order if statuses[s] is Status.ACTIVE)
