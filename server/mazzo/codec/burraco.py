@@ -13,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from mazzo.codec.common import as_wire, members_checker, memoised_decoder, memoised_encoder
+from mazzo.codec.common import (
+    as_wire,
+    members_checker,
+    memo_for,
+    memoised_decoder,
+    memoised_encoder,
+)
 from mazzo.codec.wire import entry
 from mazzo.core.cards import RANKS
 from mazzo.core.errors import InvalidArgument, InvalidState
@@ -207,8 +213,9 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
         raise InvalidState(P + "stage", f"unknown stage {b.stage}")
     if msg.finished != (stage is Stage.OVER):
         raise InvalidState("state.finished", "finished must be true exactly in stage OVER")
-    table = _table_from_bytes(
-        b.table.SerializeToString(), b.rng.seed, b.rng.counter, tuple(msg.match_score), players
+    data = b.table.SerializeToString()
+    table = memo_for(_table_from_bytes, data)(
+        data, b.rng.seed, b.rng.counter, tuple(msg.match_score), players
     )
     hands = tuple(
         tuple(sorted(_cards(h.cards, f"{P}hands[{i}].cards", InvalidState)))

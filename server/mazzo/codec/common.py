@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from enum import IntEnum
 from functools import lru_cache
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from mazzo.core.errors import InvalidArgument, InvalidState, RulesError
+
+if TYPE_CHECKING:
+    from functools import _lru_cache_wrapper
 
 T = TypeVar("T")
 V = TypeVar("V")
@@ -89,6 +92,23 @@ def option_enum(value: int, enum: type[E], default: E, field: str) -> E:
         raise InvalidArgument(field, f"unknown value {value}") from None
 
 
+#: The longest wire bytes a decoder's memo keeps as a key. proto3 keeps unknown
+#: fields, so a client can make a table or a set of options as long as a whole
+#: request: a memo of 4,096 such keys could hold gigabytes. Longer bytes are decoded
+#: without the memo (real ones are a few hundred bytes at most).
+MEMO_KEY_LIMIT = 4096
+
+
+def memo_for(
+    cached: _lru_cache_wrapper[T], *keys: bytes | None, limit: int = MEMO_KEY_LIMIT
+) -> Callable[..., T]:
+    """``cached`` (an ``lru_cache`` of a decoder) if its byte keys are short enough to
+    keep, else the function it wraps, which decodes without remembering."""
+    if sum(len(key) for key in keys if key) <= limit:
+        return cached
+    return cached.__wrapped__
+
+
 def memoised_decoder(
     parse: Callable[[bytes], Msg], decode: Callable[[Msg, str], T]
 ) -> Callable[[Msg, str], T]:
@@ -100,6 +120,7 @@ def memoised_decoder(
         return decode(parse(data), field)
 
     def from_wire(msg: Msg, field: str) -> T:
-        return from_bytes(msg.SerializeToString(), field)
+        data = msg.SerializeToString()
+        return memo_for(from_bytes, data)(data, field)
 
     return from_wire

@@ -13,7 +13,13 @@ from functools import cache, lru_cache
 
 from google.protobuf.message import Message
 
-from mazzo.codec.common import as_wire, members_checker, memoised_decoder, option_enum
+from mazzo.codec.common import (
+    as_wire,
+    members_checker,
+    memo_for,
+    memoised_decoder,
+    option_enum,
+)
 from mazzo.codec.wire import LENGTH_DELIMITED, entry, varint
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa import events as ev
@@ -265,8 +271,9 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
     if not 0 <= trump <= 4:
         raise InvalidState(P + "trump", f"unknown suit {trump}")
     rng = m.rng
-    table = _table_from_bytes(
-        m.table.SerializeToString(), rng.seed, rng.counter, tuple(msg.match_score), players
+    data = m.table.SerializeToString()
+    table = memo_for(_table_from_bytes, data)(
+        data, rng.seed, rng.counter, tuple(msg.match_score), players
     )
     played = _cards(m.played, P + "played")
     signals = _signals(m.signals, P + "signals")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from mazzo.codec.common import as_wire
+from mazzo.codec.common import as_wire, memo_for
 from mazzo.codec.maraffa import (
     TRIONFO,
     cards_from_wire,
@@ -163,9 +163,11 @@ def state_from_wire(msg: game_pb2.GameState) -> TrionfoState:
     called = tr.called_card
     if called and called not in IN_DECK:
         raise InvalidState(R + "called_card", f"card {called} is not in the Maraffa pack")
-    table = _table_from_bytes(
-        m.table.SerializeToString(),
-        tr.last_deal.SerializeToString() if tr.HasField("last_deal") else None,
+    data = m.table.SerializeToString()
+    last_deal = tr.last_deal.SerializeToString() if tr.HasField("last_deal") else None
+    table = memo_for(_table_from_bytes, data, last_deal)(
+        data,
+        last_deal,
         tr.first_speaker,
         tr.deals_counted,
         m.rng.seed,

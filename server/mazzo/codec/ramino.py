@@ -12,7 +12,7 @@ as packed bytes directly (every card id is a one-byte varint).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
@@ -20,6 +20,7 @@ from mazzo.codec.common import (
     as_wire,
     by_number,
     members_checker,
+    memo_for,
     memoised_decoder,
     memoised_encoder,
     option_enum,
@@ -239,7 +240,8 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
     phase = _enum(_PHASES, m.phase, P + "phase")
     if msg.finished != (phase is Phase.OVER):
         raise InvalidState("state.finished", "finished must be true exactly in phase OVER")
-    table = _table_from_bytes(m.table.SerializeToString(), m.rng.seed, m.rng.counter, players)
+    data = m.table.SerializeToString()
+    table = memo_for(_table_from_bytes, data)(data, m.rng.seed, m.rng.counter, players)
     return _new(
         State,
         (
@@ -304,7 +306,14 @@ def _bets_from(b: ramino_pb2.RaminoBets, balances: tuple[int, ...]) -> Bets:
 
 
 def _turns_from_bytes(entries: tuple[bytes, ...]) -> tuple[Turn, ...]:
-    return tuple(_turn_from_bytes(data, i) for i, data in enumerate(entries))
+    decode: Callable[..., Turn] = _turn_from_bytes
+    if max(map(len, entries), default=0) > _TURN_KEY_LIMIT:
+        decode = _turn_from_bytes.__wrapped__  # see MEMO_KEY_LIMIT: keep no long key
+    return tuple(decode(data, i) for i, data in enumerate(entries))
+
+
+#: A real turn entry is a few bytes; 65,536 memoised turns of this size are 4 MB.
+_TURN_KEY_LIMIT = 64
 
 
 @lru_cache(maxsize=1 << 16)

@@ -12,6 +12,7 @@ from typing import Any
 import grpc
 
 from mazzo.codec import CODECS, GameCodec
+from mazzo.codec.common import memo_for
 from mazzo.codec.wire import entry, message_fields, parse, varint
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.registry import GAMES, rules_for
@@ -63,6 +64,10 @@ def _decoded(msg: game_pb2.GameState) -> Loaded:
 
 def _remember(memo: StateMemo, msg: game_pb2.GameState, loaded: Loaded) -> None:
     memo.put(msg.SerializeToString(), loaded)
+
+
+#: A real move is a few bytes; longer ones (unknown fields) are decoded, not kept.
+_MOVE_KEY_LIMIT = 256
 
 
 @lru_cache(maxsize=4096)
@@ -163,7 +168,8 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         loaded = self.memo.get(state_bytes)
         if loaded is None:
             loaded = _decoded(parse(game_pb2.GameState.FromString, state_bytes, "state"))
-        return self._applied(loaded, _move_from_bytes(loaded[1].game, move_bytes))
+        decode = memo_for(_move_from_bytes, move_bytes, limit=_MOVE_KEY_LIMIT)
+        return self._applied(loaded, decode(loaded[1].game, move_bytes))
 
     def _applied(self, loaded: Loaded, move: Any) -> bytes:
         """The serialised ``ApplyMoveResponse`` of playing ``move``."""
