@@ -3,9 +3,10 @@ also counts and times every call (metrics.py).
 
 Requests reach the handlers as bytes and are parsed here, so that bytes which are
 not the request message are INVALID_ARGUMENT like any other bad input, not the
-UNKNOWN grpc would answer. A ``RulesError`` becomes INVALID_ARGUMENT (or FAILED_PRECONDITION for
-``NotAllowedNow``) with its message and a ``google.rpc.BadRequest`` field
-violation, so clients in any language can point at the field. Anything else is a
+UNKNOWN grpc would answer. A ``RulesError`` becomes INVALID_ARGUMENT (or
+FAILED_PRECONDITION for ``NotAllowedNow``) with its message and a
+``google.rpc.BadRequest`` field violation, so clients in any language can point at
+the field. Anything else is a
 bug of ours: INTERNAL with a generic message, logged with its traceback.
 """
 
