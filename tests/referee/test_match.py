@@ -19,6 +19,7 @@ from mazzo.referee.match import (
     OnFault,
     Pools,
     TimeControl,
+    controllers_of,
     entrants_for_bots,
     options_json,
     play_match,
@@ -109,6 +110,69 @@ async def test_the_dummy_is_played_by_its_controllers_bot(grpc_bot: ServeBot) ->
     lineup = [Entrant("pair", (spec_text, H)), Entrant("R", (R,))]
     record = await play(MatchSpec("d2", "maraffa", 5, players=3), lineup)
     assert record["seat_bots"] == [spec_text, R, spec_text, R] and not record["faults"]
+
+
+#: Every game and form, each as short as its options allow: (game, players, options).
+EVERY_FORM: list[tuple[str, int, dict[str, Any]]] = [
+    ("maraffa", 2, {"maraffa": {"target": 11}}),
+    ("maraffa", 3, {"maraffa": {"target": 11}}),
+    ("maraffa", 3, {"maraffa": {"target": 11, "dummySeat": 0}}),
+    (
+        "maraffa",
+        3,
+        {"maraffa": {"target": 11, "threePlayerForm": "MARAFFA_THREE_PLAYER_FORM_DECK39"}},
+    ),
+    ("maraffa", 4, {"maraffa": {"target": 11}}),
+    ("maraffa", 5, {"maraffa": {"matchDeals": 1}}),
+    ("burraco", 2, {"burraco": {"hands": 1}}),
+    ("burraco", 3, {"burraco": {"hands": 1}}),
+    ("burraco", 4, {"burraco": {"hands": 1}}),
+    ("ramino", 2, {"ramino": {"matchHands": 1}}),
+    ("ramino", 4, {"ramino": {"matchHands": 1}}),
+    ("ramino", 6, {"ramino": {"matchHands": 1}}),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), EVERY_FORM)
+async def test_each_bot_decides_for_the_seats_its_player_controls_and_no_other(
+    grpc_bot: ServeBot, game: str, players: int, options: dict[str, Any]
+) -> None:
+    """One bot per deciding seat: each is asked only for seats that the rules'
+    ``controller`` gives its seat, and shown a view of one of them; every bot plays."""
+    spec = MatchSpec(f"{game}{players}", game, 2, players, options)
+    controllers = controllers_of(game, players, spec.options_message(), spec.seed)
+    sides, deciders = table_of(game, players, spec.options_message())
+    asked: dict[int, list[tuple[int, int]]] = {d: [] for d in deciders}
+
+    def recorder(decider: int) -> ScriptedBot:
+        def answer(request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
+            asked[decider].append((request.seat, request.view.seat))
+            return bot_pb2.ActResponse(index=0)
+
+        return ScriptedBot(answer)
+
+    bots = [await grpc_bot(recorder(d)) for d in deciders]
+    record = await play(spec, entrants_for_bots(bots, sides, deciders))
+    assert not record["faults"] and record["moves"]
+    for decider, seen in asked.items():
+        assert seen, f"seat {decider}'s bot was never asked"
+        assert all(controllers[seat] == decider and view == seat for seat, view in seen)
+    by_decider = dict(zip(deciders, bots, strict=True))
+    assert record["seat_bots"] == [by_decider[controllers[s]] for s in sorted(controllers)]
+    assert sum(len(seen) for seen in asked.values()) == len(record["moves"])
+
+
+async def test_the_39_card_form_gives_every_seat_its_own_bot() -> None:
+    """maraffa-forms B.6: the 39-card form has no dummy, whatever ``dummy_seat`` says of
+    the four-seat form. The command of issue 13 item 1, as a match."""
+    options = {"maraffa": {"threePlayerForm": "MARAFFA_THREE_PLAYER_FORM_DECK39"}}
+    spec = MatchSpec("deck39", "maraffa", 2, 3, options)
+    assert controllers_of("maraffa", 3, spec.options_message(), 2) == {0: 0, 1: 1, 2: 2}
+    sides, deciders = table_of("maraffa", 3, spec.options_message())
+    assert sides == [[0], [1], [2]] and deciders == [0, 1, 2]
+    lineup = entrants_for_bots([H, R, R], sides, deciders)
+    record = await play(spec, lineup)
+    assert record["seat_bots"] == [H, R, R]
 
 
 @pytest.mark.parametrize(

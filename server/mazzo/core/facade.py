@@ -21,6 +21,11 @@ Opt = TypeVar("Opt")
 Opt_in = TypeVar("Opt_in", contravariant=True)
 
 
+def own_seat(state: object, seat: int) -> int:
+    """The controller of a game where every seat decides for itself."""
+    return seat
+
+
 @dataclass(frozen=True, eq=False)
 class EngineRules(Generic[S, M, Opt]):
     """Fulfils ``core.rules.Rules`` with plain functions; see that protocol for the
@@ -40,6 +45,7 @@ class EngineRules(Generic[S, M, Opt]):
     view: Callable[[S, int], Any]
     validate: Callable[[S], None]
     score: Callable[[S], ScoreReport]
+    controller: Callable[[S, int], int] = own_seat
 
 
 class Engine(Protocol[S, M, Opt_in]):

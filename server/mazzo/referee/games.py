@@ -1,11 +1,11 @@
 """What the referee needs to know of a game beyond the ``Rules`` protocol, by game id.
 
 The match loop is generic; a few things are not in the protocol and differ by
-game: which seat's bot decides for a seat (Maraffa's dummy), which legal moves a
-random player should not pick (a claim ends a Maraffa game at once), where a hand
-ends and what it scored (for points per hand), and the builtin heuristic bot. A
-game without an entry gets the neutral defaults: every seat decides for itself,
-nothing is avoided, and points are counted per match.
+game: which legal moves a random player should not pick (a claim ends a Maraffa
+game at once), where a hand ends and what it scored (for points per hand), and the
+builtin heuristic bot. Which seat's bot decides for a seat is the rules' own
+(``Rules.controller``), not a hook. A game without an entry gets the neutral
+defaults: nothing is avoided, and points are counted per match.
 """
 
 from __future__ import annotations
@@ -19,10 +19,6 @@ from mazzo.v1 import bot_pb2, game_pb2
 
 Json = dict[str, Any]
 Policy = Callable[[bot_pb2.ActRequest], bot_pb2.ActResponse]
-
-
-def _self(players: int, options: game_pb2.GameOptions, seat: int) -> int:
-    return seat
 
 
 def _never(move: game_pb2.Move) -> bool:
@@ -43,8 +39,6 @@ def _describe(state: Any, rules: Any) -> str:
 
 @dataclass(frozen=True)
 class GameHooks:
-    #: (players, options, seat) -> the seat whose bot decides for ``seat``.
-    controller: Callable[[int, game_pb2.GameOptions, int], int] = _self
     #: A random player never picks these (unless nothing else is legal).
     avoid_at_random: Callable[[game_pb2.Move], bool] = _never
     #: Per side, the points of a hand scored by this move's events (records' JSON).
@@ -58,16 +52,6 @@ class GameHooks:
 
 
 # --------------------------------------------------------------------------- Maraffa
-
-
-def _maraffa_controller(players: int, options: game_pb2.GameOptions, seat: int) -> int:
-    """3 players: the dummy's cards are played by its partner, the controller (§2.2)."""
-    if players != 3:
-        return seat
-    from mazzo.codec import CODECS
-
-    dummy: int = CODECS["maraffa"].options(options).dummy_seat
-    return (dummy + 2) % 4 if seat == dummy else seat
 
 
 def _maraffa_avoid(move: game_pb2.Move) -> bool:
@@ -157,7 +141,6 @@ def _ramino_heuristic(seed: int) -> Policy:
 
 HOOKS: dict[str, GameHooks] = {
     "maraffa": GameHooks(
-        controller=_maraffa_controller,
         avoid_at_random=_maraffa_avoid,
         hand_points=_maraffa_hand_points,
         hand_dealt=_maraffa_hand_dealt,

@@ -1,7 +1,8 @@
 """One match: deal, ask each seat's bot, adjudicate faults, apply, record.
 
-Generic over games: seats, sides and legal moves come from the engine, and only the
-game's hooks (games.py) say which seat's bot decides for a seat. The referee owns
+Generic over games: seats, sides and legal moves come from the engine, and which
+seat's bot decides for a seat from the rules (``Rules.controller``): a bot is only
+ever asked for, and shown, the seats its player controls. The referee owns
 the clock: each deciding seat has a per-move allowance plus a bank for the match;
 time over the allowance comes out of the bank, and an answer later than both is a
 timeout. A fault (timeout, illegal move, malformed answer, crash) is recorded with
@@ -193,7 +194,9 @@ async def play_match(
     first = await engine.score(position)
     sides = [list(s.seats) for s in first.sides]
     seats = sorted(s for side in sides for s in side)
-    controller = {s: hooks.controller(players, options, s) for s in seats}
+    controller = controllers_of(spec.game, players, options, spec.seed)
+    if sorted(controller) != seats:
+        raise RuntimeError(f"the engine's seats {seats} are not the rules' {sorted(controller)}")
     deciders = sorted(set(controller.values()))
     slots = lineup_seats(sides, deciders, lineup)
     record: Json = {
@@ -357,10 +360,23 @@ def table_of(
     players = players_for(game, players)
     state, _ = rules.deal(CODECS[game].options(options), players, 0)
     sides = [list(s.seats) for s in rules.score(state).sides]
-    hooks = hooks_for(game)
-    seats = sorted(s for side in sides for s in side)
-    deciders = sorted({hooks.controller(players, options, s) for s in seats})
+    deciders = sorted(set(controllers_of(game, players, options, 0).values()))
     return sides, deciders
+
+
+def controllers_of(
+    game: str, players: int, options: game_pb2.GameOptions, seed: int
+) -> dict[int, int]:
+    """Seat -> the seat whose bot decides for it, as the rules say (``Rules.controller``)
+    of the match this seed deals: the one mapping the referee routes requests by."""
+    from mazzo.codec import CODECS
+    from mazzo.games.registry import rules_for
+    from mazzo.referee.engine import players_for
+
+    rules = rules_for(game)
+    state, _ = rules.deal(CODECS[game].options(options), players_for(game, players), seed)
+    seats = sorted(s for side in rules.score(state).sides for s in side.seats)
+    return {s: rules.controller(state, s) for s in seats}
 
 
 def summary_line(record: Json) -> str:

@@ -29,7 +29,7 @@ from mazzo.games.maraffa.trionfo_validate import validate as trionfo_validate
 from mazzo.games.maraffa.trionfo_view import TrionfoView
 from mazzo.games.maraffa.trionfo_view import view as trionfo_view
 from mazzo.games.maraffa.validate import validate
-from mazzo.games.maraffa.view import View, view
+from mazzo.games.maraffa.view import View, controller, view
 
 
 class MaraffaSideScore(NamedTuple):
@@ -160,6 +160,13 @@ def _view(state: AnyState, seat: int) -> View | TrionfoView:
     return view(state, seat)
 
 
+def _controller(state: AnyState, seat: int) -> int:
+    if type(state) is TrionfoState:
+        return seat  # five players, each for himself
+    assert isinstance(state, State)
+    return controller(state, seat)
+
+
 def _validate(state: AnyState) -> None:
     if type(state) is TrionfoState:
         trionfo_validate(state)
@@ -205,6 +212,7 @@ RULES: EngineRules[AnyState, Move, Options] = EngineRules(
     view=_view,
     validate=_validate,
     score=_score,
+    controller=_controller,
 )
 """Maraffa / Marafone Beccacino (shared/rules/maraffa.md), at every table size of
 maraffa-forms.md: five players play Trionfo (trionfo.py), the others rules.py. Each

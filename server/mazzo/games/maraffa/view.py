@@ -61,6 +61,15 @@ def controller_of(dummy: int) -> int:
     return (dummy + 2) % 4
 
 
+def controller(state: State, seat: int) -> int:
+    """Who decides for ``seat``: the dummy's partner for the dummy (§2.2.2), every other
+    seat for itself, the 39-card form included (it has no dummy). The referee gives
+    bots their seats by this, and ``view`` shows the dummy's seat its controller's view,
+    so the two cannot disagree."""
+    dummy = dummy_of(state)
+    return controller_of(dummy) if dummy is not None and seat == dummy else seat
+
+
 def view(state: State, seat: int) -> View:
     """The view of ``seat``; for the dummy's seat, its controller's view (§2.2.3)."""
     table = state.table
@@ -69,7 +78,7 @@ def view(state: State, seat: int) -> View:
     leaders = trick_leaders(state)  # once for both the completed and the current trick
     tricks = completed_tricks(state, leaders)
     dummy = dummy_of(state)
-    viewer = controller_of(dummy) if dummy is not None and seat == dummy else seat
+    viewer = controller(state, seat)
     hidden = hidden_seat(state)
     dummy_hand: tuple[int, ...] = ()
     if dummy is not None and viewer == controller_of(dummy) and hidden != dummy:
