@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from mazzo.core.errors import RulesError
+from mazzo.referee import processes
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
@@ -168,6 +171,19 @@ def _clock_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
     )
 
 
+@contextlib.contextmanager
+def _reaping_bots(local: bool = True) -> Iterator[None]:
+    """Bots' processes go with the run: this process adopts what a bot leaves behind
+    (a subreaper), and whatever is still below it at the end is killed and reaped.
+    Not with Ray, whose own processes are below this one."""
+    adopted = local and processes.become_subreaper()
+    try:
+        yield
+    finally:
+        if adopted:
+            processes.kill_orphans()
+
+
 def _match(args: argparse.Namespace) -> int:
     from mazzo.referee.match import MatchSpec, options_json, run_match, summary_line
     from mazzo.referee.records import RecordWriter
@@ -184,9 +200,23 @@ def _match(args: argparse.Namespace) -> int:
     def published(header: dict[str, Any]) -> None:
         print(f"{header['id']}: deal hash {header['deal_hash']}", flush=True)
 
-    record = asyncio.run(
-        run_match(spec, args.bot, args.service, clock, rules, args.bot_logs, published)
-    )
+    if args.bot_logs:
+        args.bot_logs.mkdir(parents=True, exist_ok=True)
+
+    async def play() -> dict[str, Any]:
+        # SIGTERM stops the match as Ctrl-C does: the bots are closed on the way out.
+        task = asyncio.current_task()
+        assert task is not None
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+        return await run_match(spec, args.bot, args.service, clock, rules, args.bot_logs, published)
+
+    try:
+        with _reaping_bots():
+            record = asyncio.run(play())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print(f"{spec.id}: stopped before the end; no record written", file=sys.stderr)
+        return 130
     if args.records is not None:
         with RecordWriter(args.records) as out:
             out.write(record)
@@ -218,17 +248,18 @@ def _tournament(args: argparse.Namespace) -> int:
         backend = RayBackend(args.ray_address, args.ray_temp_dir, args.bot_logs)
     elif args.ray_address or args.ray_temp_dir:
         raise ValueError("--ray-address and --ray-temp-dir are for --backend ray")
-    outcome = asyncio.run(
-        run_tournament(
-            config,
-            records,
-            args.resume,
-            sprt,
-            not args.no_progress,
-            logs=args.bot_logs,
-            backend=backend,
+    with _reaping_bots(backend is None):
+        outcome = asyncio.run(
+            run_tournament(
+                config,
+                records,
+                args.resume,
+                sprt,
+                not args.no_progress,
+                logs=args.bot_logs,
+                backend=backend,
+            )
         )
-    )
     summary_path = args.summary or records.with_name(records.name + ".summary.json")
     summary_path.write_text(json.dumps(outcome.summary, indent=2) + "\n")
     print(render(outcome.summary), end="")

@@ -14,8 +14,10 @@ in a run forfeits the match it is in, and every later one.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -100,6 +102,14 @@ class FaultLedger:
         return limit > 0 and self.counts.get(entrant, 0) >= limit
 
 
+def log_name(entrant: str, slot: int) -> str:
+    """A file name for a bot's stderr: the entrant's name made safe (a name may be a
+    whole ``exec:`` command, slashes and all), with a hash keeping names apart."""
+    safe = re.sub(r"[^A-Za-z0-9._+-]+", "_", entrant).strip("._")[:60]
+    digest = hashlib.blake2b(entrant.encode(), digest_size=4).hexdigest()
+    return f"{safe}-{digest}.{slot}.stderr"
+
+
 class Pools:
     """One pool of running bots per (entrant, bot slot), shared by a run's matches."""
 
@@ -112,7 +122,7 @@ class Pools:
         key = (entrant.name, slot)
         pool = self._pools.get(key)
         if pool is None:
-            log = None if self._logs is None else self._logs / f"{entrant.name}.{slot}.stderr"
+            log = None if self._logs is None else self._logs / log_name(entrant.name, slot)
             pool = BotPool(BotSpec.parse(entrant.bots[slot]), self._cwd, log)
             self._pools[key] = pool
         return pool

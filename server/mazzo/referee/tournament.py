@@ -304,6 +304,10 @@ class LocalBackend:
             await self._engine.close()
 
 
+#: Ctrl-C and a service manager's stop both end a run cleanly: bots closed, records kept.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 @dataclass
 class Outcome:
     summary: Json
@@ -371,8 +375,9 @@ async def run_tournament(
                 stop.set()
 
     loop = asyncio.get_running_loop()
-    with contextlib.suppress(NotImplementedError, RuntimeError):
-        loop.add_signal_handler(signal.SIGINT, stop.set)
+    for signum in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
     writer = RecordWriter(records_path)
     started = time.perf_counter()
     try:
@@ -394,8 +399,9 @@ async def run_tournament(
         finally:
             stopper.cancel()
     finally:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.remove_signal_handler(signal.SIGINT)
+        for signum in STOP_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)
         writer.close()
         bar.close()
         await backend.close()

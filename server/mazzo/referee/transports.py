@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shlex
-import signal
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -24,13 +23,21 @@ from typing import IO, Protocol
 
 import grpc
 from google.protobuf import json_format
+from google.protobuf.message import DecodeError
 
-from mazzo.v1 import bot_pb2, bot_pb2_grpc, game_pb2
+from mazzo.referee import processes
+from mazzo.v1 import bot_pb2, game_pb2
 
-#: A JSON line longer than this is a malformed answer (and the stream is dropped).
-LINE_LIMIT = 1 << 22
+ACT_METHOD = "/mazzo.v1.Bot/Act"
+#: A JSON line longer than this is a malformed answer (and the bot is stopped): an
+#: answer is one move, at most a few hundred bytes.
+LINE_LIMIT = 1 << 20
+#: Lines a bot may have written ahead of the requests that owe them; more is a flood.
+MAX_PENDING_LINES = 64
 #: How long a closing child may take to exit after its stdin closes.
 CLOSE_GRACE_SECONDS = 1.0
+#: After a bot's process has exited, how long its last lines may take to be read.
+EXIT_GRACE_SECONDS = 0.2
 
 
 class Fault(StrEnum):
@@ -105,12 +112,16 @@ class InProcessBot:
 
 
 class GrpcBot:
-    """A bot that serves ``mazzo.v1.Bot`` at ``host:port``; the deadline is the call's."""
+    """A bot that serves ``mazzo.v1.Bot`` at ``host:port``; the deadline is the call's.
+
+    The answer is taken as bytes and parsed here, so one that is not an
+    ``ActResponse`` is a malformed answer with the parser's reason, not a log line.
+    """
 
     def __init__(self, target: str) -> None:
         self.target = target
         self._channel: grpc.aio.Channel | None = None
-        self._stub: bot_pb2_grpc.BotStub | None = None
+        self._act: grpc.aio.UnaryUnaryMultiCallable | None = None
         self._alive = False
 
     @property
@@ -119,43 +130,134 @@ class GrpcBot:
 
     async def start(self) -> None:
         self._channel = grpc.aio.insecure_channel(self.target)
-        self._stub = bot_pb2_grpc.BotStub(self._channel)
+        self._act = self._channel.unary_unary(
+            ACT_METHOD,
+            request_serializer=bot_pb2.ActRequest.SerializeToString,
+            response_deserializer=None,
+        )
         self._alive = True
 
     def new_match(self, seed: int) -> None:
         return None
 
     async def act(self, request: bot_pb2.ActRequest, timeout: float) -> Reply:
-        assert self._stub is not None, "start() the bot first"
+        assert self._act is not None, "start() the bot first"
         start = time.perf_counter()
         try:
-            response = await self._stub.Act(request, timeout=max(timeout, 0.0))
+            raw = await self._act(request, timeout=max(timeout, 0.0))
         except grpc.aio.AioRpcError as e:
             elapsed = time.perf_counter() - start
             if e.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
                 return Reply(None, elapsed, Fault.TIMEOUT, "deadline exceeded")
             # The bot is unreachable or failed: a new channel is made for the next match.
             self._alive = False
-            return Reply(None, elapsed, Fault.CRASH, f"{e.code().name}: {e.details()}")
+            return Reply(None, elapsed, Fault.CRASH, _shorten(f"{e.code().name}: {e.details()}"))
         elapsed = time.perf_counter() - start
         if elapsed > timeout:
             return Reply(None, elapsed, Fault.TIMEOUT, f"answered after {elapsed:.3f}s")
+        try:
+            response = bot_pb2.ActResponse.FromString(raw)
+        except DecodeError as e:
+            return Reply(None, elapsed, Fault.MALFORMED, f"not an ActResponse: {e}")
+        if response.WhichOneof("choice") is None:
+            return Reply(None, elapsed, Fault.MALFORMED, "neither index nor move")
         return Reply(response, elapsed)
 
     async def close(self) -> None:
         if self._channel is not None:
             await self._channel.close()
-        self._channel = self._stub = None
+        self._channel = self._act = None
         self._alive = False
+
+
+class _BotPipes(asyncio.SubprocessProtocol):
+    """A child's stdout cut into lines as it arrives, its exit, and whether its stdin
+    takes more. Reading is never paused, so nothing the child writes can block it or
+    us, and its end of output and its exit are seen at once, separately."""
+
+    def __init__(self) -> None:
+        self._transport: asyncio.BaseTransport | None = None
+        self.lines: deque[bytes] = deque()
+        self._partial = bytearray()
+        #: Why the output can no longer be read in step with the requests, once so.
+        self.unreadable = ""
+        self.stdout_closed = False
+        self.exited = False
+        #: Set whenever any of the above changes.
+        self.news = asyncio.Event()
+        #: Clear while our buffer of unread requests is over its high-water mark.
+        self.writable = asyncio.Event()
+        self.writable.set()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = transport
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if fd != 1 or self.unreadable:
+            return
+        *complete, rest = data.split(b"\n")
+        if complete:
+            complete[0] = bytes(self._partial) + complete[0]
+            self._partial = bytearray(rest)
+        else:
+            self._partial += rest
+        if len(self._partial) > LINE_LIMIT or any(len(x) > LINE_LIMIT for x in complete):
+            self._stop_reading(f"answer longer than {LINE_LIMIT} bytes")
+        elif len(self.lines) + len(complete) > MAX_PENDING_LINES:
+            self._stop_reading(f"more than {MAX_PENDING_LINES} lines nobody asked for")
+        elif complete:
+            self.lines.extend(line + b"\n" for line in complete)
+            self.news.set()
+
+    def _stop_reading(self, why: str) -> None:
+        self.unreadable = why
+        self.lines.clear()
+        self._partial = bytearray()
+        self.news.set()
+        # Nothing more is read: a bot flooding its output blocks on its own write
+        # instead of spending the referee's time, until it is killed.
+        if isinstance(self._transport, asyncio.SubprocessTransport):
+            stdout = self._transport.get_pipe_transport(1)
+            if isinstance(stdout, asyncio.ReadTransport):
+                stdout.pause_reading()
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1:
+            self.stdout_closed = True
+            self.news.set()
+
+    def process_exited(self) -> None:
+        self.exited = True
+        self.news.set()
+
+    def pause_writing(self) -> None:
+        self.writable.clear()
+
+    def resume_writing(self) -> None:
+        self.writable.set()
+
+
+class _Gone(Exception):
+    """The bot can answer no more: it exited, closed its output or broke the protocol."""
+
+    def __init__(self, fault: Fault, detail: str) -> None:
+        super().__init__(detail)
+        self.fault = fault
+        self.detail = detail
 
 
 class ExecBot:
     """A child process: one proto3-JSON ``ActRequest`` per line on its stdin, one
     ``ActResponse`` per line on its stdout (docs/referee.md).
 
-    Requests carry no id, so after a timeout the late answer is still owed: the
-    number of such answers is counted and that many lines are skipped before the
-    next answer is read, which keeps requests and answers in step.
+    Every step of a move, writing the request as well as reading the answer, runs
+    inside the move's deadline, and every wait at close is bounded: no bot can hold
+    the referee longer than its time. Requests carry no id, so after a timeout the
+    late answer is still owed: that many lines are skipped before the next answer is
+    read, which keeps requests and answers in step. A bot that cannot be kept in
+    step (an answer over ``LINE_LIMIT``, a flood of lines, a request it did not read
+    within the whole move's time) is stopped: its process group and every process it
+    started are killed, and its later moves are the referee's.
     """
 
     def __init__(self, command: str, cwd: Path | None = None, stderr: Path | None = None) -> None:
@@ -165,116 +267,171 @@ class ExecBot:
             raise ValueError("exec: needs a command")
         self.cwd = cwd
         self.stderr = stderr
-        self._proc: asyncio.subprocess.Process | None = None
+        self._transport: asyncio.SubprocessTransport | None = None
+        self._pipes: _BotPipes | None = None
         self._stale = 0
         self._start_error = ""
+        self._stopped = ""
         self._err: IO[bytes] | None = None
 
     @property
     def alive(self) -> bool:
-        return self._proc is not None and self._proc.returncode is None
+        pipes = self._pipes
+        return (
+            pipes is not None
+            and not self._stopped
+            and not pipes.exited
+            and not pipes.stdout_closed
+            and not pipes.unreadable
+        )
 
     @property
     def pid(self) -> int | None:
-        return None if self._proc is None else self._proc.pid
+        return None if self._transport is None else self._transport.get_pid()
 
     async def start(self) -> None:
         if self.stderr is not None:
+            self.stderr.parent.mkdir(parents=True, exist_ok=True)
             self._err = self.stderr.open("ab")
         self._stale = 0
-        self._start_error = ""
+        self._start_error = self._stopped = ""
+        loop = asyncio.get_running_loop()
         try:
-            self._proc = await asyncio.create_subprocess_exec(
+            self._transport, self._pipes = await loop.subprocess_exec(
+                _BotPipes,
                 *self.argv,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=self._err if self._err is not None else asyncio.subprocess.DEVNULL,
                 cwd=self.cwd,
-                limit=LINE_LIMIT,
                 start_new_session=True,
             )
         except OSError as e:
             # A program that cannot be started crashes at its first move, like one
             # that exits at once: the match goes on by the fault policy.
             self._start_error = f"cannot start {self.argv[0]!r}: {e.strerror or e}"
+            return
+        stdin = self._transport.get_pipe_transport(0)
+        if isinstance(stdin, asyncio.WriteTransport):
+            # A request counts as delivered once the pipe holds it all: a bot that
+            # leaves it there past the move's time has stopped reading.
+            stdin.set_write_buffer_limits(high=0)
 
     def new_match(self, seed: int) -> None:
         return None
 
     async def act(self, request: bot_pb2.ActRequest, timeout: float) -> Reply:
-        proc = self._proc
-        if proc is None or proc.returncode is not None or proc.stdin is None or proc.stdout is None:
+        transport, pipes = self._transport, self._pipes
+        if transport is None or pipes is None or not self.alive:
             return Reply(None, 0.0, Fault.CRASH, self._exit_text())
+        stdin = transport.get_pipe_transport(0)
+        assert isinstance(stdin, asyncio.WriteTransport)
         line = request_line(request)
         start = time.perf_counter()
+        written = False
         try:
-            proc.stdin.write(line)
-            await proc.stdin.drain()
             async with asyncio.timeout(max(timeout, 0.0)):
-                while self._stale:
-                    await proc.stdout.readline()
-                    self._stale -= 1
-                raw = await proc.stdout.readline()
+                stdin.write(line)
+                await pipes.writable.wait()
+                written = True
+                raw = await self._next_answer(pipes)
         except TimeoutError:
+            elapsed = time.perf_counter() - start
+            if not written:
+                self._stop("stopped reading its requests")
+                return Reply(
+                    None, elapsed, Fault.TIMEOUT, f"did not read its request in {timeout:.3f}s"
+                )
             self._stale += 1
-            elapsed = time.perf_counter() - start
             return Reply(None, elapsed, Fault.TIMEOUT, f"no answer in {timeout:.3f}s")
-        except (BrokenPipeError, ConnectionResetError):
-            await self._reap()
-            return Reply(None, time.perf_counter() - start, Fault.CRASH, self._exit_text())
-        except ValueError:
-            # A line over LINE_LIMIT: the stream cannot be resynchronised.
-            await self.close()
-            elapsed = time.perf_counter() - start
-            return Reply(None, elapsed, Fault.MALFORMED, f"answer longer than {LINE_LIMIT} bytes")
-        elapsed = time.perf_counter() - start
-        if not raw.endswith(b"\n"):
-            # End of output: the process has exited (or closed stdout, as good as exiting).
-            await self._reap()
-            return Reply(None, elapsed, Fault.CRASH, self._exit_text())
-        return _parse_answer(raw, elapsed)
+        except _Gone as gone:
+            self._stop(gone.detail)
+            return Reply(None, time.perf_counter() - start, gone.fault, gone.detail)
+        return _parse_answer(raw, time.perf_counter() - start)
 
-    async def _reap(self) -> None:
-        """Collect a dead child's exit status; kill one that merely closed its stdout."""
-        proc = self._proc
-        if proc is None:
-            return
-        try:
-            await asyncio.wait_for(proc.wait(), CLOSE_GRACE_SECONDS)
-        except TimeoutError:
-            self._kill()
-            await proc.wait()
+    async def _next_answer(self, pipes: _BotPipes) -> bytes:
+        """The answer to the latest request, after the late answers still owed."""
+        grace_end: float | None = None
+        while True:
+            while pipes.lines:
+                raw = pipes.lines.popleft()
+                if not self._stale:
+                    return raw
+                self._stale -= 1
+            if pipes.unreadable:
+                raise _Gone(Fault.MALFORMED, pipes.unreadable)
+            pipes.news.clear()
+            if pipes.exited or pipes.stdout_closed:
+                # The bot is ending. Wait a moment for the other half of the news: its
+                # last lines may still be in the pipe, and its exit status says why.
+                # A child of its holding the pipe open must not make a dead bot look
+                # merely slow, nor a bot that closed its output look alive.
+                if pipes.exited and pipes.stdout_closed:
+                    raise _Gone(Fault.CRASH, self._exit_text())
+                if grace_end is None:
+                    grace_end = time.perf_counter() + EXIT_GRACE_SECONDS
+                left = grace_end - time.perf_counter()
+                if left <= 0:
+                    raise _Gone(Fault.CRASH, self._exit_text())
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(left):
+                        await pipes.news.wait()
+            else:
+                await pipes.news.wait()
 
     def _exit_text(self) -> str:
         if self._start_error:
             return self._start_error
-        code = None if self._proc is None else self._proc.returncode
-        return "process not running" if code is None else f"process exited with status {code}"
+        code = None if self._transport is None else self._transport.get_returncode()
+        if code is not None and code < 0:
+            return f"process killed by signal {-code}"
+        if code is not None:
+            return f"process exited with status {code}"
+        if self._stopped:
+            return f"stopped by the referee: {self._stopped}"
+        return "process closed its output"
 
-    def _kill(self) -> None:
-        proc = self._proc
-        if proc is not None and proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
+    def _stop(self, why: str) -> None:
+        """Kill the bot and everything it started, now; never waits."""
+        if self._stopped:
+            return
+        self._stopped = why
+        transport = self._transport
+        if transport is None:
+            return
+        pid = transport.get_pid()
+        if transport.get_returncode() is None:
+            processes.kill_all(processes.descendants(pid))
+        # The group the bot leads (its session): children left behind go too.
+        processes.kill_group(pid)
+        transport.close()
 
     async def close(self) -> None:
-        """Close stdin (a well-behaved bot exits at end of input), then kill its group."""
-        proc = self._proc
-        if proc is not None:
-            if proc.stdin is not None and not proc.stdin.is_closing():
-                proc.stdin.close()
-            if proc.returncode is None:
-                try:
-                    await asyncio.wait_for(proc.wait(), CLOSE_GRACE_SECONDS)
-                except TimeoutError:
-                    self._kill()
-                    await proc.wait()
-            # Children the bot left behind in its session go too.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
+        """Close stdin (a well-behaved bot exits at end of input), then kill whatever is
+        left; every wait is bounded."""
+        transport, pipes = self._transport, self._pipes
+        if transport is not None and pipes is not None:
+            # Found while the bot lives: children in sessions of their own.
+            started = [] if pipes.exited else processes.descendants(transport.get_pid())
+            stdin = transport.get_pipe_transport(0)
+            if stdin is not None:
+                stdin.close()
+            await _wait_for(pipes, CLOSE_GRACE_SECONDS)
+            processes.kill_all(started)
+            self._stop("closed")
+            await _wait_for(pipes, CLOSE_GRACE_SECONDS)
         if self._err is not None:
             self._err.close()
             self._err = None
+
+
+async def _wait_for(pipes: _BotPipes, seconds: float) -> None:
+    """Until the child has exited, for at most ``seconds``."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            while not pipes.exited:
+                pipes.news.clear()
+                await pipes.news.wait()
 
 
 @lru_cache(maxsize=1 << 14)
@@ -306,6 +463,11 @@ def _parse_answer(raw: bytes, elapsed: float) -> Reply:
     if response.WhichOneof("choice") is None:
         return Reply(None, elapsed, Fault.MALFORMED, f"neither index nor move: {_clip(raw)}")
     return Reply(response, elapsed)
+
+
+def _shorten(text: str, limit: int = 200) -> str:
+    """A bot's own words in a record, cut to a length a record can hold."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _clip(raw: bytes, limit: int = 80) -> str:
