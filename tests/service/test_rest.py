@@ -41,6 +41,9 @@ def test_every_rpc_has_a_route_from_its_annotation() -> None:
         "ApplyMove": ("POST", "/v1/state:apply"),
         "GetView": ("POST", "/v1/state:view"),
         "Score": ("POST", "/v1/state:score"),
+        "Determinize": ("POST", "/v1/view:determinize"),
+        "ApplyMoves": ("POST", "/v1/state:applyMoves"),
+        "Simulate": ("POST", "/v1/state:simulate"),
     }
 
 

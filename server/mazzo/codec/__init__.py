@@ -31,6 +31,8 @@ class GameCodec:
     event_to_wire: Callable[[Any, game_pb2.Event], None]
     events_bytes: Callable[[Sequence[Any], int], bytes]
     view_to_wire: Callable[[Any, game_pb2.GameView], None]
+    #: A view sent by a client (Determinize, Simulate), checked; ``field`` names it.
+    view_from_wire: Callable[[game_pb2.GameView, str], Any]
     side_score_to_wire: Callable[[Any, Any], None]
 
     def options(self, msg: game_pb2.GameOptions, field: str = "options") -> Any:
@@ -85,6 +87,12 @@ def _maraffa_view_to_wire(view: Any, out: game_pb2.GameView) -> None:
         maraffa.view_to_wire(view, out)
 
 
+def _maraffa_view_from_wire(msg: game_pb2.GameView, field: str) -> Any:
+    if msg.players == 5:
+        return maraffa_trionfo.view_from_wire(msg, field)
+    return maraffa.view_from_wire(msg, field)
+
+
 def _maraffa_side_score_to_wire(detail: Any, out: maraffa_pb2.MaraffaSideScore) -> None:
     if type(detail) is TrionfoSideScore:
         maraffa_trionfo.side_score_to_wire(detail, out)
@@ -107,6 +115,7 @@ CODECS: dict[str, GameCodec] = {
         event_to_wire=maraffa.event_to_wire,
         events_bytes=maraffa.events_bytes,
         view_to_wire=_maraffa_view_to_wire,
+        view_from_wire=_maraffa_view_from_wire,
         side_score_to_wire=_maraffa_side_score_to_wire,
     ),
     "burraco": GameCodec(
@@ -123,6 +132,7 @@ CODECS: dict[str, GameCodec] = {
         event_to_wire=burraco.event_to_wire,
         events_bytes=burraco.events_bytes,
         view_to_wire=burraco.view_to_wire,
+        view_from_wire=burraco.view_from_wire,
         side_score_to_wire=burraco.side_score_to_wire,
     ),
     "ramino": GameCodec(
@@ -139,6 +149,7 @@ CODECS: dict[str, GameCodec] = {
         event_to_wire=ramino.event_to_wire,
         events_bytes=ramino.events_bytes,
         view_to_wire=ramino.view_to_wire,
+        view_from_wire=ramino.view_from_wire,
         side_score_to_wire=ramino.side_score_to_wire,
     ),
 }

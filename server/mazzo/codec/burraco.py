@@ -612,3 +612,9 @@ def side_score_to_wire(detail: BurracoSideScore, out: burraco_pb2.BurracoSideSco
         _score_to_wire(detail.last_hand, out.last_hand)
     if detail.last_credit is not None:
         out.last_credit = detail.last_credit
+
+
+def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
+    """A view as a client sends it (Determinize, Simulate), checked: placeholder of
+    the search work (issue 15)."""
+    raise NotImplementedError

@@ -767,3 +767,9 @@ score_to_wire = _score_to_wire
 trick_to_wire = _trick_to_wire
 hands_bytes = _hands_bytes
 options_from_message = _options_from_message
+
+
+def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
+    """A view as a client sends it (Determinize, Simulate), checked: placeholder of
+    the search work (issue 15)."""
+    raise NotImplementedError

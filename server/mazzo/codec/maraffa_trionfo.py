@@ -284,3 +284,9 @@ def side_score_to_wire(detail: TrionfoSideScore, out: maraffa_pb2.MaraffaSideSco
     deal_to_wire(detail.deal, t.deal)
     if detail.last_deal is not None:
         deal_to_wire(detail.last_deal, t.last_deal)
+
+
+def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> TrionfoView:
+    """A view as a client sends it (Determinize, Simulate), checked: placeholder of
+    the search work (issue 15)."""
+    raise NotImplementedError

@@ -615,3 +615,9 @@ def side_score_to_wire(detail: RaminoSideScore, out: ramino_pb2.RaminoSideScore)
     out.status = ramino_pb2.RaminoStatus.ValueType(detail.status)
     if detail.last_hand_net is not None:
         out.last_hand_net = detail.last_hand_net
+
+
+def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
+    """A view as a client sends it (Determinize, Simulate), checked: placeholder of
+    the search work (issue 15)."""
+    raise NotImplementedError

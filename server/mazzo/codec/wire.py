@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
 
 from mazzo.core.errors import InvalidArgument
 
@@ -89,3 +89,31 @@ def message_fields(data: bytes, count: int) -> list[bytes] | None:
             return None
         found[number - 1] = data[start:i]
     return found
+
+
+def first_difference(a: Message, b: Message, path: str) -> str:
+    """The path of the first field where two messages of one type differ (``path`` if
+    they do not): ``view.maraffa.hand_sizes[2]``. Fields in number order."""
+    for field in a.DESCRIPTOR.fields:
+        name = f"{path}.{field.name}"
+        if field.is_repeated:
+            left, right = getattr(a, field.name), getattr(b, field.name)
+            for i in range(min(len(left), len(right))):
+                if left[i] != right[i]:
+                    if (
+                        field.message_type is not None
+                        and not field.message_type.GetOptions().map_entry
+                    ):
+                        return first_difference(left[i], right[i], f"{name}[{i}]")
+                    return f"{name}[{i}]"
+            if len(left) != len(right):
+                return name
+        elif field.message_type is not None:
+            present = a.HasField(field.name), b.HasField(field.name)
+            if present != (False, False) and getattr(a, field.name) != getattr(b, field.name):
+                if all(present):
+                    return first_difference(getattr(a, field.name), getattr(b, field.name), name)
+                return name
+        elif getattr(a, field.name) != getattr(b, field.name):
+            return name
+    return path

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from mazzo.core.errors import NotAllowedNow
 from mazzo.core.rules import OptionSpec, ScoreReport
 
 S = TypeVar("S")
@@ -24,6 +25,16 @@ Opt_in = TypeVar("Opt_in", contravariant=True)
 def own_seat(state: object, seat: int) -> int:
     """The controller of a game where every seat decides for itself."""
     return seat
+
+
+def cannot_determinize(view: object, count: int, seed: int) -> Sequence[Any]:
+    """The ``determinize`` of a game that has no sampler (yet)."""
+    raise NotAllowedNow("view", "this game cannot sample the hidden cards of a view")
+
+
+def unbounded(state: object, to_match_end: bool) -> int:
+    """The ``moves_bound`` of a game that states none: search cannot be admitted."""
+    raise NotAllowedNow("state", "this game states no bound on the moves left")
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,6 +57,8 @@ class EngineRules(Generic[S, M, Opt]):
     validate: Callable[[S], None]
     score: Callable[[S], ScoreReport]
     controller: Callable[[S, int], int] = own_seat
+    determinize: Callable[[Any, int, int], Sequence[S]] = cannot_determinize
+    moves_bound: Callable[[S, bool], int] = unbounded
 
 
 class Engine(Protocol[S, M, Opt_in]):
@@ -70,6 +83,8 @@ def engine_rules(
     view: Callable[[S, int], Any],
     validate: Callable[[S], None],
     score: Callable[[S], ScoreReport],
+    determinize: Callable[[Any, int, int], Sequence[S]] = cannot_determinize,
+    moves_bound: Callable[[S, bool], int] = unbounded,
 ) -> EngineRules[S, M, Opt]:
     """The ``Rules`` of a game with one engine module: ``info`` is its id, display name,
     player counts, default players and option specs."""
@@ -84,4 +99,6 @@ def engine_rules(
         view,
         validate,
         score,
+        determinize=determinize,
+        moves_bound=moves_bound,
     )

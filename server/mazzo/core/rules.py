@@ -65,6 +65,19 @@ class Rules(Protocol, Generic[S, M, Opt]):
 
     def view(self, state: S, seat: int) -> Any: ...
 
+    def determinize(self, view: Any, count: int, seed: int) -> Sequence[S]:
+        """``count`` whole states whose view for ``view.seat`` is ``view``: the hidden
+        cards dealt anew, uniformly among the deals the view allows, and what the
+        view hides of the future (stock order, later shuffles) drawn from ``seed``.
+        Deterministic in (view, count, seed). A view no deal can give is refused
+        with ``InvalidArgument`` naming the field (``view....``)."""
+        ...
+
+    def moves_bound(self, state: S, to_match_end: bool) -> int:
+        """An upper bound, from the rules, on the moves from ``state`` to the end of the
+        hand (or of the match): what search requests are admitted by."""
+        ...
+
     def controller(self, state: S, seat: int) -> int:
         """The seat whose player decides for ``seat``: ``seat`` itself, except where the
         rules give a seat's cards to another player (Maraffa's dummy). Fixed for a match,

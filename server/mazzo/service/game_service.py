@@ -13,8 +13,8 @@ import grpc
 
 from mazzo.codec import CODECS, GameCodec
 from mazzo.codec.common import memo_for
-from mazzo.codec.wire import entry, message_fields, parse, varint
-from mazzo.core.errors import InvalidArgument, InvalidState
+from mazzo.codec.wire import entry, first_difference, message_fields, parse, varint
+from mazzo.core.errors import InvalidArgument, InvalidState, NotAllowedNow, RulesError
 from mazzo.games.registry import GAMES, rules_for
 from mazzo.service.metrics import Metrics
 from mazzo.service.state_memo import StateMemo
@@ -30,6 +30,15 @@ _APPLY_STATE_FIELD = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_nam
 _APPLY_SEAT_KEY = varint(
     game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_name["seat"].number << 3
 )
+_MOVES_MOVES_FIELD = game_service_pb2.ApplyMovesResponse.DESCRIPTOR.fields_by_name[
+    "legal_moves"
+].number
+_MOVE_EVENTS_FIELD = game_service_pb2.MoveEvents.DESCRIPTOR.fields_by_name["events"].number
+
+#: Determinize: states per call. A search samples tens; a thousand is a long study.
+MAX_SAMPLES = 1024
+#: ApplyMoves: moves per call, more than any match of any game has in a hand.
+MAX_APPLY_MOVES = 4096
 
 
 def _game_of(msg: game_pb2.GameState) -> tuple[Any, GameCodec]:
@@ -75,6 +84,33 @@ def _move_from_bytes(game: str, data: bytes) -> Any:
     """A wire move decoded once: moves recur across every match, and the domain moves
     are immutable (errors are raised again each time, never cached)."""
     return CODECS[game].move_from_wire(parse(game_pb2.Move.FromString, data, "move"), "move")
+
+
+def load_view(msg: game_pb2.GameView, field: str = "view") -> tuple[Any, GameCodec, Any]:
+    """Decode and check a view a client sends (Determinize, Simulate)."""
+    if not msg.game:
+        raise InvalidArgument(f"{field}.game", "the view names no game")
+    rules = rules_for(msg.game, f"{field}.game")
+    codec = CODECS[msg.game]
+    return rules, codec, codec.view_from_wire(msg, field)
+
+
+def determinized(rules: Any, codec: GameCodec, view: Any, count: int, seed: int) -> list[Any]:
+    """The game's samples of ``view``, each checked to give ``view`` back: a view that
+    no deal can give, and that the sampler let through, is refused here, naming the
+    first field where the sample's view differs."""
+    states = list(rules.determinize(view, count, seed))
+    if len(states) != count:
+        raise RuntimeError(f"{rules.id}: asked for {count} samples, got {len(states)}")
+    for state in states:
+        seen = rules.view(state, view.seat)
+        if seen != view:
+            given, got = game_pb2.GameView(), game_pb2.GameView()
+            codec.view_to_wire(view, given)
+            codec.view_to_wire(seen, got)
+            where = first_difference(given, got, "view")
+            raise InvalidArgument(where, "no deal of the cards gives this view")
+    return states
 
 
 def _decision(rules: Any, state: Any) -> tuple[int, Any]:
@@ -206,6 +242,56 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             out = response.sides.add(side=side.side, seats=side.seats, match_total=side.match_total)
             codec.side_score_to_wire(side.detail, getattr(out, codec.options_field))
         return response
+
+    async def Determinize(
+        self, request: game_service_pb2.DeterminizeRequest, context: grpc.aio.ServicerContext
+    ) -> game_service_pb2.DeterminizeResponse:
+        if not 1 <= request.count <= MAX_SAMPLES:
+            raise InvalidArgument("count", f"count must be 1..{MAX_SAMPLES}, not {request.count}")
+        rules, codec, view = load_view(request.view)
+        response = game_service_pb2.DeterminizeResponse()
+        for state in determinized(rules, codec, view, request.count, request.seed):
+            seat, _ = _decision(rules, state)
+            codec.state_to_wire(state, seat, response.states.add())
+        return response
+
+    async def ApplyMoves(
+        self, request: game_service_pb2.ApplyMovesRequest, context: grpc.aio.ServicerContext
+    ) -> game_service_pb2.ApplyMovesResponse:
+        """All or nothing: the first move that fails is named by its index, and no state
+        is returned."""
+        count = len(request.moves)
+        if not 1 <= count <= MAX_APPLY_MOVES:
+            raise InvalidArgument("moves", f"give 1..{MAX_APPLY_MOVES} moves, not {count}")
+        rules, codec, state = load_state(request.state, self.memo)
+        response = game_service_pb2.ApplyMovesResponse()
+        for i, wire_move in enumerate(request.moves):
+            try:
+                move = codec.move_from_wire(wire_move, "move")
+                state, events = rules.apply(state, move)
+            except RulesError as e:
+                raise _at_move(e, i) from None
+            response.applied.add().MergeFromString(codec.events_bytes(events, _MOVE_EVENTS_FIELD))
+        self._moves[rules.id].inc(count)
+        seat, moves = _decision(rules, state)
+        codec.state_to_wire(state, seat, response.state)
+        self.memo.put(response.state.SerializeToString(), (rules, codec, state))
+        response.seat = seat
+        response.MergeFromString(codec.moves_bytes(moves, _MOVES_MOVES_FIELD))
+        return response
+
+    async def Simulate(
+        self, request: game_service_pb2.SimulateRequest, context: grpc.aio.ServicerContext
+    ) -> game_service_pb2.SimulateResponse:
+        raise NotAllowedNow("position", "placeholder: Simulate is being built (issue 15)")
+
+
+def _at_move(error: RulesError, index: int) -> RulesError:
+    """``error`` of one move, re-addressed to that move of ``moves`` (same class)."""
+    field = error.field
+    if field == "move" or field.startswith("move."):
+        field = f"moves[{index}]" + field.removeprefix("move")
+    return type(error)(field, f"move {index} of the sequence: {error.reason}")
 
 
 def add_to_server(service: GameService, server: grpc.aio.Server) -> None:

@@ -7,6 +7,7 @@ from typing import NamedTuple
 from mazzo.core.facade import engine_rules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
 from mazzo.games.burraco import rules
+from mazzo.games.burraco.determinize import determinize, moves_bound
 from mazzo.games.burraco.options import DEFAULT_PLAYERS, PLAYER_COUNTS, Options
 from mazzo.games.burraco.scoring import credits, hand_scores
 from mazzo.games.burraco.state import HandScore, Stage, State, match_sides
@@ -80,5 +81,14 @@ def _score(state: State) -> ScoreReport:
 
 
 _INFO = ("burraco", "Burraco", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
-RULES = engine_rules(_INFO, Options, rules, view=view, validate=validate, score=_score)
+RULES = engine_rules(
+    _INFO,
+    Options,
+    rules,
+    view=view,
+    validate=validate,
+    score=_score,
+    determinize=determinize,
+    moves_bound=moves_bound,
+)
 """Burraco, FIBUR Italian rules (shared/rules/burraco.md)."""

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from mazzo.core.facade import EngineRules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
-from mazzo.games.maraffa import rules, trionfo
+from mazzo.games.maraffa import determinize, rules, trionfo, trionfo_determinize
 from mazzo.games.maraffa.events import Event
 from mazzo.games.maraffa.moves import Move
 from mazzo.games.maraffa.options import (
@@ -167,6 +167,20 @@ def _controller(state: AnyState, seat: int) -> int:
     return controller(state, seat)
 
 
+def _determinize(view: View | TrionfoView, count: int, seed: int) -> list[AnyState]:
+    if type(view) is TrionfoView:
+        return list(trionfo_determinize.determinize(view, count, seed))
+    assert isinstance(view, View)
+    return list(determinize.determinize(view, count, seed))
+
+
+def _moves_bound(state: AnyState, to_match_end: bool) -> int:
+    if type(state) is TrionfoState:
+        return trionfo_determinize.moves_bound(state, to_match_end)
+    assert isinstance(state, State)
+    return determinize.moves_bound(state, to_match_end)
+
+
 def _validate(state: AnyState) -> None:
     if type(state) is TrionfoState:
         trionfo_validate(state)
@@ -213,6 +227,8 @@ RULES: EngineRules[AnyState, Move, Options] = EngineRules(
     validate=_validate,
     score=_score,
     controller=_controller,
+    determinize=_determinize,
+    moves_bound=_moves_bound,
 )
 """Maraffa / Marafone Beccacino (shared/rules/maraffa.md), at every table size of
 maraffa-forms.md: five players play Trionfo (trionfo.py), the others rules.py. Each

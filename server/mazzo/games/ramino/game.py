@@ -11,6 +11,7 @@ from typing import NamedTuple
 from mazzo.core.facade import engine_rules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
 from mazzo.games.ramino import rules
+from mazzo.games.ramino.determinize import determinize, moves_bound
 from mazzo.games.ramino.options import (
     DEFAULT_PLAYERS,
     MAX_CHIPS,
@@ -95,5 +96,14 @@ def _score(state: State) -> ScoreReport:
 
 
 _INFO = ("ramino", "Ramino pokerato", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
-RULES = engine_rules(_INFO, Options, rules, view=view, validate=validate, score=_score)
+RULES = engine_rules(
+    _INFO,
+    Options,
+    rules,
+    view=view,
+    validate=validate,
+    score=_score,
+    determinize=determinize,
+    moves_bound=moves_bound,
+)
 """Ramino pokerato with the imaginary joker (shared/rules/ramino.md)."""
