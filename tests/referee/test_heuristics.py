@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from google.protobuf import json_format
 
-from mazzo.referee.bots import heuristic_policy
+from mazzo.players.builtins import heuristic_policy
 from mazzo.referee.engine import LocalEngine
 from mazzo.referee.match import Entrant, MatchSpec, Pools, play_match, table_of
 from mazzo.referee.ratings import standings

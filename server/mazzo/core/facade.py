@@ -9,7 +9,7 @@ its score report, and (for Maraffa) the choice between its two engines.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -37,6 +37,11 @@ def unbounded(state: object, to_match_end: bool) -> int:
     raise NotAllowedNow("state", "this game states no bound on the moves left")
 
 
+def no_hands(state: object) -> Hashable:
+    """The ``hand_key`` of a game that does not say where its hands end."""
+    raise NotAllowedNow("state", "this game does not say where its hands end")
+
+
 @dataclass(frozen=True, eq=False)
 class EngineRules(Generic[S, M, Opt]):
     """Fulfils ``core.rules.Rules`` with plain functions; see that protocol for the
@@ -59,6 +64,7 @@ class EngineRules(Generic[S, M, Opt]):
     controller: Callable[[S, int], int] = own_seat
     determinize: Callable[[Any, int, int], Sequence[S]] = cannot_determinize
     moves_bound: Callable[[S, bool], int] = unbounded
+    hand_key: Callable[[S], Hashable] = no_hands
 
 
 class Engine(Protocol[S, M, Opt_in]):
@@ -85,6 +91,7 @@ def engine_rules(
     score: Callable[[S], ScoreReport],
     determinize: Callable[[Any, int, int], Sequence[S]] = cannot_determinize,
     moves_bound: Callable[[S, bool], int] = unbounded,
+    hand_key: Callable[[S], Hashable] = no_hands,
 ) -> EngineRules[S, M, Opt]:
     """The ``Rules`` of a game with one engine module: ``info`` is its id, display name,
     player counts, default players and option specs."""
@@ -101,4 +108,5 @@ def engine_rules(
         score,
         determinize=determinize,
         moves_bound=moves_bound,
+        hand_key=hand_key,
     )

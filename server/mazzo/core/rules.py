@@ -6,7 +6,7 @@ types; the codec of that game turns them into wire messages and back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -76,6 +76,11 @@ class Rules(Protocol, Generic[S, M, Opt]):
     def moves_bound(self, state: S, to_match_end: bool) -> int:
         """An upper bound, from the rules, on the moves from ``state`` to the end of the
         hand (or of the match): what search requests are admitted by."""
+        ...
+
+    def hand_key(self, state: S) -> Hashable:
+        """A value that changes exactly when a new hand (deal) of the match begins:
+        where a playout to the end of the hand stops."""
         ...
 
     def controller(self, state: S, seat: int) -> int:

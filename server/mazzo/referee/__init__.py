@@ -2,6 +2,6 @@
 
 Bots speak only the ``mazzo.v1.Bot/Act`` contract (over gRPC, over stdin/stdout
 as proto3 JSON lines, or in-process); the rules come from the registry and travel
-through the codecs, so no module here but ``games`` and ``maraffa_bot`` knows a
-particular game.
+through the codecs, so no module here but ``games`` knows a particular game. The
+builtin players are strategy, in ``mazzo.players``.
 """

@@ -1,56 +1,15 @@
-"""Bot specs (``grpc://HOST:PORT``, ``exec:COMMAND``, ``builtin:NAME``), the builtin bots,
-and pools that keep bots running between matches and replace crashed ones.
+"""Bot specs (``grpc://HOST:PORT``, ``exec:COMMAND``, ``builtin:NAME[?k=v&…]``) and pools
+that keep bots running between matches and replace crashed ones. The builtin players
+themselves are strategy, in ``mazzo.players``.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from mazzo.referee.games import hooks_for
-from mazzo.referee.transports import ExecBot, GrpcBot, InProcessBot, Policy, Transport
-from mazzo.v1 import bot_pb2, game_pb2
-
-
-def random_index(moves: Sequence[game_pb2.Move], game: str, rng: random.Random) -> int:
-    """A uniformly random legal move, leaving out what the game says a random player
-    should not pick (a Maraffa claim) unless nothing else is legal."""
-    avoid = hooks_for(game).avoid_at_random
-    choices = [i for i, m in enumerate(moves) if not avoid(m)]
-    return rng.choice(choices) if choices else rng.randrange(len(moves))
-
-
-def random_policy(seed: int) -> Policy:
-    rng = random.Random(seed)
-
-    def policy(request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
-        return bot_pb2.ActResponse(index=random_index(request.legal_moves, request.view.game, rng))
-
-    return policy
-
-
-def heuristic_policy(seed: int) -> Policy:
-    """The game's own heuristic (games.py), or random play for a game that has none."""
-    fallback = random_policy(seed)
-    by_game: dict[str, Policy] = {}
-
-    def policy(request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
-        game = request.view.game
-        chosen = by_game.get(game)
-        if chosen is None:
-            make = hooks_for(game).heuristic
-            chosen = by_game[game] = make(seed) if make is not None else fallback
-        return chosen(request)
-
-    return policy
-
-
-BUILTINS: dict[str, Callable[[int], Policy]] = {
-    "random": random_policy,
-    "heuristic": heuristic_policy,
-}
+from mazzo.players.builtins import BUILTINS, parse_builtin
+from mazzo.referee.transports import ExecBot, GrpcBot, InProcessBot, Transport
 
 
 @dataclass(frozen=True)
@@ -60,6 +19,8 @@ class BotSpec:
     text: str
     kind: str
     target: str
+    #: A builtin's parameters (``builtin:pimc?samples=16``).
+    params: dict[str, str] = field(default_factory=dict, compare=False)
 
     @staticmethod
     def parse(text: str) -> BotSpec:
@@ -74,11 +35,8 @@ class BotSpec:
                 raise ValueError(f"{text!r}: expected exec:COMMAND")
             return BotSpec(text, "exec", command)
         if text.startswith("builtin:"):
-            name = text.removeprefix("builtin:")
-            if name not in BUILTINS:
-                known = ", ".join(f"builtin:{n}" for n in BUILTINS)
-                raise ValueError(f"{text!r}: unknown builtin bot; there are {known}")
-            return BotSpec(text, "builtin", name)
+            name, params = parse_builtin(text.removeprefix("builtin:"))
+            return BotSpec(text, "builtin", name, params)
         raise ValueError(f"{text!r}: a bot is grpc://HOST:PORT, exec:COMMAND or builtin:NAME")
 
     def transport(self, cwd: Path | None = None, stderr: Path | None = None) -> Transport:
@@ -86,7 +44,8 @@ class BotSpec:
             return GrpcBot(self.target)
         if self.kind == "exec":
             return ExecBot(self.target, cwd=cwd, stderr=stderr)
-        return InProcessBot(BUILTINS[self.target])
+        make, params = BUILTINS[self.target], self.params
+        return InProcessBot(lambda seed: make(seed, params))
 
 
 class BotPool:

@@ -1,11 +1,10 @@
 """What the referee needs to know of a game beyond the ``Rules`` protocol, by game id.
 
 The match loop is generic; a few things are not in the protocol and differ by
-game: which legal moves a random player should not pick (a claim ends a Maraffa
-game at once), where a hand ends and what it scored (for points per hand), and the
-builtin heuristic bot. Which seat's bot decides for a seat is the rules' own
-(``Rules.controller``), not a hook. A game without an entry gets the neutral
-defaults: nothing is avoided, and points are counted per match.
+game: where a hand ends and what it scored (for points per hand), and how to show
+a position to people. Which seat's bot decides for a seat is the rules' own
+(``Rules.controller``), and the builtin players are in ``mazzo.players``. A game
+without an entry gets the neutral defaults: points are counted per match.
 """
 
 from __future__ import annotations
@@ -15,14 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mazzo.core.cards import codes
-from mazzo.v1 import bot_pb2, game_pb2
 
 Json = dict[str, Any]
-Policy = Callable[[bot_pb2.ActRequest], bot_pb2.ActResponse]
-
-
-def _never(move: game_pb2.Move) -> bool:
-    return False
 
 
 def _no_hand(events: Sequence[Json]) -> list[int] | None:
@@ -39,23 +32,15 @@ def _describe(state: Any, rules: Any) -> str:
 
 @dataclass(frozen=True)
 class GameHooks:
-    #: A random player never picks these (unless nothing else is legal).
-    avoid_at_random: Callable[[game_pb2.Move], bool] = _never
     #: Per side, the points of a hand scored by this move's events (records' JSON).
     hand_points: Callable[[Sequence[Json]], list[int] | None] = _no_hand
     #: Did this move's events deal a new hand (so replay can find hand k)?
     hand_dealt: Callable[[Sequence[Json]], bool] = _no_deal
     #: Every seat's cards and the public facts of a state, for people (replay --hand).
     describe: Callable[[Any, Any], str] = _describe
-    #: seed -> the builtin heuristic's policy; None: the heuristic plays at random.
-    heuristic: Callable[[int], Policy] | None = None
 
 
 # --------------------------------------------------------------------------- Maraffa
-
-
-def _maraffa_avoid(move: game_pb2.Move) -> bool:
-    return move.maraffa.HasField("claim")
 
 
 def _maraffa_hand_points(events: Sequence[Json]) -> list[int] | None:
@@ -88,12 +73,6 @@ def _maraffa_describe(state: Any, rules: Any) -> str:
     return "\n".join(lines)
 
 
-def _maraffa_heuristic(seed: int) -> Policy:
-    from mazzo.referee.maraffa_bot import act
-
-    return act
-
-
 # --------------------------------------------------------------------------- Burraco
 
 
@@ -109,12 +88,6 @@ def _burraco_hand_points(events: Sequence[Json]) -> list[int] | None:
 
 def _burraco_hand_dealt(events: Sequence[Json]) -> bool:
     return any("handDealt" in event.get("burraco", {}) for event in events)
-
-
-def _burraco_heuristic(seed: int) -> Policy:
-    from mazzo.referee.burraco_bot import act
-
-    return act
 
 
 # --------------------------------------------------------------------------- Ramino
@@ -133,29 +106,19 @@ def _ramino_hand_dealt(events: Sequence[Json]) -> bool:
     return any("handDealt" in event.get("ramino", {}) for event in events)
 
 
-def _ramino_heuristic(seed: int) -> Policy:
-    from mazzo.referee.ramino_bot import act
-
-    return act
-
-
 HOOKS: dict[str, GameHooks] = {
     "maraffa": GameHooks(
-        avoid_at_random=_maraffa_avoid,
         hand_points=_maraffa_hand_points,
         hand_dealt=_maraffa_hand_dealt,
         describe=_maraffa_describe,
-        heuristic=_maraffa_heuristic,
     ),
     "burraco": GameHooks(
         hand_points=_burraco_hand_points,
         hand_dealt=_burraco_hand_dealt,
-        heuristic=_burraco_heuristic,
     ),
     "ramino": GameHooks(
         hand_points=_ramino_hand_points,
         hand_dealt=_ramino_hand_dealt,
-        heuristic=_ramino_heuristic,
     ),
 }
 DEFAULT = GameHooks()

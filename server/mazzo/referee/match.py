@@ -27,7 +27,8 @@ from pathlib import Path
 
 from google.protobuf import json_format
 
-from mazzo.referee.bots import BotPool, BotSpec, random_index
+from mazzo.players.builtins import random_index
+from mazzo.referee.bots import BotPool, BotSpec
 from mazzo.referee.engine import Engine
 from mazzo.referee.games import hooks_for
 from mazzo.referee.records import FORMAT, Json, deal_hash, events_json, move_json, to_json

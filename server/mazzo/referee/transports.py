@@ -25,6 +25,7 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 
+from mazzo.players.builtins import Policy
 from mazzo.referee import processes
 from mazzo.v1 import bot_pb2, game_pb2
 
@@ -72,9 +73,6 @@ class Transport(Protocol):
     async def act(self, request: bot_pb2.ActRequest, timeout: float) -> Reply: ...
 
     async def close(self) -> None: ...
-
-
-Policy = Callable[[bot_pb2.ActRequest], bot_pb2.ActResponse]
 
 
 class InProcessBot:

@@ -7,7 +7,7 @@ between calls. Responses that list moves are assembled from pre-encoded moves.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 
@@ -16,7 +16,9 @@ from mazzo.codec.common import memo_for
 from mazzo.codec.wire import entry, first_difference, message_fields, parse, varint
 from mazzo.core.errors import InvalidArgument, InvalidState, NotAllowedNow, RulesError
 from mazzo.games.registry import GAMES, rules_for
+from mazzo.players.playout import Horizon, PolicyKind
 from mazzo.service.metrics import Metrics
+from mazzo.service.simulator import Simulator
 from mazzo.service.state_memo import StateMemo
 from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
@@ -39,6 +41,11 @@ _MOVE_EVENTS_FIELD = game_service_pb2.MoveEvents.DESCRIPTOR.fields_by_name["even
 MAX_SAMPLES = 1024
 #: ApplyMoves: moves per call, more than any match of any game has in a hand.
 MAX_APPLY_MOVES = 4096
+#: Simulate: playouts of each legal move (per sample).
+MAX_PLAYOUTS = 10_000
+#: Simulate: moves a call may play, by the rules' bound on a playout's length: a few
+#: seconds of a core for the longest (Maraffa plays about 400,000 random moves a second).
+MAX_SIMULATED_MOVES = 2_000_000
 
 
 def _game_of(msg: game_pb2.GameState) -> tuple[Any, GameCodec]:
@@ -100,16 +107,7 @@ def determinized(rules: Any, codec: GameCodec, view: Any, count: int, seed: int)
     no deal can give, and that the sampler let through, is refused here, naming the
     first field where the sample's view differs."""
     states = list(rules.determinize(view, count, seed))
-    if len(states) != count:
-        raise RuntimeError(f"{rules.id}: asked for {count} samples, got {len(states)}")
-    for state in states:
-        seen = rules.view(state, view.seat)
-        if seen != view:
-            given, got = game_pb2.GameView(), game_pb2.GameView()
-            codec.view_to_wire(view, given)
-            codec.view_to_wire(seen, got)
-            where = first_difference(given, got, "view")
-            raise InvalidArgument(where, "no deal of the cards gives this view")
+    _check_samples(rules, codec, view, states, count)
     return states
 
 
@@ -120,8 +118,14 @@ def _decision(rules: Any, state: Any) -> tuple[int, Any]:
 
 
 class GameService(game_service_pb2_grpc.GameServiceServicer):
-    def __init__(self, memo: StateMemo | None = None, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self,
+        memo: StateMemo | None = None,
+        metrics: Metrics | None = None,
+        simulator: Simulator | None = None,
+    ) -> None:
         self.memo = memo if memo is not None else StateMemo()
+        self.simulator = simulator if simulator is not None else Simulator()
         self.metrics = metrics if metrics is not None else Metrics()
         self._deals = {game: self.metrics.deals.labels(game) for game in GAMES}
         self._moves = {game: self.metrics.moves.labels(game) for game in GAMES}
@@ -283,7 +287,109 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     async def Simulate(
         self, request: game_service_pb2.SimulateRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.SimulateResponse:
-        raise NotAllowedNow("position", "placeholder: Simulate is being built (issue 15)")
+        """Checked and admitted here; sampled and played out in the simulator's pool."""
+        playouts = request.playouts
+        if not 1 <= playouts <= MAX_PLAYOUTS:
+            raise InvalidArgument("playouts", f"playouts must be 1..{MAX_PLAYOUTS}, not {playouts}")
+        policy = _enum_choice(request.policy, _POLICIES, "policy")
+        horizon = _enum_choice(request.horizon, _HORIZONS, "horizon")
+        position = request.WhichOneof("position")
+        if position == "state":
+            if request.determinizations > 1:
+                raise InvalidArgument(
+                    "determinizations", "a state is one position: determinizations is 0 or 1"
+                )
+            rules, codec, state = load_state(request.state, self.memo)
+            if rules.finished(state):
+                raise NotAllowedNow("state", "the match is over: there is nothing to simulate")
+            samples = [state]
+        elif position == "view":
+            count = request.determinizations or 1
+            if not 1 <= count <= MAX_SAMPLES:
+                raise InvalidArgument(
+                    "determinizations", f"determinizations must be 0..{MAX_SAMPLES}, not {count}"
+                )
+            rules, codec, view = load_view(request.view)
+            samples = await self.simulator.determinize(rules.id, view, count, request.seed)
+            _check_samples(rules, codec, view, samples, count)
+            if rules.finished(samples[0]):
+                raise NotAllowedNow("view", "the match is over: there is nothing to simulate")
+            decider = rules.controller(samples[0], rules.to_act(samples[0]))
+            if decider != view.seat:
+                raise NotAllowedNow(
+                    "view.seat",
+                    f"seat {view.seat} does not decide now (seat {decider} does): simulate "
+                    "from the view of the seat to move",
+                )
+        else:
+            raise InvalidArgument("position", "give the position: a state or a view")
+        moves = rules.legal_moves(samples[0])
+        if any(rules.legal_moves(s) != moves for s in samples[1:]):
+            raise RuntimeError(f"{rules.id}: the samples of one view differ in their legal moves")
+        limit = max(rules.moves_bound(s, horizon is Horizon.MATCH) for s in samples)
+        asked = len(moves) * playouts * len(samples) * (limit + 1)
+        if asked > MAX_SIMULATED_MOVES:
+            raise InvalidArgument(
+                "playouts",
+                f"{len(moves)} moves x {playouts} playouts x {len(samples)} samples may "
+                f"simulate up to {asked:,} moves ({limit + 1} a playout, by the rules' bound); "
+                f"the budget is {MAX_SIMULATED_MOVES:,} a call",
+            )
+        stats, simulated = await self.simulator.run(
+            rules.id, samples, len(moves), playouts, policy, horizon, request.seed, limit
+        )
+        response = game_service_pb2.SimulateResponse(
+            seat=rules.to_act(samples[0]), playouts=len(moves) * playouts * len(samples)
+        )
+        response.simulated_moves = simulated
+        for move, stat in zip(moves, stats, strict=True):
+            out = response.outcomes.add(playouts=stat.playouts)
+            codec.move_to_wire(move, out.move)
+            for side in range(stat.sides):
+                out.sides.add(
+                    side=side,
+                    mean_score_change=stat.mean(side),
+                    score_change_standard_error=stat.standard_error(side),
+                    win_rate=stat.win_rate(side),
+                )
+        return response
+
+
+def _check_samples(rules: Any, codec: GameCodec, view: Any, samples: list[Any], count: int) -> None:
+    """What ``determinized`` checks, for samples drawn in the pool."""
+    if len(samples) != count:
+        raise RuntimeError(f"{rules.id}: asked for {count} samples, got {len(samples)}")
+    for state in samples:
+        seen = rules.view(state, view.seat)
+        if seen != view:
+            given, got = game_pb2.GameView(), game_pb2.GameView()
+            codec.view_to_wire(view, given)
+            codec.view_to_wire(seen, got)
+            raise InvalidArgument(
+                first_difference(given, got, "view"), "no deal of the cards gives this view"
+            )
+
+
+E = TypeVar("E")
+
+
+def _enum_choice(value: int, choices: dict[int, E], field: str) -> E:
+    """An enum field's meaning, its UNSPECIFIED (0) being the first choice's."""
+    if value not in choices:
+        raise InvalidArgument(field, f"unknown {field} {value}")
+    return choices[value]
+
+
+_POLICIES: dict[int, PolicyKind] = {
+    game_service_pb2.PLAYOUT_POLICY_UNSPECIFIED: PolicyKind.RANDOM,
+    game_service_pb2.PLAYOUT_POLICY_RANDOM: PolicyKind.RANDOM,
+    game_service_pb2.PLAYOUT_POLICY_HEURISTIC: PolicyKind.HEURISTIC,
+}
+_HORIZONS: dict[int, Horizon] = {
+    game_service_pb2.PLAYOUT_HORIZON_UNSPECIFIED: Horizon.HAND,
+    game_service_pb2.PLAYOUT_HORIZON_HAND: Horizon.HAND,
+    game_service_pb2.PLAYOUT_HORIZON_MATCH: Horizon.MATCH,
+}
 
 
 def _at_move(error: RulesError, index: int) -> RulesError:

@@ -141,6 +141,7 @@ async def stop_server(running: Running, grace: float = SHUTDOWN_GRACE_SECONDS) -
         await running.http_task
         await running.http.shutdown()
     await running.grpc.stop(grace)
+    running.service.simulator.close()
 
 
 async def serve(

@@ -80,6 +80,10 @@ def _score(state: State) -> ScoreReport:
     return ScoreReport(tuple(sides), state.stage is Stage.OVER, won)
 
 
+def _hand_key(state: State) -> int:
+    return state.table.hand_number
+
+
 _INFO = ("burraco", "Burraco", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
 RULES = engine_rules(
     _INFO,
@@ -90,5 +94,6 @@ RULES = engine_rules(
     score=_score,
     determinize=determinize,
     moves_bound=moves_bound,
+    hand_key=_hand_key,
 )
 """Burraco, FIBUR Italian rules (shared/rules/burraco.md)."""

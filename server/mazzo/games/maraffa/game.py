@@ -181,6 +181,14 @@ def _moves_bound(state: AnyState, to_match_end: bool) -> int:
     return determinize.moves_bound(state, to_match_end)
 
 
+def _hand_key(state: AnyState) -> tuple[int, int]:
+    """Trionfo: the deal; otherwise the game of a series and the hand in it."""
+    if type(state) is TrionfoState:
+        return 0, state.table.deal_number
+    assert isinstance(state, State)
+    return state.table.game_number, state.table.hand_number
+
+
 def _validate(state: AnyState) -> None:
     if type(state) is TrionfoState:
         trionfo_validate(state)
@@ -229,6 +237,7 @@ RULES: EngineRules[AnyState, Move, Options] = EngineRules(
     controller=_controller,
     determinize=_determinize,
     moves_bound=_moves_bound,
+    hand_key=_hand_key,
 )
 """Maraffa / Marafone Beccacino (shared/rules/maraffa.md), at every table size of
 maraffa-forms.md: five players play Trionfo (trionfo.py), the others rules.py. Each

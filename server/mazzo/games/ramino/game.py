@@ -95,6 +95,10 @@ def _score(state: State) -> ScoreReport:
     return ScoreReport(sides, finished, rules.winners(state))
 
 
+def _hand_key(state: State) -> int:
+    return state.table.hand_number
+
+
 _INFO = ("ramino", "Ramino pokerato", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
 RULES = engine_rules(
     _INFO,
@@ -105,5 +109,6 @@ RULES = engine_rules(
     score=_score,
     determinize=determinize,
     moves_bound=moves_bound,
+    hand_key=_hand_key,
 )
 """Ramino pokerato with the imaginary joker (shared/rules/ramino.md)."""

@@ -1,0 +1,102 @@
+"""``Simulate``'s playouts, off the event loop: a pool of processes sized to the cores.
+
+A simulation is pure CPU work of up to a budgeted number of moves; run in the
+server's own process it would stall every other call for as long. The work is cut
+into units (one legal move of one sample, ``players.playout``) and spread over the
+pool in a few chunks per process; the units draw from their own generators, so
+the answer does not depend on how they were cut or which process ran them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from mazzo.players.playout import (
+    Horizon,
+    MoveStats,
+    PolicyKind,
+    Unit,
+    per_move,
+    play_units,
+    units_of,
+)
+
+#: Chunks per process: enough to even out unequal units, few enough to keep the
+#: cost of sending samples to the pool small.
+CHUNKS_PER_PROCESS = 2
+
+
+def _determinize(game: str, view: Any, count: int, seed: int) -> list[Any]:
+    from mazzo.games.registry import rules_for
+
+    return list(rules_for(game).determinize(view, count, seed))
+
+
+class Simulator:
+    """The pool, started at the first simulation and stopped with the server."""
+
+    def __init__(self, processes: int | None = None) -> None:
+        self.processes = processes or os.cpu_count() or 1
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # Not fork: the server's gRPC threads must not be copied mid-flight.
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+        return self._pool
+
+    async def determinize(self, game: str, view: Any, count: int, seed: int) -> list[Any]:
+        """The game's samples of a view, drawn in the pool (a thousand may take a while)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), _determinize, game, view, count, seed)
+
+    async def run(
+        self,
+        game: str,
+        samples: Sequence[Any],
+        moves: int,
+        playouts: int,
+        policy: PolicyKind,
+        horizon: Horizon,
+        seed: int,
+        limit: int,
+    ) -> tuple[list[MoveStats], int]:
+        """Per legal move its statistics over every sample, and the moves simulated."""
+        units = units_of(samples, moves)
+        chunks = _chunks(units, self.processes * CHUNKS_PER_PROCESS)
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        parts = await asyncio.gather(
+            *(
+                loop.run_in_executor(
+                    pool, play_units, game, chunk, playouts, policy, horizon, seed, limit
+                )
+                for chunk in chunks
+            )
+        )
+        stats = [unit for part, _ in parts for unit in part]
+        return per_move(units, stats, moves), sum(n for _, n in parts)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def _chunks(units: Sequence[Unit], count: int) -> list[Sequence[Unit]]:
+    """``units`` cut into at most ``count`` consecutive runs of nearly equal length."""
+    count = max(1, min(count, len(units)))
+    size, extra = divmod(len(units), count)
+    out: list[Sequence[Unit]] = []
+    start = 0
+    for k in range(count):
+        end = start + size + (1 if k < extra else 0)
+        out.append(units[start:end])
+        start = end
+    return out
