@@ -35,8 +35,17 @@ access = logging.getLogger("mazzo.access")
 Handler = Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]]
 
 
+#: The longest text an error carries: messages quote what the client sent (a game
+#: name, a meld), and a status must stay far below gRPC's 8 KiB of trailers.
+MAX_ERROR_TEXT = 1000
+
+
+def clipped(text: str, limit: int = MAX_ERROR_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def status_of(error: RulesError) -> status_pb2.Status:
-    """The rich status of a domain error."""
+    """The rich status of a domain error, its texts clipped to ``MAX_ERROR_TEXT``."""
     code = (
         code_pb2.FAILED_PRECONDITION
         if isinstance(error, NotAllowedNow)
@@ -44,11 +53,11 @@ def status_of(error: RulesError) -> status_pb2.Status:
     )
     bad = error_details_pb2.BadRequest()
     violation = bad.field_violations.add()
-    violation.field = error.field
-    violation.description = error.reason
+    violation.field = clipped(error.field, 200)
+    violation.description = clipped(error.reason)
     detail = any_pb2.Any()
     detail.Pack(bad)
-    return status_pb2.Status(code=code, message=str(error), details=[detail])
+    return status_pb2.Status(code=code, message=clipped(str(error)), details=[detail])
 
 
 class _Observed:

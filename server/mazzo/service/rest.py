@@ -9,6 +9,7 @@ same details as gRPC, under the HTTP status Google's mapping gives its code
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -34,6 +35,11 @@ from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
 from mazzo.service.metrics import Metrics
 
 log = logging.getLogger("mazzo.rest")
+
+#: The largest request body: gRPC's default receive limit, so both doors take the same.
+MAX_BODY_BYTES = 4 * 1024 * 1024
+#: The whole body must arrive within this: a client sending slowly holds nothing long.
+BODY_SECONDS = 10.0
 
 HTTP_STATUS = {
     code_pb2.OK: 200,
@@ -71,8 +77,8 @@ def _json(message: Message, status: int = 200) -> Response:
     return Response(json_format.MessageToJson(message, indent=None), status, media_type=JSON)
 
 
-def _status_response(status: status_pb2.Status) -> Response:
-    return _json(status, HTTP_STATUS.get(status.code, 500))
+def _status_response(status: status_pb2.Status, http_status: int | None = None) -> Response:
+    return _json(status, http_status or HTTP_STATUS.get(status.code, 500))
 
 
 Handler = Callable[[Any, Any], Awaitable[Message]]
@@ -96,7 +102,9 @@ def _endpoint(
         message = request_class()
         try:
             if rule.body == "*":
-                raw = await request.body()
+                raw = await _body(request)
+                if isinstance(raw, Response):
+                    return raw
                 if raw.strip():
                     json_format.Parse(raw, message)
             for name, value in request.query_params.items():
@@ -122,6 +130,38 @@ def _endpoint(
         return _json(reply)
 
     return endpoint
+
+
+async def _body(request: Request) -> bytes | Response:
+    """The request's JSON body, or the refusal: 415 for a body that is not JSON, 413 for
+    one over ``MAX_BODY_BYTES`` (told by its length, or found while reading, before
+    the rest is read), 408 for one that does not arrive within ``BODY_SECONDS``."""
+    kind = request.headers.get("content-type", JSON).split(";")[0].strip().lower()
+    if kind != JSON:
+        return _refusal(415, "body", f"send the body as {JSON}, not {kind or 'nothing'}")
+    declared = request.headers.get("content-length", "")
+    too_big = f"the body is over {MAX_BODY_BYTES} bytes"
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        return _refusal(413, "body", too_big)
+    chunks, size = [], 0
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    return _refusal(413, "body", too_big)
+                chunks.append(chunk)
+    except TimeoutError:
+        why = f"the body did not arrive within {BODY_SECONDS:g} s"
+        return _status_response(
+            status_pb2.Status(code=code_pb2.DEADLINE_EXCEEDED, message=f"body: {why}"), 408
+        )
+    return b"".join(chunks)
+
+
+def _refusal(http_status: int, field: str, reason: str) -> Response:
+    """An INVALID_ARGUMENT status with its field violation, under ``http_status``."""
+    return _status_response(status_of(InvalidArgument(field, reason)), http_status)
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
