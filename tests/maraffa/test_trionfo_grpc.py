@@ -522,3 +522,26 @@ def test_events_of_different_kinds_with_equal_fields_keep_their_kind() -> None:
         data = CODECS["maraffa"].events_bytes([event], 2)
         reply = gs.ApplyMoveResponse.FromString(data)
         assert reply.events[0].maraffa.WhichOneof("event") == kind
+
+
+@pytest.mark.parametrize("to_act", [5, 7, 1000, 0, 1, 3, 4])
+async def test_the_seat_to_act_before_the_first_card_is_checked(
+    stub: GameServiceStub, to_act: int
+) -> None:
+    """Issue 13, item 7: in the play phase before the first card, an out-of-range
+    ``to_act`` was an INTERNAL error and a wrong in-range one was accepted."""
+    reply = await stub.Deal(gs.DealRequest(game="maraffa", players=5, seed=4))
+    state, moves = reply.state, list(reply.legal_moves)
+    while not any(m.maraffa.HasField("play_card") for m in moves):
+        reply = await stub.ApplyMove(gs.ApplyMoveRequest(state=state, move=moves[0]))
+        state, moves = reply.state, list(reply.legal_moves)
+    assert any(m.maraffa.HasField("play_card") for m in moves), "the play phase, no card yet"
+    if to_act == state.to_act:
+        return  # the right seat: nothing to refuse
+    wrong = game_pb2.GameState()
+    wrong.CopyFrom(state)
+    wrong.to_act = to_act
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub.LegalMoves(gs.LegalMovesRequest(state=wrong))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert field_violations(caught.value)[0][0] == "state.to_act"

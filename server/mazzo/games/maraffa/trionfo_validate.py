@@ -248,6 +248,13 @@ def _check_play(state: TrionfoState, auction: Auction, leaders: list[int]) -> No
                 f"{P}hands[{s}].cards",
                 f"seat {s} must hold {expected} cards, not {hand.bit_count()}",
             )
+    if phase is TPhase.PLAY:
+        # Before the first card too: the seat to act follows from the leader alone.
+        expected_seat = (leader + in_trick) % SEATS
+        if state.to_act != expected_seat:
+            raise InvalidState(
+                "state.to_act", f"seat {expected_seat} is to act, not {state.to_act}"
+            )
     if not played:
         return
     decided = outcome(state, auction)
@@ -255,11 +262,6 @@ def _check_play(state: TrionfoState, auction: Auction, leaders: list[int]) -> No
     if phase is TPhase.PLAY:
         if completed == TRICKS or (stop and decided[0] is not None):
             raise InvalidState(P + "played", "this deal is over: it would have been scored")
-        expected_seat = (leader + in_trick) % SEATS
-        if state.to_act != expected_seat:
-            raise InvalidState(
-                "state.to_act", f"seat {expected_seat} is to act, not {state.to_act}"
-            )
     elif in_trick or completed != (decided[1] if stop else TRICKS):
         raise InvalidState(P + "played", "the last deal of a finished match was played out")
 
