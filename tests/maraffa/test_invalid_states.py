@@ -15,7 +15,7 @@ from mazzo.codec import maraffa as codec
 from mazzo.core.cards import card, code
 from mazzo.core.errors import InvalidState
 from mazzo.games.maraffa import rules
-from mazzo.games.maraffa.cards import BIT, FOUR_OF_COINS, cards_of, mask_of
+from mazzo.games.maraffa.cards import BIT, FOUR_OF_COINS, SUIT, cards_of, mask_of
 from mazzo.games.maraffa.moves import CLAIM, Signal
 from mazzo.games.maraffa.options import MarafonaRule, Options, Series, SignalSet
 from mazzo.games.maraffa.positions import position
@@ -488,6 +488,29 @@ def test_a_signal_not_enabled_is_refused(signals: SignalSet, value: Signal) -> N
     marks = [0] * len(state.played)
     marks[4] = value  # the lead of trick 2
     refused(state._replace(signals=tuple(marks)), P + "signals[4]", "not enabled")
+
+
+@pytest.mark.parametrize("signal", [Signal.BUSSO, Signal.STRISCIO, Signal.VOLO])
+def test_a_leaders_signal_on_a_card_that_does_not_lead_is_refused(signal: Signal) -> None:
+    """§3.5: BUSSO, STRISCIO and VOLO belong to the leader's card only (issue 13 item 8:
+    a state with BUSSO on the second card of a trick was accepted)."""
+    state = mid_hand()
+    marks = [0] * len(state.played)
+    marks[5] = signal  # the second card of trick 2
+    refused(state._replace(signals=tuple(marks)), P + "signals[5]", "only the leader")
+
+
+def test_taglio_is_a_cutting_trump_and_never_the_lead() -> None:
+    """§3.5: TAGLIO goes with a trump played on a non-trump lead, not with the lead."""
+    state = mid_hand()
+    marks = [0] * len(state.played)
+    marks[4] = Signal.TAGLIO
+    refused(state._replace(signals=tuple(marks)), P + "signals[4]", "not for the leader")
+    trump, lead, second = state.trump, state.played[4], state.played[5]
+    if SUIT[second] != trump or SUIT[lead] == trump:
+        marks = [0] * len(state.played)
+        marks[5] = Signal.TAGLIO
+        refused(state._replace(signals=tuple(marks)), P + "signals[5]", "TAGLIO goes only")
 
 
 def test_a_signal_in_the_two_player_form_is_refused() -> None:

@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from mazzo.core.cards import code
 from mazzo.core.errors import InvalidArgument, InvalidState
-from mazzo.games.maraffa.cards import BIT, DECK, FOUR_OF_COINS, IN_DECK, MARAFONA, TRUMP_ACE
+from mazzo.games.maraffa.cards import BIT, DECK, FOUR_OF_COINS, IN_DECK, MARAFONA, SUIT, TRUMP_ACE
+from mazzo.games.maraffa.moves import Signal
 from mazzo.games.maraffa.options import MarafonaRule, Series, seats_for
 from mazzo.games.maraffa.rules import check_options
 from mazzo.games.maraffa.scoring import LAST_TRICK_THIRDS, target_units, tricks_per_hand
@@ -261,11 +262,42 @@ def _check_play(state: State, leaders: list[int]) -> None:
         raise InvalidState(P + "signals", "one signal (or none) per card played")
     allowed = enabled(table.options, seats)
     for i, s in enumerate(state.signals):
-        if s and s not in allowed:
-            raise InvalidState(f"{P}signals[{i}]", f"signal {s} is not enabled here")
+        if s:
+            why = _signal_error(Signal(s), allowed, played, i, seats, state.trump)
+            if why:
+                raise InvalidState(f"{P}signals[{i}]", why)
     expected = (leaders[-1] + len(played) - completed * seats) % seats
     if phase is not Phase.OVER and state.to_act != expected:
         raise InvalidState("state.to_act", f"seat {expected} is to act, not {state.to_act}")
+
+
+def _signal_error(
+    signal: Signal,
+    allowed: frozenset[Signal],
+    played: tuple[int, ...],
+    i: int,
+    seats: int,
+    trump: int,
+) -> str | None:
+    """Why the signal of play ``i`` cannot have been made, by what the plays show
+    (§3.5): enabled, by the leader (TAGLIO by a player cutting), on a suit it fits."""
+    if signal not in allowed:
+        return f"signal {signal.name} is not enabled here"
+    lead = played[i - i % seats]
+    card = played[i]
+    if signal is Signal.TAGLIO:
+        if i % seats == 0:
+            return "TAGLIO is for a player who cuts, not for the leader"
+        if SUIT[lead] == trump or SUIT[card] != trump:
+            return "TAGLIO goes only with a trump played on a non-trump lead"
+        return None
+    if i % seats:
+        return f"only the leader may signal {signal.name}"
+    if signal is Signal.FUORI_TUTTO and SUIT[card] != trump:
+        return "FUORI_TUTTO goes only with a trump lead"
+    if signal is Signal.TAGLIA and SUIT[card] == trump:
+        return "TAGLIA goes only with a non-trump lead"
+    return None
 
 
 def _check_marafona(state: State, leaders: list[int]) -> None:
