@@ -67,6 +67,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="share the ports with other processes (set by --workers for its workers)",
     )
     serve.add_argument(
+        "--tls-cert",
+        type=Path,
+        default=os.environ.get("MAZZO_TLS_CERT"),
+        help="serve gRPC and HTTP over TLS with this PEM certificate chain (env MAZZO_TLS_CERT)",
+    )
+    serve.add_argument(
+        "--tls-key",
+        type=Path,
+        default=os.environ.get("MAZZO_TLS_KEY"),
+        help="the certificate's PEM private key (env MAZZO_TLS_KEY)",
+    )
+    serve.add_argument(
+        "--tls-client-ca",
+        type=Path,
+        default=os.environ.get("MAZZO_TLS_CLIENT_CA"),
+        help="require client certificates signed by this PEM CA: mutual TLS "
+        "(env MAZZO_TLS_CLIENT_CA)",
+    )
+    serve.add_argument(
         "--log-format",
         choices=("json", "text"),
         default=os.environ.get("MAZZO_LOG_FORMAT", "json"),
@@ -103,6 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--no-progress", action="store_true", help="no progress output")
     tour.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
     tour.add_argument(
+        "--ca",
+        type=Path,
+        metavar="PEM",
+        help="check grpcs:// bots and a grpcs:// --service against this CA (default: system roots)",
+    )
+    tour.add_argument(
         "--backend",
         choices=("local", "ray"),
         default="local",
@@ -127,7 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument(
-        "--service", metavar="HOST:PORT", help="play through this GameService (default: in-process)"
+        "--service",
+        metavar="HOST:PORT",
+        help="play through this GameService, grpcs://HOST:PORT for TLS (default: in-process)",
     )
     cmd.add_argument("--move-time", type=float, default=1.0, help="seconds per move (default 1)")
     cmd.add_argument("--bank", type=float, default=10.0, help="time bank per seat (default 10 s)")
@@ -141,6 +168,12 @@ def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
         "--disqualify-after", type=int, default=0, metavar="K", help="faults that disqualify"
     )
     cmd.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
+    cmd.add_argument(
+        "--ca",
+        type=Path,
+        metavar="PEM",
+        help="check grpcs:// bots and a grpcs:// --service against this CA (default: system roots)",
+    )
 
 
 def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -151,7 +184,8 @@ def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="append",
         required=True,
         metavar="SPEC",
-        help="grpc://HOST:PORT, exec:COMMAND or builtin:NAME; one per seat or per side",
+        help="grpc://HOST:PORT, grpcs://HOST:PORT, exec:COMMAND or builtin:NAME[?k=v&...]; "
+        "one per seat or per side",
     )
     match.add_argument("--seed", type=int, default=1)
     match.add_argument("--players", type=int, default=0, help="0: the game's default")
@@ -168,6 +202,24 @@ def _clock_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
 
     return TimeControl(args.move_time, args.bank), FaultRules(
         OnFault(args.on_fault), args.disqualify_after
+    )
+
+
+def _tls(args: argparse.Namespace) -> Any:
+    """The server's TLS settings from ``--tls-*``, the files checked readable now."""
+    from mazzo.service.server import Tls
+
+    if args.tls_cert is None and args.tls_key is None:
+        if args.tls_client_ca is not None:
+            raise ValueError("--tls-client-ca needs --tls-cert and --tls-key")
+        return None
+    if args.tls_cert is None or args.tls_key is None:
+        raise ValueError("TLS needs both --tls-cert and --tls-key")
+    for path in (args.tls_cert, args.tls_key, args.tls_client_ca):
+        if path is not None and not Path(path).is_file():
+            raise ValueError(f"{path}: no such file")
+    return Tls(
+        Path(args.tls_cert), Path(args.tls_key), args.tls_client_ca and Path(args.tls_client_ca)
     )
 
 
@@ -209,7 +261,9 @@ def _match(args: argparse.Namespace) -> int:
         assert task is not None
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
-        return await run_match(spec, args.bot, args.service, clock, rules, args.bot_logs, published)
+        return await run_match(
+            spec, args.bot, args.service, clock, rules, args.bot_logs, published, args.ca
+        )
 
     try:
         with _reaping_bots():
@@ -245,7 +299,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.backend == "ray":
         from mazzo.referee.ray_backend import RayBackend
 
-        backend = RayBackend(args.ray_address, args.ray_temp_dir, args.bot_logs)
+        backend = RayBackend(args.ray_address, args.ray_temp_dir, args.bot_logs, args.ca)
     elif args.ray_address or args.ray_temp_dir:
         raise ValueError("--ray-address and --ray-temp-dir are for --backend ray")
     with _reaping_bots(backend is None):
@@ -258,6 +312,7 @@ def _tournament(args: argparse.Namespace) -> int:
                 not args.no_progress,
                 logs=args.bot_logs,
                 backend=backend,
+                ca=args.ca,
             )
         )
     summary_path = args.summary or records.with_name(records.name + ".summary.json")
@@ -305,6 +360,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         logs.configure(args.log_format)
         http_port = None if args.no_http else args.http_port
+        try:
+            tls = _tls(args)
+        except ValueError as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 2
         if args.workers < 1:
             print("mazzo: --workers must be at least 1", file=sys.stderr)
             return 2
@@ -314,9 +374,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             extra = ["--log-format", args.log_format] + (
                 ["--access-log"] if args.access_log else []
             )
+            for flag, path in (
+                ("--tls-cert", args.tls_cert),
+                ("--tls-key", args.tls_key),
+                ("--tls-client-ca", args.tls_client_ca),
+            ):
+                extra += [flag, str(path)] if path is not None else []
             return run_workers(args.workers, args.host, args.port, http_port, extra)
         try:
-            asyncio.run(serve(args.host, args.port, http_port, args.access_log, args.reuse_port))
+            asyncio.run(
+                serve(args.host, args.port, http_port, args.access_log, args.reuse_port, tls)
+            )
         except PortInUseError as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 1

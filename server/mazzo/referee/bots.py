@@ -24,11 +24,12 @@ class BotSpec:
 
     @staticmethod
     def parse(text: str) -> BotSpec:
-        if text.startswith("grpc://"):
-            target = text.removeprefix("grpc://")
-            if ":" not in target:
-                raise ValueError(f"{text!r}: expected grpc://HOST:PORT")
-            return BotSpec(text, "grpc", target)
+        for scheme in ("grpc", "grpcs"):
+            if text.startswith(f"{scheme}://"):
+                target = text.removeprefix(f"{scheme}://")
+                if ":" not in target:
+                    raise ValueError(f"{text!r}: expected {scheme}://HOST:PORT")
+                return BotSpec(text, scheme, target)
         if text.startswith("exec:"):
             command = text.removeprefix("exec:").strip()
             if not command:
@@ -37,11 +38,16 @@ class BotSpec:
         if text.startswith("builtin:"):
             name, params = parse_builtin(text.removeprefix("builtin:"))
             return BotSpec(text, "builtin", name, params)
-        raise ValueError(f"{text!r}: a bot is grpc://HOST:PORT, exec:COMMAND or builtin:NAME")
+        raise ValueError(
+            f"{text!r}: a bot is grpc://HOST:PORT, grpcs://HOST:PORT, exec:COMMAND or builtin:NAME"
+        )
 
-    def transport(self, cwd: Path | None = None, stderr: Path | None = None) -> Transport:
-        if self.kind == "grpc":
-            return GrpcBot(self.target)
+    def transport(
+        self, cwd: Path | None = None, stderr: Path | None = None, ca: Path | None = None
+    ) -> Transport:
+        """A new running-to-be bot; ``ca`` checks a ``grpcs://`` bot's certificate."""
+        if self.kind in ("grpc", "grpcs"):
+            return GrpcBot(self.target, tls=self.kind == "grpcs", ca=ca)
         if self.kind == "exec":
             return ExecBot(self.target, cwd=cwd, stderr=stderr)
         make, params = BUILTINS[self.target], self.params
@@ -53,10 +59,17 @@ class BotPool:
     for every match would cost more than many matches). A bot that crashed is closed
     when its match returns it, and the next match gets a fresh one."""
 
-    def __init__(self, spec: BotSpec, cwd: Path | None = None, stderr: Path | None = None):
+    def __init__(
+        self,
+        spec: BotSpec,
+        cwd: Path | None = None,
+        stderr: Path | None = None,
+        ca: Path | None = None,
+    ):
         self.spec = spec
         self._cwd = cwd
         self._stderr = stderr
+        self._ca = ca
         self._idle: list[Transport] = []
         self._all: list[Transport] = []
         self.started = 0
@@ -68,7 +81,7 @@ class BotPool:
                 break
             await self._drop(bot)
         else:
-            bot = self.spec.transport(self._cwd, self._stderr)
+            bot = self.spec.transport(self._cwd, self._stderr, self._ca)
             await bot.start()
             self._all.append(bot)
             self.started += 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import grpc
@@ -126,9 +127,17 @@ class RemotePosition:
 class RemoteEngine:
     """The rules of a ``GameService`` at ``host:port``: one ApplyMove and one GetView per move."""
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, ca: Path | None = None) -> None:
+        """``target`` is ``HOST:PORT`` (or ``grpc://HOST:PORT``), or ``grpcs://HOST:PORT``
+        for TLS, checked against ``ca`` or the system's roots."""
         self.target = target
-        self._channel = grpc.aio.insecure_channel(target)
+        if target.startswith("grpcs://"):
+            credentials = grpc.ssl_channel_credentials(
+                root_certificates=None if ca is None else ca.read_bytes()
+            )
+            self._channel = grpc.aio.secure_channel(target.removeprefix("grpcs://"), credentials)
+        else:
+            self._channel = grpc.aio.insecure_channel(target.removeprefix("grpc://"))
         self._stub = game_service_pb2_grpc.GameServiceStub(self._channel)
 
     async def deal(
@@ -165,5 +174,5 @@ class RemoteEngine:
         await self._channel.close()
 
 
-def engine_for(service: str | None) -> Engine:
-    return LocalEngine() if service is None else RemoteEngine(service)
+def engine_for(service: str | None, ca: Path | None = None) -> Engine:
+    return LocalEngine() if service is None else RemoteEngine(service, ca)

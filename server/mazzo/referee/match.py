@@ -114,17 +114,20 @@ def log_name(entrant: str, slot: int) -> str:
 class Pools:
     """One pool of running bots per (entrant, bot slot), shared by a run's matches."""
 
-    def __init__(self, cwd: Path | None = None, logs: Path | None = None) -> None:
+    def __init__(
+        self, cwd: Path | None = None, logs: Path | None = None, ca: Path | None = None
+    ) -> None:
         self._pools: dict[tuple[str, int], BotPool] = {}
         self._cwd = cwd
         self._logs = logs
+        self._ca = ca
 
     def pool(self, entrant: Entrant, slot: int) -> BotPool:
         key = (entrant.name, slot)
         pool = self._pools.get(key)
         if pool is None:
             log = None if self._logs is None else self._logs / log_name(entrant.name, slot)
-            pool = BotPool(BotSpec.parse(entrant.bots[slot]), self._cwd, log)
+            pool = BotPool(BotSpec.parse(entrant.bots[slot]), self._cwd, log, self._ca)
             self._pools[key] = pool
         return pool
 
@@ -432,14 +435,16 @@ async def run_match(
     rules: FaultRules = FaultRules(),
     logs: Path | None = None,
     on_deal: Callable[[Json], None] | None = None,
+    ca: Path | None = None,
 ) -> Json:
-    """``mazzo match``: one match between the given bots; returns its record."""
+    """``mazzo match``: one match between the given bots; returns its record. ``ca``
+    checks the certificates of ``grpcs://`` bots and service."""
     from mazzo.referee.engine import engine_for
 
     sides, deciders = table_of(spec.game, spec.players, spec.options_message())
     lineup = entrants_for_bots(bots, sides, deciders)
-    engine = engine_for(service)
-    pools = Pools(logs=logs)
+    engine = engine_for(service, ca)
+    pools = Pools(logs=logs, ca=ca)
     try:
         return await play_match(spec, lineup, engine, pools, clock, rules, on_deal=on_deal)
     finally:

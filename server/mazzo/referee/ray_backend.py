@@ -57,8 +57,10 @@ class RayBackend:
         address: str | None = None,
         temp_dir: Path | None = None,
         logs: Path | None = None,
+        ca: Path | None = None,
     ) -> None:
         self._ray = import_ray()
+        self._ca = ca
         self._address = address or os.environ.get("RAY_ADDRESS") or None
         self._temp_dir = temp_dir
         self._logs = logs
@@ -102,6 +104,7 @@ class RayBackend:
             service=config.service,
             logs=None if self._logs is None else str(self._logs.resolve()),
             cwd=os.getcwd(),
+            ca=None if self._ca is None else str(self._ca.resolve()),
         )
         ref = self._remote.remote(task)
         try:

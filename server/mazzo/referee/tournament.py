@@ -232,6 +232,8 @@ class MatchTask:
     #: referee; a worker that does not have them uses none and its own.
     logs: str | None = None
     cwd: str | None = None
+    #: The CA file checking ``grpcs://`` bots and service, as seen by the referee.
+    ca: str | None = None
 
 
 async def play_task(task: MatchTask) -> tuple[Json, dict[str, int]]:
@@ -240,8 +242,9 @@ async def play_task(task: MatchTask) -> tuple[Json, dict[str, int]]:
     on any worker."""
     cwd = Path(task.cwd) if task.cwd and os.path.isdir(task.cwd) else None
     logs = Path(task.logs) if task.logs and os.path.isdir(task.logs) else None
-    engine = engine_for(task.service or None)
-    pools = Pools(cwd=cwd, logs=logs)
+    ca = Path(task.ca) if task.ca else None
+    engine = engine_for(task.service or None, ca)
+    pools = Pools(cwd=cwd, logs=logs, ca=ca)
     ledger = FaultLedger(task.faults.disqualify_after, dict(task.prior_faults))
     try:
         job = task.job
@@ -276,15 +279,16 @@ class LocalBackend:
 
     name = "local"
 
-    def __init__(self, logs: Path | None = None) -> None:
+    def __init__(self, logs: Path | None = None, ca: Path | None = None) -> None:
         self._logs = logs
+        self._ca = ca
         self._config: Config | None = None
         self._engine: Engine | None = None
-        self._pools = Pools(logs=logs)
+        self._pools = Pools(logs=logs, ca=ca)
 
     async def start(self, config: Config) -> None:
         self._config = config
-        self._engine = engine_for(config.service or None)
+        self._engine = engine_for(config.service or None, self._ca)
 
     async def play(self, job: Job, ledger: FaultLedger) -> Json:
         config, engine = self._config, self._engine
@@ -326,6 +330,7 @@ async def run_tournament(
     logs: Path | None = None,
     on_record: Callable[[Json], None] | None = None,
     backend: Backend | None = None,
+    ca: Path | None = None,
 ) -> Outcome:
     """Play the scheduled matches not yet recorded, ``config.concurrency`` at a time, on
     ``backend`` (default: this process); ``stop_after`` (for tests) stops like a Ctrl-C
@@ -353,7 +358,7 @@ async def run_tournament(
     decision = _decide(sprt, recorded, names, config.duplicate)
     pending = iter([] if decision else [j for j in jobs if j.spec.id not in done])
     bar = Progress(len(jobs), len(done), progress)
-    backend = backend if backend is not None else LocalBackend(logs)
+    backend = backend if backend is not None else LocalBackend(logs, ca)
     stop = asyncio.Event()
     new = 0
 

@@ -109,15 +109,25 @@ class InProcessBot:
         return None
 
 
+def channel_credentials(ca: Path | None = None) -> grpc.ChannelCredentials:
+    """TLS for a channel to a bot or a service: the server is checked against ``ca`` (a
+    PEM file), or the system's roots without one."""
+    return grpc.ssl_channel_credentials(root_certificates=None if ca is None else ca.read_bytes())
+
+
 class GrpcBot:
     """A bot that serves ``mazzo.v1.Bot`` at ``host:port``; the deadline is the call's.
+    With ``tls`` (``grpcs://``) the channel is TLS, checked against ``ca`` or the
+    system's roots.
 
     The answer is taken as bytes and parsed here, so one that is not an
     ``ActResponse`` is a malformed answer with the parser's reason, not a log line.
     """
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, tls: bool = False, ca: Path | None = None) -> None:
         self.target = target
+        self.tls = tls
+        self.ca = ca
         self._channel: grpc.aio.Channel | None = None
         self._act: grpc.aio.UnaryUnaryMultiCallable | None = None
         self._alive = False
@@ -127,7 +137,11 @@ class GrpcBot:
         return self._alive
 
     async def start(self) -> None:
-        self._channel = grpc.aio.insecure_channel(self.target)
+        if self.tls:
+            credentials = channel_credentials(self.ca)
+            self._channel = grpc.aio.secure_channel(self.target, credentials)
+        else:
+            self._channel = grpc.aio.insecure_channel(self.target)
         self._act = self._channel.unary_unary(
             ACT_METHOD,
             request_serializer=bot_pb2.ActRequest.SerializeToString,

@@ -6,7 +6,10 @@ import asyncio
 import logging
 import signal
 import socket
+import ssl
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import grpc
 import uvicorn
@@ -39,6 +42,27 @@ class PortInUseError(RuntimeError):
     pass
 
 
+@dataclass(frozen=True)
+class Tls:
+    """The server's certificate chain and key (PEM files), and with ``client_ca`` the
+    authority whose certificates clients must present (mutual TLS)."""
+
+    cert: Path
+    key: Path
+    client_ca: Path | None = None
+
+    def grpc_credentials(self) -> grpc.ServerCredentials:
+        client_ca = self.client_ca.read_bytes() if self.client_ca is not None else None
+        return grpc.ssl_server_credentials(
+            [(self.key.read_bytes(), self.cert.read_bytes())],
+            root_certificates=client_ca,
+            require_client_auth=client_ca is not None,
+        )
+
+    def describe(self) -> str:
+        return "mutual TLS" if self.client_ca is not None else "TLS"
+
+
 @dataclass
 class Running:
     """A started server: gRPC always, HTTP/JSON when asked for."""
@@ -64,13 +88,14 @@ async def start_server(
     access_log: bool = False,
     reuse_port: bool = False,
     tracer: Tracer | None = None,
+    tls: Tls | None = None,
 ) -> tuple[Running, int]:
     """Start serving; returns the server and its gRPC port (``port=0`` picks one).
 
     With ``http_port`` (0 picks one) the same service is also served as HTTP/JSON;
     ``access_log`` logs every RPC with its code, time and request id; ``reuse_port``
     shares the ports with the other workers of ``--workers``; ``tracer`` makes a span
-    of every RPC (tracing.py).
+    of every RPC (tracing.py); ``tls`` serves both over TLS (mutual with a client CA).
     """
     metrics = Metrics()
     server = grpc.aio.server(
@@ -85,7 +110,10 @@ async def start_server(
     reflection.enable_server_reflection(names, server)
     address = _address(host, port)
     try:
-        bound = server.add_insecure_port(address)
+        if tls is None:
+            bound = server.add_insecure_port(address)
+        else:
+            bound = server.add_secure_port(address, tls.grpc_credentials())
     except RuntimeError as e:
         raise PortInUseError(f"cannot listen on {address}: {e}") from e
     if bound == 0:
@@ -96,15 +124,17 @@ async def start_server(
     running = Running(server, bound, health_servicer, service)
     if http_port is not None:
         try:
-            await _start_http(running, host, http_port, reuse_port)
+            await _start_http(running, host, http_port, reuse_port, tls)
         except BaseException:
             await server.stop(None)
             raise
     return running, bound
 
 
-async def _start_http(running: Running, host: str, port: int, reuse_port: bool) -> None:
-    """HTTP/JSON on the same event loop, through the same servicer."""
+async def _start_http(
+    running: Running, host: str, port: int, reuse_port: bool, tls: Tls | None = None
+) -> None:
+    """HTTP/JSON on the same event loop, through the same servicer (HTTPS with ``tls``)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -118,10 +148,16 @@ async def _start_http(running: Running, host: str, port: int, reuse_port: bool) 
     app = build_app(
         GAME_SERVICE, running.service, running.service.metrics, lambda: not running.stopping
     )
+    secure: dict[str, Any] = {}
+    if tls is not None:
+        secure = {"ssl_certfile": str(tls.cert), "ssl_keyfile": str(tls.key)}
+        if tls.client_ca is not None:
+            secure |= {"ssl_ca_certs": str(tls.client_ca), "ssl_cert_reqs": ssl.CERT_REQUIRED}
     config = uvicorn.Config(
         app,
         log_level="warning",
         lifespan="off",
+        **secure,
     )
     http = uvicorn.Server(config)
     config.load()
@@ -150,14 +186,17 @@ async def serve(
     http_port: int | None,
     access_log: bool = False,
     reuse_port: bool = False,
+    tls: Tls | None = None,
 ) -> None:
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
     tracer = configured_tracer()
-    running, bound = await start_server(host, port, http_port, access_log, reuse_port, tracer)
-    log.info("mazzo serving gRPC on %s:%d", host, bound)
-    print(f"mazzo: serving gRPC on {host}:{bound}", flush=True)
+    running, bound = await start_server(host, port, http_port, access_log, reuse_port, tracer, tls)
+    over = "" if tls is None else f" over {tls.describe()}"
+    log.info("mazzo serving gRPC on %s:%d%s", host, bound, over)
+    print(f"mazzo: serving gRPC on {host}:{bound}{over}", flush=True)
     if running.http_port is not None:
-        print(f"mazzo: serving HTTP/JSON on {host}:{running.http_port}", flush=True)
+        web = "HTTP/JSON" if tls is None else "HTTPS/JSON"
+        print(f"mazzo: serving {web} on {host}:{running.http_port}{over}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
