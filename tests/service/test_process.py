@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import grpc
 import pytest
@@ -165,3 +166,118 @@ def test_workers_die_with_a_killed_parent() -> None:
     while time.monotonic() < deadline and any(os.path.exists(f"/proc/{p}") for p in workers):
         time.sleep(0.1)
     assert not any(os.path.exists(f"/proc/{p}") for p in workers)
+
+
+def _load(
+    port: int, seconds: float, channels: int, per_channel: int, options: list
+) -> dict[str, int]:  # type: ignore[type-arg]
+    """Deal calls from ``channels`` connections, ``per_channel`` in flight on each, for
+    ``seconds``: the count of each status code."""
+    import asyncio
+    from collections import Counter
+
+    codes: Counter[str] = Counter()
+
+    async def run() -> None:
+        end = time.monotonic() + seconds
+        chans = [
+            grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=options) for _ in range(channels)
+        ]
+
+        async def worker(stub: game_service_pb2_grpc.GameServiceStub) -> None:
+            while time.monotonic() < end:
+                try:
+                    await stub.Deal(gs.DealRequest(game="maraffa", seed=1), timeout=10)
+                    codes["OK"] += 1
+                except grpc.aio.AioRpcError as e:
+                    codes[e.code().name] += 1
+
+        stubs = [game_service_pb2_grpc.GameServiceStub(c) for c in chans]
+        await asyncio.gather(*(worker(s) for s in stubs for _ in range(per_channel)))
+        for c in chans:
+            await c.close()
+
+    asyncio.run(run())
+    return dict(codes)
+
+
+def test_calls_after_sigterm_are_refused_as_unavailable_never_cancelled() -> None:
+    """Issue 13, item 9: calls that arrived after SIGTERM ended CANCELLED (gRPC's own
+    shutdown cancels calls it received but had not started); now the server refuses
+    new calls with UNAVAILABLE, which a client may retry, and lets the others finish."""
+    import threading
+
+    with serve("--port", "0", "--no-http") as (proc, port):
+        codes: dict[str, int] = {}
+        load = threading.Thread(target=lambda: codes.update(_load(port, 4.0, 1, 64, [])))
+        load.start()
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGTERM)
+        load.join()
+        proc.wait(START_TIMEOUT)
+    assert codes.get("OK", 0) > 0
+    assert set(codes) <= {"OK", "UNAVAILABLE"}, codes
+
+
+@pytest.mark.slow
+def test_a_killed_worker_costs_no_call_and_its_successor_has_traffic_within_5_s(
+    tmp_path: Path,
+) -> None:
+    """--workers 2 under load, one worker SIGKILLed: with the retry policy of
+    clients/service-config.json no call fails, and the restarted worker serves calls
+    within 5 s of serving (workers close connections after about 4 s, so clients
+    reconnect and the kernel spreads them again)."""
+    from mazzo.service.retry import CHANNEL_OPTIONS
+
+    log = tmp_path / "stderr"
+    with log.open("w") as err:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "mazzo",
+                "serve",
+                "--workers",
+                "2",
+                "--port",
+                "0",
+                "--no-http",
+                "--access-log",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        try:
+            assert proc.stdout is not None
+            port = int(proc.stdout.readline().rsplit(":", 1)[1])
+            workers = [int(p) for p in proc.stdout.readline().split(":", 2)[2].split()]
+            codes: dict[str, int] = {}
+            import threading
+
+            load = threading.Thread(
+                target=lambda: codes.update(_load(port, 16.0, 8, 4, CHANNEL_OPTIONS))
+            )
+            load.start()
+            time.sleep(3)
+            os.kill(workers[0], signal.SIGKILL)
+            load.join()
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(START_TIMEOUT)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    lines = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
+    assert codes.get("OK", 0) > 0 and set(codes) == {"OK"}, codes
+    fresh = [x for x in lines if x.get("process") not in workers]
+    started = next(x for x in fresh if "serving gRPC" in x.get("message", ""))
+    served = next(x for x in fresh if x.get("method", "").endswith("/Deal"))
+
+    def at(x: dict) -> float:  # type: ignore[type-arg]
+        return (
+            time.mktime(time.strptime(x["time"].split(",")[0], "%Y-%m-%d %H:%M:%S"))
+            + int(x["time"].split(",")[1]) / 1000
+        )
+
+    assert at(served) - at(started) <= 5.0, (started, served)

@@ -17,6 +17,7 @@ import grpc
 from mazzo.codec import CODECS, GameCodec
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.registry import rules_for
+from mazzo.service.retry import CHANNEL_OPTIONS
 from mazzo.v1 import bot_pb2, game_pb2, game_service_pb2, game_service_pb2_grpc
 
 _ACT_MOVES = bot_pb2.ActRequest.DESCRIPTOR.fields_by_name["legal_moves"].number
@@ -135,9 +136,13 @@ class RemoteEngine:
             credentials = grpc.ssl_channel_credentials(
                 root_certificates=None if ca is None else ca.read_bytes()
             )
-            self._channel = grpc.aio.secure_channel(target.removeprefix("grpcs://"), credentials)
+            self._channel = grpc.aio.secure_channel(
+                target.removeprefix("grpcs://"), credentials, options=CHANNEL_OPTIONS
+            )
         else:
-            self._channel = grpc.aio.insecure_channel(target.removeprefix("grpc://"))
+            self._channel = grpc.aio.insecure_channel(
+                target.removeprefix("grpc://"), options=CHANNEL_OPTIONS
+            )
         self._stub = game_service_pb2_grpc.GameServiceStub(self._channel)
 
     async def deal(

@@ -12,6 +12,7 @@ bug of ours: INTERNAL with a generic message, logged with its traceback.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -81,14 +82,63 @@ class _Observed:
         child.inc()
 
 
+class Admission:
+    """Calls in flight, and whether new ones are still taken: on a graceful stop the
+    server first refuses new calls with UNAVAILABLE (a client retries them elsewhere)
+    and lets the ones it has finish, before gRPC's own shutdown, which would cancel a
+    call that had arrived but not yet started."""
+
+    #: The drain ends once no call has arrived for this long (or at its time limit):
+    #: calls gRPC had received but not yet handed over are refused, not cancelled.
+    QUIET_SECONDS = 0.25
+
+    def __init__(self) -> None:
+        self.in_flight = 0
+        self.draining = False
+        self.refused = 0
+        self._last_arrival = 0.0
+
+    def enter(self) -> bool:
+        self._last_arrival = time.monotonic()
+        if self.draining:
+            self.refused += 1
+            return False
+        self.in_flight += 1
+        return True
+
+    def leave(self) -> None:
+        self.in_flight -= 1
+
+    async def drain(self, seconds: float) -> None:
+        """Refuse new calls from now on; return when the calls in flight have finished
+        and no call has arrived for ``QUIET_SECONDS``, or after ``seconds``."""
+        self.draining = True
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            quiet = time.monotonic() - self._last_arrival >= self.QUIET_SECONDS
+            if not self.in_flight and quiet:
+                return
+            await asyncio.sleep(self.QUIET_SECONDS / 5)
+
+
 def _guarded(
     handler: Handler,
     deserialize: Callable[[bytes], Any] | None,
     observed: _Observed,
     access_log: bool,
     tracer: Tracer | None,
+    admission: Admission,
 ) -> Handler:
     async def guarded(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        if not admission.enter():
+            observed.handled(grpc.StatusCode.UNAVAILABLE)
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        try:
+            return await _call(request, context)
+        finally:
+            admission.leave()
+
+    async def _call(request: Any, context: grpc.aio.ServicerContext) -> Any:
         observed.started.inc()
         start = time.perf_counter()
         bind_request(lambda: _metadata_value(context, REQUEST_ID_KEY))
@@ -169,6 +219,7 @@ class DomainErrorInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self.metrics = metrics if metrics is not None else Metrics()
         self.access_log = access_log
         self.tracer = tracer
+        self.admission = Admission()
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
 
     async def intercept_service(
@@ -190,6 +241,7 @@ class DomainErrorInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 _Observed(self.metrics, method),
                 self.access_log,
                 self.tracer,
+                self.admission,
             ),
             response_serializer=handler.response_serializer,
         )

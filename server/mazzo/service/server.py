@@ -17,7 +17,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from opentelemetry.trace import Tracer
 
-from mazzo.service.errors import DomainErrorInterceptor
+from mazzo.service.errors import Admission, DomainErrorInterceptor
 from mazzo.service.game_service import GameService, add_to_server
 from mazzo.service.metrics import Metrics
 from mazzo.service.rest import build_app
@@ -34,8 +34,15 @@ SHUTDOWN_GRACE_SECONDS = 5.0
 
 # Off: a second server on a busy port must fail, not silently share it. Only the
 # workers of `mazzo serve --workers N` share ports, on purpose (workers.py).
-SERVER_OPTIONS = [("grpc.so_reuseport", 0)]
-SHARED_PORT_OPTIONS = [("grpc.so_reuseport", 1)]
+SERVER_OPTIONS: list[tuple[str, int]] = [("grpc.so_reuseport", 0)]
+# Workers close each connection after about 1 s (grpc adds +-10 % jitter), letting
+# its calls finish: clients reconnect, and the kernel spreads the new connections
+# over the workers, so a restarted worker has traffic again within 5 s.
+SHARED_PORT_OPTIONS: list[tuple[str, int]] = [
+    ("grpc.so_reuseport", 1),
+    ("grpc.max_connection_age_ms", 1000),
+    ("grpc.max_connection_age_grace_ms", 30000),
+]
 
 
 class PortInUseError(RuntimeError):
@@ -71,6 +78,7 @@ class Running:
     port: int
     health: health.aio.HealthServicer
     service: GameService
+    admission: Admission
     http: uvicorn.Server | None = None
     http_port: int | None = None
     http_task: asyncio.Task[None] | None = None
@@ -98,8 +106,9 @@ async def start_server(
     of every RPC (tracing.py); ``tls`` serves both over TLS (mutual with a client CA).
     """
     metrics = Metrics()
+    interceptor = DomainErrorInterceptor(metrics, access_log, tracer)
     server = grpc.aio.server(
-        interceptors=[DomainErrorInterceptor(metrics, access_log, tracer)],
+        interceptors=[interceptor],
         options=SHARED_PORT_OPTIONS if reuse_port else SERVER_OPTIONS,
     )
     service = GameService(metrics=metrics)
@@ -121,7 +130,7 @@ async def start_server(
     await server.start()
     for name in ("", GAME_SERVICE.full_name):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    running = Running(server, bound, health_servicer, service)
+    running = Running(server, bound, health_servicer, service, interceptor.admission)
     if http_port is not None:
         try:
             await _start_http(running, host, http_port, reuse_port, tls)
@@ -169,9 +178,11 @@ async def _start_http(
 
 
 async def stop_server(running: Running, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
-    """Stop taking calls, report NOT_SERVING, let calls in flight finish."""
+    """Report NOT_SERVING, refuse new calls (UNAVAILABLE), let calls in flight finish,
+    then stop gRPC (whose own shutdown would cancel calls not yet started)."""
     running.stopping = True
     await running.health.enter_graceful_shutdown()
+    await running.admission.drain(grace)
     if running.http is not None and running.http_task is not None:
         running.http.should_exit = True
         await running.http_task
