@@ -656,6 +656,12 @@ def referee_exec(seconds: float) -> Report:
     return asyncio.run(_referee_matches((bots[0], bots[1], bots[2], bots[3]), seconds))
 
 
+def _search() -> Any:
+    from mazzo import bench_search
+
+    return bench_search
+
+
 def run_all(
     seconds: float = 2.0, only: list[str] | None = None, closure_hands: int = 2000
 ) -> Report:
@@ -680,6 +686,12 @@ def run_all(
         "ramino_random_hands_2p": lambda: ramino_random_hands(2, seconds / 2),
         "ramino_closure_check": lambda: ramino_closure_check(closure_hands),
         "ramino_closure_agreement": lambda: ramino_closure_agreement(closure_hands),
+        "search_apply_moves_vs_apply_move": lambda: _search().apply_moves_vs_apply_move(
+            2 * seconds
+        ),
+        "search_determinize": lambda: _search().determinize_rates(seconds),
+        "search_simulate_vs_in_process": lambda: _search().simulate_vs_in_process(2 * seconds),
+        "search_pimc_decisions": lambda: _search().pimc_decisions(),
     }
     report: Report = {"python": sys.version.split()[0], "seconds_per_measurement": seconds}
     for name, measure in measurements.items():

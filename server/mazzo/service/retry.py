@@ -3,8 +3,9 @@
 Every GameService call is a pure function of its request, so a call refused while a
 server stops, or lost with a worker that died, can be sent again safely: gRPC
 retries it with backoff, on a new connection if the old one is gone. Calls to bots
-are not retried: a bot that cannot be reached is the referee's to adjudicate. The same JSON is in ``clients/service-config.json``
-for the clients in other languages (a test keeps the two equal).
+are not retried: a bot that cannot be reached is the referee's to adjudicate. The
+same JSON is in ``clients/service-config.json`` for the clients in other languages
+(a test keeps the two equal).
 """
 
 from __future__ import annotations
