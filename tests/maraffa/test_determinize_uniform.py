@@ -18,6 +18,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
+from functools import cache
 
 import pytest
 from scipy.stats import chisquare
@@ -163,6 +164,7 @@ CASES: list[tuple[str, int, Options, Callable[[View], bool]]] = [
 ]
 
 
+@cache
 def find_position(
     name: str, players: int, options: Options, wanted: Callable[[View], bool]
 ) -> tuple[View, int, list[tuple[tuple[int, ...], tuple[int, ...]]]]:
