@@ -165,7 +165,6 @@ def check_view(view: View, prefix: str = "view") -> _Public:
         raise InvalidArgument(prefix + ".to_act", f"to_act must be 0..{seats - 1}")
     per_hand = tricks_per_hand(seats)
     completed = len(view.tricks)
-    _check_tricks(view, m, seats, per_hand)
     played_any = completed or view.trick.cards
     if phase is Phase.TRUMP:
         if view.trump != NO_SUIT:
@@ -174,8 +173,24 @@ def check_view(view: View, prefix: str = "view") -> _Public:
             raise InvalidArgument(m + "tricks", "no card is played before trump is declared")
     elif (phase is Phase.PLAY or played_any) and not 0 <= view.trump < 4:
         raise InvalidArgument(m + "trump", "cards are played, so trump must be set")
-    if completed == per_hand and phase is not Phase.OVER:
+    if completed > per_hand or (completed == per_hand and phase is not Phase.OVER):
         raise InvalidArgument(m + "tricks", f"a hand has {per_hand} tricks, then it is scored")
+    # Every card once: what is shown and played (cards.py deck of the form), and drawn.
+    deck = mask_of(deck_of(seats, options.removed_four))
+    seen = 0
+    for name, cards in (("hand", view.hand), ("dummy_hand", view.dummy_hand)):
+        for i, c in enumerate(cards):
+            seen = _once(seen, c, deck, f"{m}{name}[{i}]")
+    for k, trick in enumerate((*view.tricks, view.trick)):
+        where = f"{m}tricks[{k}]" if k < completed else m + "current_trick"
+        if len(trick.signals) != len(trick.cards):
+            raise InvalidArgument(where + ".signals", "one signal (or none) per card")
+        for i, c in enumerate(trick.cards):
+            seen = _once(seen, c, deck, f"{where}.cards[{i}]")
+    drawn_mask = 0
+    for i, c in enumerate(view.drawn):
+        drawn_mask = _once(drawn_mask, c, deck, f"{m}drawn[{i}]")
+    _check_tricks(view, m, seats, per_hand)
     leader = view.trick.leader
     in_trick = len(view.trick.cards)
     if phase is not Phase.OVER and view.to_act != (leader + in_trick) % seats:
@@ -226,17 +241,6 @@ def check_view(view: View, prefix: str = "view") -> _Public:
         shown[dummy] = view.dummy_hand
     elif view.dummy_hand:
         raise InvalidArgument(m + "dummy_hand", "this seat does not see the dummy's cards")
-    # Every card once: what is shown, played and drawn (cards.py deck of the form).
-    deck = mask_of(deck_of(seats, options.removed_four))
-    seen = 0
-    for name, cards in (("hand", view.hand), ("dummy_hand", view.dummy_hand)):
-        for i, c in enumerate(cards):
-            seen = _once(seen, c, deck, f"{m}{name}[{i}]")
-    for p in plays:
-        seen = _once(seen, p.card, deck, p.field)
-    drawn_mask = 0
-    for i, c in enumerate(view.drawn):
-        drawn_mask = _once(drawn_mask, c, deck, f"{m}drawn[{i}]")
     _check_signals(view, plays, m, seats)
     draws = _check_draws(view, plays, shown, m, seats)
     _check_marafona(view, plays, m, seats)
