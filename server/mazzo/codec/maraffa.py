@@ -25,6 +25,7 @@ from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa import events as ev
 from mazzo.games.maraffa import trionfo_events as tev
 from mazzo.games.maraffa.cards import BIT, IN_DECK, cards_of
+from mazzo.games.maraffa.determinize import check_view
 from mazzo.games.maraffa.game import MaraffaSideScore
 from mazzo.games.maraffa.moves import (
     BIDS,
@@ -52,7 +53,8 @@ from mazzo.games.maraffa.options import (
     TrionfoAuction,
     seats_for,
 )
-from mazzo.games.maraffa.scoring import tally
+from mazzo.games.maraffa.rules import check_options
+from mazzo.games.maraffa.scoring import tally, tricks_per_hand
 from mazzo.games.maraffa.state import (
     NO_SEAT,
     NO_SUIT,
@@ -770,6 +772,146 @@ options_from_message = _options_from_message
 
 
 def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
-    """A view as a client sends it (Determinize, Simulate), checked: placeholder of
-    the search work (issue 15)."""
-    raise NotImplementedError
+    """A view as a client sends it (Determinize, Simulate), checked: every card of the
+    pack and shown once, every list within what the rules allow, seats in range, and
+    the whole view against the rules as far as it is public
+    (``determinize.check_view``). Errors name the wire field (``view.maraffa.hand[3]``).
+    Hands are sets: their cards come back in canonical order."""
+    players = msg.players
+    if players not in (2, 3, 4):
+        raise InvalidArgument(
+            f"{field}.players", f"this decoder is for 2, 3 or 4 players, not {players}"
+        )
+    if not msg.HasField("maraffa"):
+        raise InvalidArgument(f"{field}.maraffa", "a Maraffa view needs its maraffa detail")
+    m = msg.maraffa
+    f = f"{field}.maraffa."
+    if m.HasField("trionfo"):
+        raise InvalidArgument(f + "trionfo", "the trionfo detail is for five players only")
+    table = _view_table(m.table, f + "table", tuple(msg.match_score), players)
+    seats = table.seats
+    per_hand = tricks_per_hand(seats)
+    most = 20 if seats == 2 else per_hand  # cards a hand can hold
+    _in_range(msg.seat, seats, f"{field}.seat")
+    _in_range(msg.to_act, seats, f"{field}.to_act")
+    phase = _PHASES.get(m.phase)
+    if phase is None:
+        raise InvalidArgument(f + "phase", f"unknown phase {m.phase}")
+    if msg.finished != (phase is Phase.OVER):
+        raise InvalidArgument(f"{field}.finished", "finished must be true exactly in phase OVER")
+    if not 0 <= m.trump <= 4:
+        raise InvalidArgument(f + "trump", f"unknown suit {m.trump}")
+    hand = _view_cards(m.hand, most, f + "hand")
+    dummy_hand = _view_cards(m.dummy_hand, most, f + "dummy_hand")
+    dummy_seat = None
+    if m.HasField("dummy_seat"):
+        dummy_seat = m.dummy_seat
+        _in_range(dummy_seat, seats, f + "dummy_seat")
+    if len(m.hand_sizes) != seats:
+        raise InvalidArgument(f + "hand_sizes", f"one size per seat: {seats}")
+    for s, size in enumerate(m.hand_sizes):
+        if size > most:
+            raise InvalidArgument(f"{f}hand_sizes[{s}]", f"a hand holds at most {most} cards")
+    if m.stock_size > 20:
+        raise InvalidArgument(f + "stock_size", "the stock holds at most 20 cards")
+    if len(m.drawn) > 20:
+        raise InvalidArgument(f + "drawn", "at most 20 cards are drawn in a hand")
+    drawn = _cards(m.drawn, f + "drawn")
+    if len(m.tricks) > per_hand:
+        raise InvalidArgument(f + "tricks", f"a hand has {per_hand} tricks")
+    tricks = tuple(
+        _view_trick(t, seats, f"{f}tricks[{k}]", completed=True) for k, t in enumerate(m.tricks)
+    )
+    trick = _view_trick(m.current_trick, seats, f + "current_trick", completed=False)
+    marafona_seat = NO_SEAT
+    if m.HasField("marafona_seat"):
+        marafona_seat = m.marafona_seat
+        _in_range(marafona_seat, seats, f + "marafona_seat")
+    view = View(
+        seat=msg.seat,
+        players=players,
+        dummy_seat=dummy_seat,
+        hand=hand,
+        hand_hidden=m.hand_hidden,
+        dummy_hand=dummy_hand,
+        hand_sizes=tuple(m.hand_sizes),
+        stock_size=m.stock_size,
+        drawn=drawn,
+        trick=trick,
+        tricks=tricks,
+        table=table,
+        phase=phase,
+        trump=m.trump - 1 if m.trump else NO_SUIT,
+        to_act=msg.to_act,
+        marafona_seat=marafona_seat,
+    )
+    check_view(view, field)
+    return view
+
+
+def _in_range(value: int, seats: int, field: str) -> None:
+    if not 0 <= value < seats:
+        raise InvalidArgument(field, f"seat {value} is out of range 0..{seats - 1}")
+
+
+def _view_cards(cards: Sequence[int], most: int, field: str) -> tuple[int, ...]:
+    """A hand shown in a view: at most ``most`` cards of the pack, each once; returned
+    in canonical order."""
+    if len(cards) > most:
+        raise InvalidArgument(field, f"a hand holds at most {most} cards")
+    try:
+        return cards_of(hand_mask(_cards(cards, field), field))
+    except InvalidState as e:
+        raise InvalidArgument(e.field, e.reason) from None
+
+
+def _view_trick(msg: maraffa_pb2.MaraffaTrick, seats: int, field: str, completed: bool) -> Trick:
+    _in_range(msg.leader, seats, field + ".leader")
+    if len(msg.cards) > seats:
+        raise InvalidArgument(field + ".cards", f"a trick has at most {seats} cards")
+    cards = _cards(msg.cards, field + ".cards")
+    if len(msg.signals) > len(cards):
+        raise InvalidArgument(field + ".signals", "at most one signal per card")
+    signals = _signals(msg.signals, field + ".signals")
+    signals += (0,) * (len(cards) - len(signals))
+    if completed:
+        _in_range(msg.winner, seats, field + ".winner")
+        return Trick(msg.leader, cards, signals, msg.winner)
+    if msg.winner:
+        raise InvalidArgument(field + ".winner", "the trick being played has no winner yet")
+    return Trick(msg.leader, cards, signals, NO_SEAT)
+
+
+def _view_table(
+    msg: maraffa_pb2.MaraffaTable, field: str, totals: tuple[int, ...], players: int
+) -> Table:
+    """The public match fields of a view (no generator: a view never has it)."""
+    options = _options_from_message(msg.options, field + ".options")
+    try:
+        check_options(options, players)
+    except InvalidArgument as e:
+        raise InvalidArgument(
+            field + ".options." + e.field.removeprefix("options.maraffa."), e.reason
+        ) from None
+    claim = msg.last_claim
+    return Table(
+        options=options,
+        players=players,
+        seats=seats_for(options, players),
+        seed=0,
+        counter=0,
+        dealer=msg.dealer,
+        battezzante=msg.battezzante,
+        hand_number=msg.hand_number,
+        game_number=msg.game_number,
+        games_won=tuple(msg.games_won),
+        totals=totals,
+        effective_target=msg.effective_target,
+        redeal_requests=tuple(msg.redeal_requests),
+        last_hand=tuple(_score(s) for s in msg.last_hand_scores),
+        last_claim=(
+            ClaimResult(claim.seat, claim.team, claim.value, claim.needed, claim.valid)
+            if msg.HasField("last_claim")
+            else None
+        ),
+    )
