@@ -57,7 +57,7 @@ async def test_every_legal_move_is_played_out_from_a_state(stub: Stub) -> None:
     request = gs.SimulateRequest(state=wire("maraffa", state), playouts=12, seed=5)
     reply = await stub.Simulate(request)
     legal = await stub.LegalMoves(gs.LegalMovesRequest(state=request.state))
-    assert reply.seat == legal.seat
+    assert reply.seat == legal.seat and reply.side == legal.seat % 2
     assert [o.move for o in reply.outcomes] == list(legal.moves)
     assert reply.playouts == 12 * len(legal.moves)
     assert reply.simulated_moves > reply.playouts

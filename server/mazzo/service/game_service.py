@@ -342,6 +342,12 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             seat=rules.to_act(samples[0]), playouts=len(moves) * playouts * len(samples)
         )
         response.simulated_moves = simulated
+        decider = rules.controller(samples[0], response.seat)
+        response.side = next(
+            s.side
+            for s in rules.score(samples[0]).sides
+            if decider in s.seats or response.seat in s.seats
+        )
         for move, stat in zip(moves, stats, strict=True):
             out = response.outcomes.add(playouts=stat.playouts)
             codec.move_to_wire(move, out.move)
