@@ -18,6 +18,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 
+import grpc
 import pytest
 
 from mazzo.codec import CODECS
@@ -42,6 +43,10 @@ from mazzo.games.maraffa.trionfo_validate import validate
 from mazzo.games.maraffa.trionfo_view import TrionfoView, view
 from mazzo.service.game_service import determinized, load_view
 from mazzo.v1 import game_pb2
+from mazzo.v1 import game_service_pb2 as gs
+from mazzo.v1.game_service_pb2_grpc import GameServiceStub
+from tests.grpc_helpers import field_violations
+from tests.maraffa.forms_helpers import wire as forms_wire
 from tests.maraffa.trionfo_replay import random_move, random_states, random_views, replay_agrees
 
 CODEC = CODECS["maraffa"]
@@ -483,3 +488,28 @@ def _random_match_options(rng: random.Random) -> Options:
         match_deals=rng.randint(1, 4),
         count_thrown_in=rng.random() < 0.7,
     )
+
+
+# --------------------------------------------------------------------------- over gRPC
+
+
+async def test_determinize_over_grpc(stub: GameServiceStub) -> None:
+    """GetView's bytes in, states out whose GetView is the same bytes; a view no deal
+    gives is INVALID_ARGUMENT naming the field."""
+    state, v = _view_at(_late, seed=8)
+    given = (await stub.GetView(gs.GetViewRequest(state=forms_wire(state), seat=v.seat))).view
+    assert given.SerializeToString() == wire(v).SerializeToString()
+    reply = await stub.Determinize(gs.DeterminizeRequest(view=given, count=5, seed=7))
+    assert len(reply.states) == 5
+    for sample in reply.states:
+        seen = await stub.GetView(gs.GetViewRequest(state=sample, seat=v.seat))
+        assert seen.view.SerializeToString() == given.SerializeToString()
+    again = await stub.Determinize(gs.DeterminizeRequest(view=given, count=5, seed=7))
+    assert again == reply
+    bad = game_pb2.GameView()
+    bad.CopyFrom(given)
+    bad.maraffa.tricks[0].winner = (bad.maraffa.tricks[0].winner + 1) % SEATS
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub.Determinize(gs.DeterminizeRequest(view=bad, count=5, seed=7))
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert [f for f, _ in field_violations(caught.value)] == ["view.maraffa.tricks[0].winner"]
