@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import grpc
 import pytest
+from scipy.stats import chisquare
 
 from mazzo.codec import CODECS
 from mazzo.core.cards import card
@@ -438,6 +439,9 @@ def test_views_no_deal_can_give_are_refused_naming_the_field() -> None:
     msg = wire(good)
     msg.maraffa.trionfo.auction[1].seat = 2
     assert _refused(msg) == t + "auction[1].seat"
+    msg = wire(good)
+    msg.maraffa.trionfo.last_deal.payments.append(0)  # six payments
+    assert _refused(msg) == t + "last_deal.payments"
 
 
 # --------------------------------------------------------------------------- moves_bound
@@ -513,3 +517,28 @@ async def test_determinize_over_grpc(stub: GameServiceStub) -> None:
         await stub.Determinize(gs.DeterminizeRequest(view=bad, count=5, seed=7))
     assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
     assert [f for f, _ in field_violations(caught.value)] == ["view.maraffa.tricks[0].winner"]
+
+
+# --------------------------------------------------------------------------- deal batches
+
+
+def test_the_deal_batch_changes_nothing() -> None:
+    """A.2.1: the batch only says which deck positions go to whom, so with a shuffled
+    deck every seat gets every card equally often whatever the batch; and the samples
+    of a view do not depend on it."""
+    for batch in (1, 2, 4, 8):
+        counts = [0] * (SEATS * 40)
+        deals = 500
+        for seed in range(deals):
+            state, _ = trionfo.deal(Options(trionfo_deal_batch=batch), SEATS, seed)
+            for seat, hand in enumerate(state.hands):
+                for i in range(40):
+                    if hand >> i & 1:
+                        counts[seat * 40 + i] += 1
+        assert chisquare(counts).pvalue > 0.001, batch
+    _, v = _view_at(lambda s, v: s.phase is TPhase.AUCTION and v.table.deal_number == 1)
+    samples = RULES.determinize(v, 20, 5)
+    for batch in (1, 2, 8):
+        options = replace(v.table.options, trionfo_deal_batch=batch)
+        other = RULES.determinize(v._replace(table=v.table._replace(options=options)), 20, 5)
+        assert [s.hands for s in other] == [s.hands for s in samples]

@@ -440,6 +440,8 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> TrionfoView:
     amico = _view_seat(tr.amico, tf + ".amico") if tr.HasField("amico") else NO_SEAT
     last = None
     if tr.HasField("last_deal"):
+        if len(tr.last_deal.payments) not in (0, SEATS):
+            raise InvalidArgument(tf + ".last_deal.payments", "one payment per seat, or none")
         try:
             last = deal_from_wire(tr.last_deal, tf + ".last_deal")
         except InvalidState as e:
