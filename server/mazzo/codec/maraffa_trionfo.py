@@ -12,6 +12,7 @@ invariants are ``trionfo_validate``'s.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from mazzo.codec.common import as_wire, memo_for
@@ -28,14 +29,22 @@ from mazzo.codec.maraffa import (
     signals_from_wire,
     trick_to_wire,
 )
-from mazzo.core.errors import InvalidState
-from mazzo.games.maraffa.cards import IN_DECK
+from mazzo.core.cards import code
+from mazzo.core.errors import InvalidArgument, InvalidState
+from mazzo.games.maraffa.cards import BIT, IN_DECK, cards_of
+from mazzo.games.maraffa.moves import Signal
+from mazzo.games.maraffa.options import TrionfoAuction
+from mazzo.games.maraffa.state import Trick
+from mazzo.games.maraffa.trionfo import check_options
+from mazzo.games.maraffa.trionfo_determinize import MAX_SPEECHES
 from mazzo.games.maraffa.trionfo_scoring import TrionfoSideScore
 from mazzo.games.maraffa.trionfo_state import (
+    CARDS_EACH,
     NO_CARD,
     NO_SEAT,
     NO_SUIT,
     PASSED,
+    TRICKS,
     DealScore,
     TPhase,
     TrionfoState,
@@ -57,6 +66,7 @@ _CardV = cards_pb2.Card.ValueType
 _SuitV = cards_pb2.Suit.ValueType
 _ContractV = maraffa_pb2.MaraffaContract.ValueType
 _SpeechV = maraffa_pb2.MaraffaSpeech.ValueType
+_VIEW_SIGNALS = frozenset(int(s) for s in Signal)
 
 
 _wire = as_wire
@@ -286,7 +296,180 @@ def side_score_to_wire(detail: TrionfoSideScore, out: maraffa_pb2.MaraffaSideSco
         deal_to_wire(detail.last_deal, t.last_deal)
 
 
+def _view_cards(values: Sequence[int], field: str, seen: list[int]) -> tuple[int, ...]:
+    """Cards of a view: each of the pack, and each at most once in the whole view
+    (``seen`` is the mask of those met so far, updated)."""
+    for i, c in enumerate(values):
+        bit = BIT[c] if c in IN_DECK else 0
+        if not bit:
+            raise InvalidArgument(f"{field}[{i}]", f"card {c} is not in the Maraffa pack")
+        if seen[0] & bit:
+            raise InvalidArgument(f"{field}[{i}]", f"{code(c)} appears more than once in the view")
+        seen[0] |= bit
+    return tuple(values)
+
+
+def _view_seat(value: int, field: str) -> int:
+    if not 0 <= value < SEATS:
+        raise InvalidArgument(field, f"seat {value} is out of range 0..{SEATS - 1}")
+    return value
+
+
+def _view_trick(
+    msg: maraffa_pb2.MaraffaTrick, field: str, completed: bool, seen: list[int]
+) -> Trick:
+    leader = _view_seat(msg.leader, field + ".leader")
+    limit = SEATS if completed else SEATS - 1
+    if len(msg.cards) > limit or (completed and len(msg.cards) != SEATS):
+        what = "a completed trick has 5 cards" if completed else "the trick being played has 0..4"
+        raise InvalidArgument(field + ".cards", what)
+    cards = _view_cards(msg.cards, field + ".cards", seen)
+    if len(msg.signals) > len(cards):
+        raise InvalidArgument(field + ".signals", "at most one signal per card")
+    for i, signal in enumerate(msg.signals):
+        if signal not in _VIEW_SIGNALS:
+            raise InvalidArgument(f"{field}.signals[{i}]", f"unknown signal {signal}")
+    signals = (*msg.signals, *(0,) * (len(cards) - len(msg.signals)))
+    if completed:
+        winner = _view_seat(msg.winner, field + ".winner")
+    elif msg.winner:
+        raise InvalidArgument(field + ".winner", "the trick being played has no winner yet")
+    else:
+        winner = NO_SEAT
+    return Trick(leader, cards, tuple(int(s) for s in signals), winner)
+
+
+def _view_not_used(m: maraffa_pb2.MaraffaView, field: str) -> None:
+    """Fields of the other forms' views, and table fields Trionfo does not use."""
+    t = m.table
+    unused = [
+        ("hand_hidden", m.hand_hidden),
+        ("dummy_seat", m.HasField("dummy_seat")),
+        ("dummy_hand", len(m.dummy_hand)),
+        ("stock_size", m.stock_size),
+        ("drawn", len(m.drawn)),
+        ("marafona_seat", m.HasField("marafona_seat")),
+        ("table.battezzante", t.battezzante),
+        ("table.game_number", t.game_number),
+        ("table.games_won", len(t.games_won)),
+        ("table.effective_target", t.effective_target),
+        ("table.redeal_requests", len(t.redeal_requests)),
+        ("table.last_hand_scores", len(t.last_hand_scores)),
+        ("table.last_claim", t.HasField("last_claim")),
+    ]
+    for name, value in unused:
+        if value:
+            raise InvalidArgument(f"{field}.{name}", f"{name} is not used with five players")
+
+
 def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> TrionfoView:
-    """A view as a client sends it (Determinize, Simulate), checked: placeholder of
-    the search work (issue 15)."""
-    raise NotImplementedError
+    """A view as a client sends it (Determinize, Simulate), checked field by field:
+    seats in range, cards of the pack and each at most once, every list within what
+    a deal allows, hand sizes that fit the tricks. Whether the rules could have
+    produced it is the sampler's question (it refuses a view no deal gives)."""
+    if msg.players != SEATS:
+        raise InvalidArgument(field + ".players", "a Trionfo view is for 5 players")
+    if not msg.HasField("maraffa"):
+        raise InvalidArgument(field + ".maraffa", "a Maraffa view needs its maraffa detail")
+    m = msg.maraffa
+    mf = field + ".maraffa"
+    if not m.HasField("trionfo"):
+        raise InvalidArgument(mf + ".trionfo", "a five-player view needs its trionfo part")
+    seat = _view_seat(msg.seat, field + ".seat")
+    to_act = _view_seat(msg.to_act, field + ".to_act")
+    phase = _PHASES.get(m.phase)
+    if phase is None:
+        raise InvalidArgument(mf + ".phase", f"phase {m.phase} is not one of Trionfo's")
+    if msg.finished != (phase is TPhase.OVER):
+        raise InvalidArgument(field + ".finished", "finished must be true exactly in phase OVER")
+    if len(msg.match_score) != SEATS:
+        raise InvalidArgument(field + ".match_score", "one total per seat")
+    _view_not_used(m, mf)
+    options = options_from_message(m.table.options, mf + ".table.options")
+    try:
+        check_options(options)
+    except InvalidArgument as e:
+        name = e.field.removeprefix("options.maraffa.")
+        raise InvalidArgument(f"{mf}.table.options.{name}", e.reason) from e
+    dealer = _view_seat(m.table.dealer, mf + ".table.dealer")
+    if m.table.hand_number < 1:
+        raise InvalidArgument(mf + ".table.hand_number", "deal numbers start at 1")
+    if not 0 <= m.trump <= 4:
+        raise InvalidArgument(mf + ".trump", f"unknown suit {m.trump}")
+    seen = [0]
+    if len(m.hand) > CARDS_EACH:
+        raise InvalidArgument(mf + ".hand", f"a hand holds at most {CARDS_EACH} cards")
+    hand = _view_cards(m.hand, mf + ".hand", seen)
+    if len(m.tricks) > TRICKS:
+        raise InvalidArgument(mf + ".tricks", f"a deal has {TRICKS} tricks")
+    tricks = tuple(_view_trick(t, f"{mf}.tricks[{k}]", True, seen) for k, t in enumerate(m.tricks))
+    trick = _view_trick(m.current_trick, mf + ".current_trick", False, seen)
+    if len(tricks) == TRICKS and trick.cards:
+        raise InvalidArgument(mf + ".current_trick", f"a deal has {TRICKS} tricks")
+    sizes = tuple(m.hand_sizes)
+    if len(sizes) != SEATS:
+        raise InvalidArgument(mf + ".hand_sizes", "one hand size per seat")
+    for s, size in enumerate(sizes):
+        expected = (
+            CARDS_EACH - len(tricks) - (1 if (s - trick.leader) % SEATS < len(trick.cards) else 0)
+        )
+        if size != expected:
+            raise InvalidArgument(
+                f"{mf}.hand_sizes[{s}]", f"seat {s} holds {expected} cards after the tricks shown"
+            )
+    if len(hand) != sizes[seat]:
+        raise InvalidArgument(mf + ".hand", f"the hand size of seat {seat} is {sizes[seat]}")
+    tr = m.trionfo
+    tf = mf + ".trionfo"
+    first_speaker = _view_seat(tr.first_speaker, tf + ".first_speaker")
+    limit = SEATS if options.trionfo_auction is TrionfoAuction.SINGLE_ROUND else MAX_SPEECHES
+    if len(tr.auction) > limit:
+        raise InvalidArgument(tf + ".auction", f"an auction has at most {limit} speeches")
+    speeches = []
+    for i, speech in enumerate(tr.auction):
+        level = _SPEECHES.get(speech.speech)
+        if level is None:
+            raise InvalidArgument(f"{tf}.auction[{i}].speech", f"unknown speech {speech.speech}")
+        speeches.append((_view_seat(speech.seat, f"{tf}.auction[{i}].seat"), level))
+    declarer = _view_seat(tr.declarer, tf + ".declarer") if tr.HasField("declarer") else NO_SEAT
+    if not 0 <= tr.contract <= 4:
+        raise InvalidArgument(tf + ".contract", f"unknown contract {tr.contract}")
+    called = tr.called_card
+    if called and called not in IN_DECK:
+        raise InvalidArgument(tf + ".called_card", f"card {called} is not in the Maraffa pack")
+    amico = _view_seat(tr.amico, tf + ".amico") if tr.HasField("amico") else NO_SEAT
+    last = None
+    if tr.HasField("last_deal"):
+        if len(tr.last_deal.payments) not in (0, SEATS):
+            raise InvalidArgument(tf + ".last_deal.payments", "one payment per seat, or none")
+        try:
+            last = deal_from_wire(tr.last_deal, tf + ".last_deal")
+        except InvalidState as e:
+            raise InvalidArgument(e.field, e.reason) from e
+    table = TrionfoTable(
+        options=options,
+        seed=0,
+        counter=0,
+        dealer=dealer,
+        first_speaker=first_speaker,
+        deal_number=m.table.hand_number,
+        deals_counted=tr.deals_counted,
+        totals=tuple(msg.match_score),
+        last_deal=last,
+    )
+    return TrionfoView(
+        seat=seat,
+        hand=cards_of(sum(BIT[c] for c in hand)),
+        hand_sizes=sizes,
+        speeches=tuple(speeches),
+        declarer=declarer,
+        contract=tr.contract,
+        trump=m.trump - 1 if m.trump else NO_SUIT,
+        called_card=called or NO_CARD,
+        amico=amico,
+        trick=trick,
+        tricks=tricks,
+        table=table,
+        phase=phase,
+        to_act=to_act,
+    )
