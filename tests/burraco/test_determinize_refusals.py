@@ -4,7 +4,8 @@
    out of range, sizes that do not add up to the deck) is INVALID_ARGUMENT naming the
    wire field (``view_from_wire``). A well-formed view that no deal can give (a hand
    that lacks the cards its owner took with the pile, a history that does not lead to
-   the table, sizes no deal has) is INVALID_ARGUMENT too, naming a field of the view.
+   the table, sizes no deal has, a seat to act who could hold no legal discard) is
+   INVALID_ARGUMENT too, naming a field of the view.
 2. ``moves_bound``: over random matches of every form, the moves actually played to
    the end of the hand, and of the match, never exceed the bound computed at any
    point; the printed figures compare the hand bound with real hand lengths.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 import grpc
 import pytest
@@ -32,6 +34,7 @@ from mazzo.v1 import game_pb2
 from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1.game_service_pb2_grpc import GameServiceStub
 from tests.burraco.determinize_support import FORMS, play
+from tests.burraco.test_determinize_uniform import POSITIONS, position
 from tests.burraco.wire import wire_state
 from tests.grpc_helpers import field_violations
 
@@ -194,6 +197,20 @@ def test_sizes_no_deal_has() -> None:
     sizes = list(v.hand_sizes)
     sizes[other] += 1
     unsatisfiable(v._replace(hand_sizes=tuple(sizes), stock_size=v.stock_size - 1), "view.burraco.")
+
+
+def test_a_seat_to_act_without_a_legal_discard() -> None:
+    # The seat to act holds one unseen card and his side has its pozzetto; under
+    # closing_needs_clean he would need a clean burraco to discard it, and has none.
+    p = next(p for p in POSITIONS if p.form == 1 and p.single)
+    state = position(p)
+    v = view(state, p.seat)
+    options = replace(v.table.options, closing_needs_clean=True)
+    assert not state.table.options.closing_needs_clean
+    unsatisfiable(
+        v._replace(table=v.table._replace(options=options)),
+        f"view.burraco.hand_sizes[{state.to_act}]",
+    )
 
 
 def test_a_history_without_its_deal() -> None:
