@@ -9,7 +9,7 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: soak determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+.PHONY: soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
@@ -119,6 +119,12 @@ bench: $(GEN)
 SECONDS ?= 600
 soak: $(GEN)
 	$(PY) scripts/soak.py --seconds $(SECONDS) --in-flight 64
+
+# The fuzz of every RPC, game and form over gRPC and HTTP (tests/service/fuzz_every_rpc.py),
+# FUZZ requests (default 1,000,000), against the issue's bounds; prints a JSON report.
+FUZZ ?= 1000000
+fuzz: $(GEN)
+	$(PY) -m tests.service.fuzz_every_rpc -n $(FUZZ)
 
 # Determinize's property tests over N random views per game and form file.
 N ?= 5000
