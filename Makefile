@@ -9,7 +9,7 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+.PHONY: strength soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
@@ -125,6 +125,17 @@ soak: $(GEN)
 FUZZ ?= 1000000
 fuzz: $(GEN)
 	$(PY) -m tests.service.fuzz_every_rpc -n $(FUZZ)
+
+# builtin:pimc against builtin:heuristic, duplicate deals at 1 s a move (issue 15's
+# strength figures; hours on 2 cores): examples/tournaments/pimc-vs-heuristic-*.toml.
+STRENGTH ?= maraffa4 maraffa2 burraco2
+strength: $(GEN)
+	mkdir -p build/strength
+	for f in $(STRENGTH); do \
+		rm -f build/strength/$$f.jsonl; \
+		.venv/bin/mazzo tournament examples/tournaments/pimc-vs-heuristic-$$f.toml \
+			--records build/strength/$$f.jsonl --no-progress || exit 1; \
+	done
 
 # Determinize's property tests over N random views per game and form file.
 N ?= 5000
