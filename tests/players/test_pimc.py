@@ -56,3 +56,13 @@ async def test_it_plays_a_whole_match_through_the_referee() -> None:
     finally:
         await pools.close()
     assert record["result"]["finished"] and not record["faults"]
+
+
+async def test_it_never_makes_a_false_claim() -> None:
+    """A false claim loses the match at once; its points look like nothing (no hand
+    was scored), so pimc weighs a match ended above any points."""
+    for seed in range(1, 6):
+        request = await first_request(seed=seed)
+        request.time_left.FromSeconds(30)
+        chosen = request.legal_moves[choose(request, Settings(samples=4, playouts=2), seed)]
+        assert not chosen.maraffa.HasField("claim")
