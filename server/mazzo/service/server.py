@@ -31,8 +31,17 @@ SHUTDOWN_GRACE_SECONDS = 5.0
 
 # Off: a second server on a busy port must fail, not silently share it. Only the
 # workers of `mazzo serve --workers N` share ports, on purpose (workers.py).
-SERVER_OPTIONS = [("grpc.so_reuseport", 0)]
-SHARED_PORT_OPTIONS = [("grpc.so_reuseport", 1)]
+# Calls at once on one connection are bounded, so one client cannot queue thousands of
+# calls on a process (every call of a process shares one event loop).
+MAX_CONCURRENT_STREAMS = 128
+SERVER_OPTIONS = [("grpc.so_reuseport", 0), ("grpc.max_concurrent_streams", MAX_CONCURRENT_STREAMS)]
+SHARED_PORT_OPTIONS = [
+    ("grpc.so_reuseport", 1),
+    ("grpc.max_concurrent_streams", MAX_CONCURRENT_STREAMS),
+]
+#: HTTP connections and requests at once; past it uvicorn answers 503 at once instead
+#: of letting every request wait on the one event loop the gRPC calls share.
+HTTP_LIMIT_CONCURRENCY = 512
 
 
 class PortInUseError(RuntimeError):
@@ -122,6 +131,7 @@ async def _start_http(running: Running, host: str, port: int, reuse_port: bool) 
         app,
         log_level="warning",
         lifespan="off",
+        limit_concurrency=HTTP_LIMIT_CONCURRENCY,
     )
     http = uvicorn.Server(config)
     config.load()
