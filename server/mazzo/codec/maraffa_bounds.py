@@ -22,14 +22,14 @@ SIDES = 3
 HAND = 13
 #: Match totals: one per side, one per seat in Trionfo.
 MATCH_SIDES = SEATS
-#: 2 players: 10 cards each, the other 20 are the stock (maraffa.md §2.3).
+#: 2 players: 10 cards each, the other 20 are the stock (§2.3).
 STOCK = PACK - 2 * 10
 #: The most tricks of a hand: 20 with 2 players (40 cards, 2 a trick).
 TRICKS = PACK // 2
 #: Trionfo's four bids rise strictly and a pass is final, and the highest bidder never
 #: passed (maraffa-forms.md A.3.3): at most 4 bids and 4 passes (5 passes, no bid).
 AUCTION = 4 + 4
-#: Redeals: the rules set no limit (maraffa.md §3.2.4), but a hand is weak enough
+#: Redeals: the rules set no limit (§3.2.4), but a hand is weak enough
 #: with probability about 1.9 %: 32 redeals in a row have probability about 1e-55.
 REDEALS = 32
 
@@ -43,7 +43,7 @@ BOUNDS: dict[str, Bound] = {
     _M + "MaraffaTable.redeal_requests": Bound(
         REDEALS,
         "seats",
-        "no limit in the rules (maraffa.md §3.2.4), but a redeal needs a hand worth under "
+        "no limit in the rules (§3.2.4), but a redeal needs a hand worth under "
         "4 thirds (about 1.9 %): 32 in a row have probability about 1e-55",
     ),
     _M + "MaraffaTable.last_hand_scores": Bound(
@@ -60,15 +60,13 @@ BOUNDS: dict[str, Bound] = {
     ),
     _M + "MaraffaState.played": Bound(PACK, "cards", "every card of the 40-card pack at most"),
     _M + "MaraffaState.signals": Bound(PACK, "signals", "parallel to played: 40 at most"),
-    _M + "MaraffaState.stock": Bound(
-        STOCK, "cards", "2 players: the 20 cards not dealt (maraffa.md §2.3)"
-    ),
+    _M + "MaraffaState.stock": Bound(STOCK, "cards", "2 players: the 20 cards not dealt (§2.3)"),
     _M + "MaraffaState.drawn": Bound(STOCK, "cards", "2 players: every card of the stock"),
     _M + "MaraffaTrionfo.auction": Bound(
         AUCTION,
         "speeches",
         "bids rise strictly over 4 levels, a pass is final and the highest bidder never "
-        "passed (maraffa-forms.md A.3): 4 bids and 4 passes",
+        "passed (forms spec A.3): 4 bids and 4 passes",
     ),
     # The view.
     _M + "MaraffaView.hand": Bound(HAND, "cards", "the viewer's hand: 13 at most, as a state's"),
