@@ -66,8 +66,6 @@ def history_events(seats: int, pozzetti: tuple[int, ...]) -> int:
 
 #: 1130, with 4 players (507 turns); 970 with 2; 977 with 3 (18 + 11 pozzetti).
 HISTORY = max(history_events(seats, pozzetti) for seats, pozzetti in FORMS)
-#: The largest stock at the deal: 63 cards with 2 players; it only shrinks.
-STOCK = max(len(DECK) - HAND_SIZE * seats - 1 - sum(p) for seats, p in FORMS)
 
 _HISTORY_WHY = (
     "the events of one hand: HandDealt, two a turn, one a card melded, a few once a hand; "
@@ -92,7 +90,10 @@ BOUNDS: dict[str, Bound] = {
         IN_PLAY, "cards", "the 108 cards but the 2 the stock always keeps (§3.6)"
     ),
     _M + "BurracoState.stock": Bound(
-        STOCK, "cards", "the stock at the deal, at most 63 (2 players, §2.3); it only shrinks"
+        len(DECK),
+        "cards",
+        "a hand's stock holds at most 63 at the deal (2 players, §2.3) and only shrinks, but "
+        "positions built by hand, as the spec's BU-3, leave every card nobody holds in it",
     ),
     _M + "BurracoState.discard_pile": Bound(
         IN_PLAY, "cards", "the 108 cards but the 2 the stock always keeps (§3.6)"
