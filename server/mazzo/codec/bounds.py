@@ -26,7 +26,7 @@ from mazzo.codec.bound import Bound
 from mazzo.core.errors import RulesError
 
 #: ApplyMoves: moves a call applies, more than the longest hand of a game at its
-#: default options (a Ramino hand with one reshuffle: 1,880 turns, two moves each).
+#: default reshuffles (a Ramino hand with one: at most 1,880 turns, two moves each).
 MAX_APPLY_MOVES = 4096
 
 _MATCH_SIDES = {
@@ -56,8 +56,8 @@ _COMMON: dict[str, Bound] = {
     "mazzo.v1.ApplyMovesRequest.moves": Bound(
         MAX_APPLY_MOVES,
         "moves",
-        "more than the longest hand of any game at its default options has (a Ramino "
-        "hand of 6 players with one reshuffle: 1,880 turns of two moves)",
+        "more than the longest hand of any game has with one reshuffle, the default (a "
+        "Ramino hand: at most 1,880 turns of two moves)",
     ),
 }
 

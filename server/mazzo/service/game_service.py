@@ -92,12 +92,9 @@ _MOVE_KEY_LIMIT = 256
 def _move_from_bytes(game: str, data: bytes) -> Any:
     """A wire move decoded once: moves recur across every match, and the domain moves
     are immutable (errors are raised again each time, never cached)."""
-    return _move_from_wire(CODECS[game], parse(game_pb2.Move.FromString, data, "move"))
-
-
-def _move_from_wire(codec: GameCodec, msg: game_pb2.Move, field: str = "move") -> Any:
-    bounds.check(msg, field, InvalidArgument)
-    return codec.move_from_wire(msg, field)
+    move = parse(game_pb2.Move.FromString, data, "move")
+    bounds.check(move, "move", InvalidArgument)
+    return CODECS[game].move_from_wire(move, "move")
 
 
 def load_view(msg: game_pb2.GameView, field: str = "view") -> tuple[Any, GameCodec, Any]:
@@ -195,8 +192,9 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.ApplyMoveRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.ApplyMoveResponse:
         """The message form of ``apply_move_bytes`` (HTTP/JSON and in-process callers)."""
+        bounds.check(request.move, "move", InvalidArgument)
         loaded = load_state(request.state, self.memo)
-        move = _move_from_wire(loaded[1], request.move)
+        move = loaded[1].move_from_wire(request.move, "move")
         return game_service_pb2.ApplyMoveResponse.FromString(self._applied(loaded, move))
 
     async def apply_move_bytes(self, data: bytes, context: grpc.aio.ServicerContext) -> bytes:
