@@ -55,9 +55,9 @@ def test_the_state_memo_still_counts_entries() -> None:
     assert StateMemo(entries=0).count == 0
 
 
-def test_the_default_state_memo_holds_sixteen_mebibytes_of_states_of_64_kib() -> None:
-    assert 16 * MiB == DEFAULT_BYTES
-    assert DEFAULT_ENTRY_BYTES == 64 * 1024
+def test_the_default_state_memo_holds_eight_mebibytes_of_states_of_32_kib() -> None:
+    assert 8 * MiB == DEFAULT_BYTES
+    assert DEFAULT_ENTRY_BYTES == 32 * 1024
 
 
 async def _padded_burraco(cards: int, events: int) -> gs.ApplyMoveRequest:
@@ -76,19 +76,19 @@ async def _padded_burraco(cards: int, events: int) -> gs.ApplyMoveRequest:
 async def test_a_flood_of_long_states_does_not_grow_the_memo() -> None:
     memo = StateMemo(max_bytes=MiB)
     service = GameService(memo=memo)
-    request = await _padded_burraco(cards=40, events=1000)  # about 45 KB
+    request = await _padded_burraco(cards=16, events=1000)  # about 22 KB
     for i in range(60):  # 60 distinct states the server produces and would remember
         request.state.burraco.rng.seed = i
         reply = await service.ApplyMove(request, None)
-        assert reply.state.ByteSize() > 40_000
+        assert reply.state.ByteSize() > 20_000
         assert memo.bytes <= MiB
-    assert 10 <= memo.count <= MiB // 40_000
+    assert 10 <= memo.count <= MiB // 20_000
 
 
 async def test_a_state_above_the_entry_size_is_answered_but_not_kept() -> None:
     memo = StateMemo()
     service = GameService(memo=memo)
-    request = await _padded_burraco(cards=100, events=1000)
+    request = await _padded_burraco(cards=40, events=1000)
     reply = await service.ApplyMove(request, None)
     assert reply.state.ByteSize() > DEFAULT_ENTRY_BYTES
     assert memo.count == 0

@@ -7,12 +7,16 @@ speed-up and not shared state: a miss (another replica produced the state, the
 client changed a field, the entry was evicted) takes the full path of decoding and
 validation and answers exactly the same. Any byte that differs is a miss.
 
-It is bounded in entries and in bytes: the keys together hold at most ``max_bytes``
-(the decoded states beside them take a few times as much), and a state longer than
-``entry_bytes`` is not kept at all. Real states are a few kilobytes at most (the
-longest in long random matches of every game: about 3 KB); a client can make states
-far longer that still pass every check (a Burraco history is only checked for its
-form and length), and a flood of them must not grow the process.
+It is bounded in entries and in bytes: the keys together hold at most ``max_bytes``,
+and a state longer than ``entry_bytes`` is not kept at all (it is answered as well,
+and decoded again when it comes back). Real states are a few kilobytes (the longest
+in long random matches of every game: about 3 KB; hands as long as the rules allow:
+about 8 KB in Burraco, 18 KB in Ramino with its one reshuffle); a client can make
+states far longer that still pass every check (a Burraco history is only checked for
+its form and length), and a flood of them must not grow the process. The decoded
+states beside the keys take up to about ten times their bytes when nothing is shared
+(padded histories): 8 MiB of keys hold a process to about 100 MB more, however many
+such states come.
 """
 
 from __future__ import annotations
@@ -21,10 +25,11 @@ from collections import OrderedDict
 from typing import Any
 
 DEFAULT_ENTRIES = 4096
-#: 16 MiB of keys: 4,096 real states of up to 4 KB each.
-DEFAULT_BYTES = 16 * 1024 * 1024
-#: 64 KiB: twenty times the longest state of long random matches.
-DEFAULT_ENTRY_BYTES = 64 * 1024
+#: 8 MiB of keys: 4,096 real states of 2 KB each, or 2,700 of the longest random ones.
+DEFAULT_BYTES = 8 * 1024 * 1024
+#: 32 KiB: above every state of the default options (a Ramino hand with many
+#: reshuffles, an option, can outgrow it: it is then decoded on each call).
+DEFAULT_ENTRY_BYTES = 32 * 1024
 
 
 class StateMemo:
