@@ -120,8 +120,7 @@ def _ramino(**kw: Any) -> game_pb2.GameOptions:
 
 
 #: Every game and form, with options that make matches long: (id, game, players,
-#: options, matches, moves a match at most; every state is checked, the longer matches'
-#: every third).
+#: options, matches, moves a match at most).
 FORMS: list[tuple[str, str, int, game_pb2.GameOptions, int, int]] = [
     ("maraffa-4", "maraffa", 4, _maraffa(), 3, 3000),
     (
@@ -190,6 +189,17 @@ FORMS: list[tuple[str, str, int, game_pb2.GameOptions, int, int]] = [
 ]
 
 
+def _random_matches(
+    game: str, players: int, options: game_pb2.GameOptions, seeds: range, moves: int
+) -> None:
+    choose = chooser(game, PolicyKind.RANDOM)
+    longest = merged([play(game, players, options, seed, choose, moves) for seed in seeds])
+    assert longest.length, "the matches were played"
+    assert all(share <= 1 for share in longest.share.values())
+    for name, most in GROWING.items():
+        assert longest.share.get(name, 0.0) <= most, (name, longest.length[name])
+
+
 @pytest.mark.parametrize(
     ("game", "players", "options", "matches", "moves"),
     [pytest.param(*form[1:], id=form[0]) for form in FORMS],
@@ -197,15 +207,22 @@ FORMS: list[tuple[str, str, int, game_pb2.GameOptions, int, int]] = [
 def test_random_matches_are_never_refused(
     game: str, players: int, options: game_pb2.GameOptions, matches: int, moves: int
 ) -> None:
-    choose = chooser(game, PolicyKind.RANDOM)
-    every = 1 if game == "maraffa" else 3
-    longest = merged(
-        [play(game, players, options, seed, choose, moves, every) for seed in range(matches)]
-    )
-    assert longest.length, "the matches were played"
-    assert all(share <= 1 for share in longest.share.values())
-    for name, most in GROWING.items():
-        assert longest.share.get(name, 0.0) <= most, (name, longest.length[name])
+    """Every state of a match of each form (Maraffa's whole matches; the first 1,500
+    moves of the longer games)."""
+    if game != "maraffa":
+        matches, moves = 1, 1500
+    _random_matches(game, players, options, range(matches), moves)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("game", "players", "options", "matches", "moves"),
+    [pytest.param(*form[1:], id=form[0]) for form in FORMS],
+)
+def test_long_random_matches_are_never_refused(
+    game: str, players: int, options: game_pb2.GameOptions, matches: int, moves: int
+) -> None:
+    _random_matches(game, players, options, range(100, 100 + 2 * matches), moves)
 
 
 # Players that make a hand as long as the rules let it be.
@@ -233,12 +250,7 @@ def _ramino_stall(state: Any, moves: Sequence[Any], rng: random.Random) -> int:
 
 def test_the_longest_burraco_hands_stay_within_the_history_bound() -> None:
     for players in (4, 2, 3):
-        longest = merged(
-            [
-                play("burraco", players, _burraco(hands=1), seed, _burraco_stall, 3000, every=5)
-                for seed in range(2)
-            ]
-        )
+        longest = play("burraco", players, _burraco(hands=1), 1, _burraco_stall, 3000, every=10)
         share = longest.share["mazzo.v1.BurracoState.history"]
         assert share <= 1
         if players == 4:  # the form the bound is reached in: 9 tenths of it at least
