@@ -33,6 +33,7 @@ from mazzo.referee.match import (
     TimeControl,
     play_match,
 )
+from mazzo.referee.records import read_records
 from mazzo.referee.replay import check_all
 from mazzo.v1 import bot_pb2
 from tests.referee.conftest import PY_EXAMPLE, ScriptedBot, ServeBot, fault_bot
@@ -347,3 +348,50 @@ def test_a_crashed_bots_daemon_does_not_outlive_the_match(tmp_path: Path) -> Non
     started = [int(p) for p in pids.read_text().split()]
     assert len(started) == 2
     assert not asyncio.run(gone(started))
+
+
+# --------------------------------------------------------------------------- a tournament
+
+
+@pytest.mark.slow
+async def test_a_tournament_of_every_fault_class_keeps_every_match_within_its_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One bot of each exec fault class in a gauntlet against builtin:random, under the
+    random-move fault policy: every match is recorded, replays, and takes no longer than
+    the faulty side's moves x move time + bank + MATCH_GRACE; no bot outlives the run."""
+    from mazzo.referee.tournament import Config, run_tournament
+
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("FAULT_BOT_PIDS", str(pids))
+    entrants = [Entrant("random", (R,))]
+    entrants += [Entrant(mode, (fault_bot(mode, every),)) for mode, every, _, _ in EXEC_FAULTS]
+    cfg = Config(
+        name="faults",
+        game="maraffa",
+        entrants=tuple(entrants),
+        players=4,
+        format="gauntlet",
+        challengers=("random",),
+        deals=1,
+        duplicate=False,
+        concurrency=4,
+        options={"maraffa": {"target": 1}},
+        clock=CLOCK,
+        faults=FaultRules(OnFault.RANDOM),
+    )
+    out = await run_tournament(cfg, tmp_path / "r.jsonl", progress=False)
+    records = read_records(tmp_path / "r.jsonl")
+    assert out.summary["complete"] and len(records) == len(EXEC_FAULTS)
+    assert check_all(records)[2] is None
+    for record in records:
+        faulty = next(i for i, s in enumerate(record["sides"]) if s["entrant"] != "random")
+        seats = set(record["sides"][faulty]["seats"])
+        mine = sum(m["seat"] in seats for m in record["moves"])
+        assert record["faults"], record["sides"][faulty]["entrant"]
+        assert record["duration_s"] <= mine * MOVE + BANK + MATCH_GRACE, (
+            record["sides"][faulty]["entrant"],
+            record["duration_s"],
+            mine,
+        )
+    assert not await gone([int(p) for p in pids.read_text().split()])
