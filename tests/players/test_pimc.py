@@ -66,3 +66,17 @@ async def test_it_never_makes_a_false_claim() -> None:
         request.time_left.FromSeconds(30)
         chosen = request.legal_moves[choose(request, Settings(samples=4, playouts=2), seed)]
         assert not chosen.maraffa.HasField("claim")
+
+
+async def test_it_plays_cards_plain_as_its_playouts_cannot_value_a_signal() -> None:
+    from mazzo.games.maraffa.moves import PlayCard, Signal
+    from mazzo.games.registry import rules_for
+    from mazzo.players.pimc import candidates
+    from tests.players.test_playout import position
+
+    legal = rules_for("maraffa").legal_moves(position(plays=4))
+    kept = [legal[i] for i in candidates("maraffa", legal)]
+    plays = [m for m in kept if type(m) is PlayCard]
+    assert plays and all(m.signal is Signal.NONE for m in plays)
+    assert {m.card for m in plays} == {m.card for m in legal if type(m) is PlayCard}
+    assert candidates("burraco", legal) == list(range(len(legal)))

@@ -114,9 +114,12 @@ def choose(request: bot_pb2.ActRequest, settings: Settings, seed: int) -> int:
         raise RuntimeError(f"{game}: the view's samples list other legal moves than the request")
     side = _side_of(rules, samples[0], request.seat)
     limit = rules.moves_bound(samples[0], settings.horizon is Horizon.MATCH)
+    choices = candidates(game, legal)
+    if len(choices) == 1:
+        return choices[0]
     totals: list[MoveStats] = []
     for d, sample in enumerate(samples):
-        units = [(d, sample, i) for i in range(len(legal))]
+        units = [(d, sample, i) for i in choices]
         stats, _ = play_units(
             game, units, settings.playouts, settings.policy, settings.horizon, seed, limit
         )
@@ -126,7 +129,25 @@ def choose(request: bot_pb2.ActRequest, settings: Settings, seed: int) -> int:
             mine.merge(more)
         if time.perf_counter() >= deadline:
             break
-    return best(totals, side)
+    return choices[best(totals, side)]
+
+
+def candidates(game: str, legal: Sequence[Any]) -> list[int]:
+    """The legal moves worth playing out. A Maraffa signal changes nothing the
+    playouts can see (no builtin policy reads signals), so a card's signalled plays
+    would only repeat its plain play's numbers at their cost: pimc plays cards plain."""
+    if game != "maraffa":
+        return list(range(len(legal)))
+    from mazzo.games.maraffa.moves import PlayCard, Signal
+
+    plain = {(m.card, m.marafona) for m in legal if type(m) is PlayCard and not m.signal}
+    return [
+        i
+        for i, m in enumerate(legal)
+        if not (
+            type(m) is PlayCard and m.signal is not Signal.NONE and (m.card, m.marafona) in plain
+        )
+    ]
 
 
 def _side_of(rules: Any, state: Any, seat: int) -> int:
