@@ -146,7 +146,35 @@ def determinize_rates(seconds: float) -> Report:
             count += 1
         elapsed = time.perf_counter() - start
         report[f"{game}_{players}p"] = {"samples_per_second": round(samples / elapsed)}
+    report["grpc_maraffa_4p"] = _determinize_over_grpc(seconds / len(SAMPLED))
     return report
+
+
+def _determinize_over_grpc(seconds: float) -> Report:
+    """``Determinize`` calls of 32 samples on a server: samples per second, sampled,
+    each checked against the view, and sent."""
+    import grpc
+
+    from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
+
+    rules, codec = rules_for("maraffa"), CODECS["maraffa"]
+    state = _position("maraffa", 4, 17, seed=3)
+    view = game_pb2.GameView()
+    codec.view_to_wire(rules.view(state, rules.to_act(state)), view)
+
+    async def measure(port: int) -> Report:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = game_service_pb2_grpc.GameServiceStub(channel)
+            request = game_service_pb2.DeterminizeRequest(view=view, count=32)
+            await stub.Determinize(request)
+            done, start = 0, time.perf_counter()
+            while time.perf_counter() - start < seconds:
+                request.seed = done
+                done += len((await stub.Determinize(request)).states)
+            return {"samples_per_second": round(done / (time.perf_counter() - start))}
+
+    with _server_process() as (port, _):
+        return asyncio.run(measure(port))
 
 
 def simulate_vs_in_process(seconds: float) -> Report:
