@@ -31,21 +31,21 @@ type searchBot struct {
 }
 
 func (b *searchBot) Act(ctx context.Context, req *mazzov1.ActRequest) (*mazzov1.ActResponse, error) {
-	if len(req.GetLegalMoves()) == 0 {
+	safe := moves.Safe(req.GetLegalMoves())
+	if len(safe) == 0 {
 		return nil, status.Error(codes.InvalidArgument, "legal_moves is empty: nothing to choose")
 	}
 	i, err := b.search(ctx, req)
-	if err != nil {
-		log.Printf("seat %d: a random move instead: %v", req.GetSeat(), err)
-		safe := moves.Safe(req.GetLegalMoves())
+	if err != nil || i < 0 {
+		log.Printf("seat %d: a random move instead (%v)", req.GetSeat(), err)
 		i = safe[rand.IntN(len(safe))]
 	}
 	return &mazzov1.ActResponse{Choice: &mazzov1.ActResponse_Index{Index: uint32(i)}}, nil
 }
 
-// search returns the index of the legal move with the best mean score change
-// for the deciding side minus the mean of the other sides' mean changes.
-// Simulate gets half the time left, at most 1 s.
+// search returns the index of the legal move, never a Maraffa claim (-1 if there
+// is none), with the best mean score change for the deciding side minus the mean
+// of the other sides' mean changes. Simulate gets half the time left, at most 1 s.
 func (b *searchBot) search(ctx context.Context, req *mazzov1.ActRequest) (int, error) {
 	budget := time.Second
 	if t := req.GetTimeLeft(); t != nil && t.AsDuration()/2 < budget {
@@ -64,11 +64,13 @@ func (b *searchBot) search(ctx context.Context, req *mazzov1.ActRequest) (int, e
 	if len(outcomes) != len(legal) {
 		return 0, fmt.Errorf("%d outcomes for %d legal moves", len(outcomes), len(legal))
 	}
-	best, bestValue := 0, math.Inf(-1)
+	best, bestValue := -1, math.Inf(-1)
 	for i, o := range outcomes {
 		sides := o.GetSides()
 		if !proto.Equal(o.GetMove(), legal[i]) || side >= len(sides) {
 			return 0, fmt.Errorf("outcome %d: not legal move %d, or no side %d", i, i, side)
+		} else if moves.IsClaim(legal[i]) { // its score change says nothing of the game it wins or loses
+			continue
 		}
 		value := sides[side].GetMeanScoreChange()
 		for j, s := range sides {

@@ -10,7 +10,8 @@ use mazzo_client::pb::bot_server::Bot;
 use mazzo_client::pb::game_service_client::GameServiceClient;
 use mazzo_client::pb::{act_response, simulate_request::Position, ActRequest, ActResponse};
 use mazzo_client::pb::{MoveOutcome, SimulateRequest};
-use mazzo_client::{game_service, parse_args, parse_opt, random_move, serve_bot, RetryPolicy};
+use mazzo_client::RetryPolicy;
+use mazzo_client::{game_service, is_claim, parse_args, parse_opt, random_move, serve_bot};
 use tonic::{transport::Channel, Request, Response, Status};
 
 const USAGE: &str =
@@ -23,8 +24,8 @@ struct SearchBot {
 }
 
 impl SearchBot {
-    /// The index of the legal move with the best mean score change for the deciding
-    /// side minus the mean of the other sides' mean changes. Simulate gets half the
+    /// The index of the legal move, never a Maraffa claim, with the best mean score
+    /// change for the deciding side minus the mean of the other sides' mean changes. Simulate gets half the
     /// time left, at most 1 s.
     async fn search(&self, req: &ActRequest) -> Result<usize, String> {
         let left = req.time_left.and_then(|t| Duration::try_from(t).ok());
@@ -58,9 +59,11 @@ impl SearchBot {
             let own = o.sides[side].mean_score_change;
             own - (all - own) / (o.sides.len() - 1).max(1) as f64
         };
+        // Never a claim: its score change says nothing of the game it wins or loses.
         (0..outcomes.len())
+            .filter(|&i| !is_claim(&req.legal_moves[i]))
             .max_by(|&a, &b| value(&outcomes[a]).total_cmp(&value(&outcomes[b])))
-            .ok_or_else(|| "no outcomes".into())
+            .ok_or_else(|| "no move but a claim".into())
     }
 }
 
