@@ -9,7 +9,7 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+.PHONY: strength soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
@@ -113,6 +113,34 @@ test-fast: lint
 
 bench: $(GEN)
 	.venv/bin/mazzo bench
+
+# Long runs for closing notes; CI runs a bounded smoke of each (tests/).
+# A server under 64 clients of mixed games for SECONDS (default 600): errors, RSS, p99.
+SECONDS ?= 600
+soak: $(GEN)
+	$(PY) scripts/soak.py --seconds $(SECONDS) --in-flight 64
+
+# The fuzz of every RPC, game and form over gRPC and HTTP (tests/service/fuzz_every_rpc.py),
+# FUZZ requests (default 1,000,000), against the issue's bounds; prints a JSON report.
+FUZZ ?= 1000000
+fuzz: $(GEN)
+	$(PY) -m tests.service.fuzz_every_rpc -n $(FUZZ)
+
+# builtin:pimc against builtin:heuristic, duplicate deals at 1 s a move (issue 15's
+# strength figures; hours on 2 cores): examples/tournaments/pimc-vs-heuristic-*.toml.
+STRENGTH ?= maraffa4 maraffa2 burraco2
+strength: $(GEN)
+	mkdir -p build/strength
+	for f in $(STRENGTH); do \
+		rm -f build/strength/$$f.jsonl; \
+		.venv/bin/mazzo tournament examples/tournaments/pimc-vs-heuristic-$$f.toml \
+			--records build/strength/$$f.jsonl --no-progress || exit 1; \
+	done
+
+# Determinize's property tests over N random views per game and form file.
+N ?= 5000
+determinize-check: $(GEN)
+	MAZZO_DETERMINIZE_VIEWS=$(N) .venv/bin/pytest -q -n auto tests -k "determinize and not uniform and not refusal"
 
 clean:
 	rm -rf build dist server/*.egg-info server/mazzo/v1 tools/buf/node_modules \

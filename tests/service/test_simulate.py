@@ -164,3 +164,39 @@ async def test_a_long_simulation_does_not_stall_other_calls(stub: Stub) -> None:
     reply = await long
     assert reply.playouts > 0
     assert slowest < 0.25, f"a ListGames call waited {slowest:.3f} s behind a simulation"
+
+
+async def test_the_controller_simulates_for_the_dummy_from_the_dummys_view(stub: Stub) -> None:
+    """3 players with a dummy: the referee asks the controller's bot with the dummy
+    seat's view (its controller's view), and that view may simulate."""
+    rules = rules_for("maraffa")
+    state = next(
+        s
+        for k in range(3, 40)
+        if rules.to_act(s := position("maraffa", 3, k)) == 2  # the default dummy
+    )
+    view = game_pb2.GameView()
+    CODECS["maraffa"].view_to_wire(rules.view(state, 2), view)
+    reply = await stub.Simulate(gs.SimulateRequest(view=view, playouts=1, determinizations=2))
+    assert reply.seat == 2 and reply.side == 0 and reply.outcomes
+
+
+async def test_the_last_card_of_a_hand_ends_its_playouts_at_once(stub: Stub) -> None:
+    """Found by the search starters: a playout used to take its hand from the state
+    after the move tried, so the hand's last card played the next hand through (and
+    passed the rules' bound)."""
+    rules = rules_for("maraffa")
+    state = position(plays=40)  # the trump call and 39 cards
+    assert len(state.played) == 39  # type: ignore[attr-defined]
+    reply = await stub.Simulate(gs.SimulateRequest(state=wire("maraffa", state), playouts=3))
+    plays = [o for o in reply.outcomes if not o.move.maraffa.HasField("claim")]
+    assert len(plays) == 1 and reply.simulated_moves == len(reply.outcomes) * 3
+    assert rules.finished(state) is False
+
+
+async def test_a_false_claim_is_a_lost_match_at_the_hand_horizon_too(stub: Stub) -> None:
+    state = position(plays=3)
+    reply = await stub.Simulate(gs.SimulateRequest(state=wire("maraffa", state), playouts=2))
+    [claim] = [o for o in reply.outcomes if o.move.maraffa.HasField("claim")]
+    assert claim.sides[reply.side].win_rate == 0.0
+    assert claim.sides[1 - reply.side].win_rate == 1.0

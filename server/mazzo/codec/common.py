@@ -95,8 +95,9 @@ def option_enum(value: int, enum: type[E], default: E, field: str) -> E:
 #: The longest wire bytes a decoder's memo keeps as a key. proto3 keeps unknown
 #: fields, so a client can make a table or a set of options as long as a whole
 #: request: a memo of 4,096 such keys could hold gigabytes. Longer bytes are decoded
-#: without the memo (real ones are a few hundred bytes at most).
-MEMO_KEY_LIMIT = 4096
+#: without the memo (real ones are under 150 bytes: a table with its last hand): each
+#: memo of 4,096 keys holds at most 4 MiB of them.
+MEMO_KEY_LIMIT = 1024
 
 
 def memo_for(

@@ -379,8 +379,20 @@ def _bid_bytes(bid: Bid) -> bytes:
     return entry(_BIDS, msg.SerializeToString())
 
 
-@lru_cache(maxsize=1 << 14)
+#: Bets of more bids are encoded without the memo: a stake of 1,000 raised a chip at a
+#: time makes hands of thousands of bids, and 16,384 such entries would hold gigabytes.
+#: At the default max_stake of 5 a hand has 38 bids at most.
+_BETS_MEMO_BIDS = 64
+
+
 def _bets_bytes(bets: Bets) -> bytes:
+    if len(bets.bids) <= _BETS_MEMO_BIDS:
+        return _memo_bets_bytes(bets)
+    return _memo_bets_bytes.__wrapped__(bets)
+
+
+@lru_cache(maxsize=1 << 14)
+def _memo_bets_bytes(bets: Bets) -> bytes:
     """``RaminoBets`` without the balances (they are GameState.match_score); memoised,
     as bets do not change during play."""
     b = ramino_pb2.RaminoBets(

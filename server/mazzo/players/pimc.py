@@ -137,11 +137,22 @@ def _side_of(rules: Any, state: Any, seat: int) -> int:
     raise RuntimeError(f"seat {seat} is on no side")
 
 
+#: What ending the match is worth against points: more than any hand can score, so a
+#: move that wins the match (a good Maraffa claim) is taken and one that loses it
+#: (a false claim) never is.
+MATCH_WEIGHT = 10_000.0
+
+
 def value(stats: MoveStats, side: int) -> float:
     """How good a move's playouts were for ``side``: its mean score change less the
-    others' average (in a two-sided game, the margin)."""
+    others' average (in a two-sided game, the margin), plus ``MATCH_WEIGHT`` for each
+    playout's share of a match ended and won, less it for one ended and lost."""
     others = [stats.mean(s) for s in range(stats.sides) if s != side]
-    return stats.mean(side) - (sum(others) / len(others) if others else 0.0)
+    margin = stats.mean(side) - (sum(others) / len(others) if others else 0.0)
+    if not stats.ended or not stats.playouts:
+        return margin
+    won = stats.match_wins[side]
+    return margin + MATCH_WEIGHT * (2 * won - stats.ended) / stats.playouts
 
 
 def best(stats: Sequence[MoveStats], side: int) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
@@ -48,25 +48,34 @@ class MoveStats:
     total: list[int] = field(default_factory=list)
     squares: list[int] = field(default_factory=list)
     wins: list[float] = field(default_factory=list)
+    #: Playouts in which the match ended, and per side its share of those matches won.
+    ended: int = 0
+    match_wins: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.total = self.total or [0] * self.sides
         self.squares = self.squares or [0] * self.sides
         self.wins = self.wins or [0.0] * self.sides
+        self.match_wins = self.match_wins or [0.0] * self.sides
 
-    def add(self, change: Sequence[int], won: Sequence[float]) -> None:
+    def add(self, change: Sequence[int], won: Sequence[float], ended: bool = False) -> None:
         self.playouts += 1
+        self.ended += ended
         for s in range(self.sides):
             self.total[s] += change[s]
             self.squares[s] += change[s] * change[s]
             self.wins[s] += won[s]
+            if ended:
+                self.match_wins[s] += won[s]
 
     def merge(self, other: MoveStats) -> None:
         self.playouts += other.playouts
+        self.ended += other.ended
         for s in range(self.sides):
             self.total[s] += other.total[s]
             self.squares[s] += other.squares[s]
             self.wins[s] += other.wins[s]
+            self.match_wins[s] += other.match_wins[s]
 
     def mean(self, side: int) -> float:
         return self.total[side] / self.playouts if self.playouts else 0.0
@@ -142,11 +151,16 @@ def play_out(
     horizon: Horizon,
     rng: random.Random,
     limit: int,
+    hand: Hashable | None = None,
 ) -> tuple[Any, int]:
-    """``state`` played on until the hand it is in ends (or the match); returns the
-    last state and the moves played. ``limit`` is the rules' bound: a playout
-    longer than it is a bug of the bound, not a long game."""
-    hand = rules.hand_key(state)
+    """``state`` played on until the hand ``hand`` ends (by default the hand ``state``
+    is in), or the match; returns the last state and the moves played. ``limit`` is
+    the rules' bound: a playout longer than it is a bug of the bound, not a long game.
+
+    A playout that tries a move from a position passes that position's hand: the move
+    may itself end the hand (the last card), and the playout must then stop at once,
+    not play the next hand through."""
+    hand = rules.hand_key(state) if hand is None else hand
     moves = 0
     while not rules.finished(state):
         if horizon is Horizon.HAND and rules.hand_key(state) != hand:
@@ -166,7 +180,9 @@ def outcome(
     report = rules.score(end)
     change = [side.match_total - start[i] for i, side in enumerate(report.sides)]
     sides = len(change)
-    if horizon is Horizon.MATCH and report.finished:
+    if report.finished:
+        # The match ended, at either horizon (a Maraffa claim ends it within a hand):
+        # its winners won, whatever the points say.
         winners = list(report.winners)
     else:
         best = max(change)
@@ -208,12 +224,13 @@ def play_units(
         start, legal = starts[d]
         unit = MoveStats(len(start))
         rng = random.Random(f"{seed}/{d}/{i}")
+        hand = rules.hand_key(root)
         for _ in range(playouts):
             after, _ = rules.apply(root, legal[i])
-            end, played = play_out(rules, after, choose, horizon, rng, limit)
+            end, played = play_out(rules, after, choose, horizon, rng, limit - 1, hand)
             simulated += played + 1
             change, won = outcome(rules, start, end, horizon)
-            unit.add(change, won)
+            unit.add(change, won, rules.finished(end))
         stats.append(unit)
     return stats, simulated
 

@@ -11,7 +11,8 @@ from typing import Any, TypeVar
 
 import grpc
 
-from mazzo.codec import CODECS, GameCodec
+from mazzo.codec import CODECS, GameCodec, bounds
+from mazzo.codec.bounds import MAX_APPLY_MOVES
 from mazzo.codec.common import memo_for
 from mazzo.codec.wire import entry, first_difference, message_fields, parse, varint
 from mazzo.core.errors import InvalidArgument, InvalidState, NotAllowedNow, RulesError
@@ -39,8 +40,6 @@ _MOVE_EVENTS_FIELD = game_service_pb2.MoveEvents.DESCRIPTOR.fields_by_name["even
 
 #: Determinize: states per call. A search samples tens; a thousand is a long study.
 MAX_SAMPLES = 1024
-#: ApplyMoves: moves per call, more than any match of any game has in a hand.
-MAX_APPLY_MOVES = 4096
 #: Simulate: playouts of each legal move (per sample).
 MAX_PLAYOUTS = 10_000
 #: Simulate: moves a call may play, by the rules' bound on a playout's length: a few
@@ -64,6 +63,8 @@ def load_state(msg: game_pb2.GameState, memo: StateMemo | None = None) -> Loaded
     memo (see state_memo.py) skips the work for it and nothing else.
     """
     if memo is not None:
+        # The lists outside lists, before the key is made: a padded one costs nothing.
+        bounds.check(msg, "state", InvalidState, deep=False)
         known = memo.get(msg.SerializeToString())
         if known is not None:
             loaded: Loaded = known
@@ -72,6 +73,7 @@ def load_state(msg: game_pb2.GameState, memo: StateMemo | None = None) -> Loaded
 
 
 def _decoded(msg: game_pb2.GameState) -> Loaded:
+    bounds.check(msg, "state", InvalidState)
     rules, codec = _game_of(msg)
     state = codec.state_from_wire(msg)
     rules.validate(state)
@@ -90,13 +92,16 @@ _MOVE_KEY_LIMIT = 256
 def _move_from_bytes(game: str, data: bytes) -> Any:
     """A wire move decoded once: moves recur across every match, and the domain moves
     are immutable (errors are raised again each time, never cached)."""
-    return CODECS[game].move_from_wire(parse(game_pb2.Move.FromString, data, "move"), "move")
+    move = parse(game_pb2.Move.FromString, data, "move")
+    bounds.check(move, "move", InvalidArgument)
+    return CODECS[game].move_from_wire(move, "move")
 
 
 def load_view(msg: game_pb2.GameView, field: str = "view") -> tuple[Any, GameCodec, Any]:
     """Decode and check a view a client sends (Determinize, Simulate)."""
     if not msg.game:
         raise InvalidArgument(f"{field}.game", "the view names no game")
+    bounds.check(msg, field, InvalidArgument)
     rules = rules_for(msg.game, f"{field}.game")
     codec = CODECS[msg.game]
     return rules, codec, codec.view_from_wire(msg, field)
@@ -187,6 +192,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.ApplyMoveRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.ApplyMoveResponse:
         """The message form of ``apply_move_bytes`` (HTTP/JSON and in-process callers)."""
+        bounds.check(request.move, "move", InvalidArgument)
         loaded = load_state(request.state, self.memo)
         move = loaded[1].move_from_wire(request.move, "move")
         return game_service_pb2.ApplyMoveResponse.FromString(self._applied(loaded, move))
@@ -267,6 +273,8 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         count = len(request.moves)
         if not 1 <= count <= MAX_APPLY_MOVES:
             raise InvalidArgument("moves", f"give 1..{MAX_APPLY_MOVES} moves, not {count}")
+        for i, wire_move in enumerate(request.moves):
+            bounds.check(wire_move, f"moves[{i}]", InvalidArgument)
         rules, codec, state = load_state(request.state, self.memo)
         response = game_service_pb2.ApplyMovesResponse()
         for i, wire_move in enumerate(request.moves):
@@ -314,8 +322,9 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             _check_samples(rules, codec, view, samples, count)
             if rules.finished(samples[0]):
                 raise NotAllowedNow("view", "the match is over: there is nothing to simulate")
-            decider = rules.controller(samples[0], rules.to_act(samples[0]))
-            if decider != view.seat:
+            to_act = rules.to_act(samples[0])
+            decider = rules.controller(samples[0], to_act)
+            if view.seat not in (to_act, decider):  # the dummy's view is its controller's
                 raise NotAllowedNow(
                     "view.seat",
                     f"seat {view.seat} does not decide now (seat {decider} does): simulate "

@@ -34,15 +34,25 @@ SHUTDOWN_GRACE_SECONDS = 5.0
 
 # Off: a second server on a busy port must fail, not silently share it. Only the
 # workers of `mazzo serve --workers N` share ports, on purpose (workers.py).
-SERVER_OPTIONS: list[tuple[str, int]] = [("grpc.so_reuseport", 0)]
+# Calls at once on one connection are bounded, so one client cannot queue thousands of
+# calls on a process (every call of a process shares one event loop).
+MAX_CONCURRENT_STREAMS = 128
+SERVER_OPTIONS: list[tuple[str, int]] = [
+    ("grpc.so_reuseport", 0),
+    ("grpc.max_concurrent_streams", MAX_CONCURRENT_STREAMS),
+]
 # Workers close each connection after about 1 s (grpc adds +-10 % jitter), letting
 # its calls finish: clients reconnect, and the kernel spreads the new connections
 # over the workers, so a restarted worker has traffic again within 5 s.
 SHARED_PORT_OPTIONS: list[tuple[str, int]] = [
     ("grpc.so_reuseport", 1),
+    ("grpc.max_concurrent_streams", MAX_CONCURRENT_STREAMS),
     ("grpc.max_connection_age_ms", 1000),
     ("grpc.max_connection_age_grace_ms", 30000),
 ]
+#: HTTP connections and requests at once; past it uvicorn answers 503 at once instead
+#: of letting every request wait on the one event loop the gRPC calls share.
+HTTP_LIMIT_CONCURRENCY = 512
 
 
 class PortInUseError(RuntimeError):
@@ -166,6 +176,7 @@ async def _start_http(
         app,
         log_level="warning",
         lifespan="off",
+        limit_concurrency=HTTP_LIMIT_CONCURRENCY,
         **secure,
     )
     http = uvicorn.Server(config)

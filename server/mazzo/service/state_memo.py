@@ -6,6 +6,17 @@ wasted work: the memo maps its exact bytes to the decoded state. It is a pure
 speed-up and not shared state: a miss (another replica produced the state, the
 client changed a field, the entry was evicted) takes the full path of decoding and
 validation and answers exactly the same. Any byte that differs is a miss.
+
+It is bounded in entries and in bytes: the keys together hold at most ``max_bytes``,
+and a state longer than ``entry_bytes`` is not kept at all (it is answered as well,
+and decoded again when it comes back). Real states are a few kilobytes (the longest
+in long random matches of every game: about 3 KB; hands as long as the rules allow:
+about 8 KB in Burraco, 18 KB in Ramino with its one reshuffle); a client can make
+states far longer that still pass every check (a Burraco history is only checked for
+its form and length), and a flood of them must not grow the process. The decoded
+states beside the keys take up to about ten times their bytes when nothing is shared
+(padded histories): 8 MiB of keys hold a process to about 100 MB more, however many
+such states come.
 """
 
 from __future__ import annotations
@@ -14,16 +25,35 @@ from collections import OrderedDict
 from typing import Any
 
 DEFAULT_ENTRIES = 4096
+#: 8 MiB of keys: 4,096 real states of 2 KB each, or 2,700 of the longest random ones.
+DEFAULT_BYTES = 8 * 1024 * 1024
+#: 32 KiB: above every state of the default options (a Ramino hand with many
+#: reshuffles, an option, can outgrow it: it is then decoded on each call).
+DEFAULT_ENTRY_BYTES = 32 * 1024
 
 
 class StateMemo:
     """A bounded LRU map from serialized ``GameState`` bytes to a decoded state."""
 
-    def __init__(self, entries: int = DEFAULT_ENTRIES) -> None:
+    def __init__(
+        self,
+        entries: int = DEFAULT_ENTRIES,
+        max_bytes: int = DEFAULT_BYTES,
+        entry_bytes: int = DEFAULT_ENTRY_BYTES,
+    ) -> None:
         self._entries: OrderedDict[bytes, Any] = OrderedDict()
         self._limit = entries
+        self._max_bytes = max_bytes
+        self._entry_bytes = min(entry_bytes, max_bytes)
+        #: The bytes of the keys held now.
+        self.bytes = 0
         self.hits = 0
         self.misses = 0
+
+    @property
+    def count(self) -> int:
+        """The states held now."""
+        return len(self._entries)
 
     def get(self, data: bytes) -> Any | None:
         value = self._entries.get(data)
@@ -35,7 +65,13 @@ class StateMemo:
         return value
 
     def put(self, data: bytes, value: Any) -> None:
-        self._entries[data] = value
-        self._entries.move_to_end(data)
-        if len(self._entries) > self._limit:
-            self._entries.popitem(last=False)
+        if len(data) > self._entry_bytes:
+            return
+        entries = self._entries
+        if data not in entries:
+            self.bytes += len(data)
+        entries[data] = value
+        entries.move_to_end(data)
+        while len(entries) > self._limit or self.bytes > self._max_bytes:
+            key, _ = entries.popitem(last=False)
+            self.bytes -= len(key)

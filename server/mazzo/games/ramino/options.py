@@ -24,7 +24,10 @@ MAX_CHIPS = 10**9
 #: LegalMoves lists every opening and raise amount, so the stake is kept small.
 MAX_STAKE = 1_000
 MAX_MATCH_HANDS = 10_000
-MAX_RESHUFFLES = 1_000
+#: Each reshuffle lets a hand go on for up to 931 more turns (6 players of 9 cards), and
+#: every state and view carries the hand's turns: 10 keep the longest hand at 10,259
+#: turns, so every call on it stays cheap (codec/ramino_bounds.py).
+MAX_RESHUFFLES = 10
 FIELD = "options.ramino."
 
 

@@ -1,0 +1,26 @@
+"""Issue 13 item 6: calls at once are bounded, per gRPC connection and over HTTP, so
+one client cannot queue work without end on a process's one event loop."""
+
+from __future__ import annotations
+
+from mazzo.service.server import (
+    HTTP_LIMIT_CONCURRENCY,
+    SERVER_OPTIONS,
+    SHARED_PORT_OPTIONS,
+    start_server,
+    stop_server,
+)
+
+
+def test_grpc_streams_at_once_are_bounded_on_every_server() -> None:
+    for options in (SERVER_OPTIONS, SHARED_PORT_OPTIONS):
+        assert ("grpc.max_concurrent_streams", 128) in options
+
+
+async def test_http_requests_at_once_are_bounded() -> None:
+    running, _ = await start_server("127.0.0.1", 0, http_port=0)
+    try:
+        assert running.http is not None
+        assert running.http.config.limit_concurrency == HTTP_LIMIT_CONCURRENCY == 512
+    finally:
+        await stop_server(running, grace=0.5)
