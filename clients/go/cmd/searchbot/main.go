@@ -1,8 +1,6 @@
-// Command searchbot is the search starter bot: a mazzo.v1.Bot server that, for
-// each Act, asks a GameService to Simulate every legal move from its own view
-// (hidden cards sampled, random playouts: a perfect-information Monte Carlo
-// decision in one call) and plays the move best for its side. On any error or
-// timeout it plays a random safe move, as the starter bot does.
+// Command searchbot is the search starter bot: a mazzo.v1.Bot server that plays,
+// for each Act, the move best for its side by one Simulate call from its own view
+// (perfect-information Monte Carlo); on any error or timeout, a random safe move.
 package main
 
 import (
@@ -43,9 +41,8 @@ func (b *searchBot) Act(ctx context.Context, req *mazzov1.ActRequest) (*mazzov1.
 	return &mazzov1.ActResponse{Choice: &mazzov1.ActResponse_Index{Index: uint32(i)}}, nil
 }
 
-// search returns the index of the legal move, never a Maraffa claim (-1 if there
-// is none), with the best mean score change for the deciding side minus the mean
-// of the other sides' mean changes. Simulate gets half the time left, at most 1 s.
+// search: the move (never a claim; -1 if none) with the best mean score change of its
+// side minus the other sides' mean. Simulate gets half the time left, at most 1 s.
 func (b *searchBot) search(ctx context.Context, req *mazzov1.ActRequest) (int, error) {
 	budget := time.Second
 	if t := req.GetTimeLeft(); t != nil && t.AsDuration()/2 < budget {
@@ -61,14 +58,11 @@ func (b *searchBot) search(ctx context.Context, req *mazzov1.ActRequest) (int, e
 		return 0, err
 	}
 	legal, outcomes, side := req.GetLegalMoves(), resp.GetOutcomes(), int(resp.GetSide())
-	if len(outcomes) != len(legal) {
-		return 0, fmt.Errorf("%d outcomes for %d legal moves", len(outcomes), len(legal))
-	}
 	best, bestValue := -1, math.Inf(-1)
 	for i, o := range outcomes {
 		sides := o.GetSides()
-		if !proto.Equal(o.GetMove(), legal[i]) || side >= len(sides) {
-			return 0, fmt.Errorf("outcome %d: not legal move %d, or no side %d", i, i, side)
+		if len(outcomes) != len(legal) || !proto.Equal(o.GetMove(), legal[i]) || side >= len(sides) {
+			return 0, fmt.Errorf("outcome %d of %d: not legal move %d, or no side %d", i, len(outcomes), i, side)
 		} else if moves.IsClaim(legal[i]) { // its score change says nothing of the game it wins or loses
 			continue
 		}

@@ -1,8 +1,6 @@
-//! The search starter bot: a `mazzo.v1.Bot` server that, for each `Act`, asks a
-//! GameService to `Simulate` every legal move from its own view (hidden cards
-//! sampled, random playouts: a perfect-information Monte Carlo decision in one
-//! call) and plays the move best for its side. On any error or timeout it plays
-//! a random safe move, as the starter bot does.
+//! The search starter bot: a `mazzo.v1.Bot` server that plays, for each `Act`, the move
+//! best for its side by one `Simulate` call from its own view (perfect-information Monte
+//! Carlo); on any error or timeout, a random safe move.
 
 use std::time::Duration;
 
@@ -24,9 +22,8 @@ struct SearchBot {
 }
 
 impl SearchBot {
-    /// The index of the legal move, never a Maraffa claim, with the best mean score
-    /// change for the deciding side minus the mean of the other sides' mean changes. Simulate gets half the
-    /// time left, at most 1 s.
+    /// The move (never a claim) with the best mean score change of its side minus the
+    /// other sides' mean. Simulate gets half the time left, at most 1 s.
     async fn search(&self, req: &ActRequest) -> Result<usize, String> {
         let left = req.time_left.and_then(|t| Duration::try_from(t).ok());
         let second = Duration::from_secs(1);
@@ -71,14 +68,11 @@ impl SearchBot {
 impl Bot for SearchBot {
     async fn act(&self, request: Request<ActRequest>) -> Result<Response<ActResponse>, Status> {
         let req = request.into_inner();
-        let index = match self.search(&req).await {
-            Ok(i) => Some(i),
-            Err(why) => {
-                eprintln!("searchbot: seat {}: a random move instead: {why}", req.seat);
-                random_move(&req.legal_moves, &mut fastrand::Rng::new())
-            }
-        };
-        let index = index.ok_or_else(|| Status::invalid_argument("no legal move to choose"))?;
+        let index = self.search(&req).await.or_else(|why| {
+            eprintln!("searchbot: seat {}: a random move instead: {why}", req.seat);
+            let index = random_move(&req.legal_moves, &mut fastrand::Rng::new());
+            index.ok_or_else(|| Status::invalid_argument("no legal move to choose"))
+        })?;
         let choice = Some(act_response::Choice::Index(index as u32));
         Ok(Response::new(ActResponse { choice }))
     }
