@@ -1,5 +1,6 @@
-//! Generated Mazzo types and the small helpers the three binaries share: argument
-//! parsing, move filtering and the gRPC status code names.
+//! Generated Mazzo types and the small helpers the binaries share: argument
+//! parsing, move filtering, the gRPC status code names, the GameService channel
+//! with the repo's service config, and the bot server's life cycle.
 
 /// `mazzo.v1`: messages, the `GameService` client and the `Bot` server, generated
 /// at build time from `proto/mazzo/v1`.
@@ -15,7 +16,208 @@ pub const FILE_DESCRIPTOR_SET: &[u8] =
 
 use pb::maraffa_move::Action;
 use pb::r#move::Move as MoveKind;
+use serde::Deserialize;
 use std::collections::HashMap;
+use std::future::Future;
+use std::time::Duration;
+
+/// `clients/service-config.json`, the gRPC service config of every GameService
+/// channel, embedded at compile time from the file itself.
+pub const SERVICE_CONFIG: &str = include_str!("../../service-config.json");
+
+/// The `retryPolicy` that [`SERVICE_CONFIG`] gives `mazzo.v1.GameService`. tonic
+/// does not read service configs, so [`RetryPolicy::call`] applies it as gRPC's
+/// retry design (A6) says: at most `max_attempts` (capped at 5), and before attempt
+/// n+1 a pause drawn uniformly from 0 to min(initial * multiplier^(n-1), max).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RetryPolicy {
+    pub max_attempts: u32,
+    pub initial_backoff: Duration,
+    pub max_backoff: Duration,
+    pub backoff_multiplier: f64,
+    pub retryable: Vec<tonic::Code>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ServiceConfig {
+    #[serde(default)]
+    method_config: Vec<MethodConfig>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MethodConfig {
+    #[serde(default)]
+    name: Vec<MethodName>,
+    retry_policy: Option<RawRetryPolicy>,
+}
+
+#[derive(Deserialize)]
+struct MethodName {
+    #[serde(default)]
+    service: String,
+    #[serde(default)]
+    method: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawRetryPolicy {
+    max_attempts: u32,
+    initial_backoff: String,
+    max_backoff: String,
+    backoff_multiplier: f64,
+    retryable_status_codes: Vec<String>,
+}
+
+/// A proto3 JSON duration such as "0.05s".
+fn json_duration(text: &str) -> Result<Duration, String> {
+    text.strip_suffix('s')
+        .and_then(|n| n.parse::<f64>().ok())
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .ok_or_else(|| format!("not a duration: {text:?}"))
+}
+
+impl RetryPolicy {
+    /// The policy `config` (a service config in JSON) gives every method of
+    /// `service`; `None` when it gives none.
+    pub fn from_config(config: &str, service: &str) -> Result<Option<Self>, String> {
+        let config: ServiceConfig =
+            serde_json::from_str(config).map_err(|e| format!("service config: {e}"))?;
+        let Some(raw) = config
+            .method_config
+            .into_iter()
+            .find(|m| {
+                m.name
+                    .iter()
+                    .any(|n| n.service == service && n.method.is_empty())
+            })
+            .and_then(|m| m.retry_policy)
+        else {
+            return Ok(None);
+        };
+        let retryable = raw
+            .retryable_status_codes
+            .iter()
+            .map(|name| {
+                (0..=16)
+                    .map(tonic::Code::from_i32)
+                    .find(|c| code_name(*c) == name)
+                    .ok_or_else(|| format!("service config: unknown status code {name:?}"))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Some(RetryPolicy {
+            max_attempts: raw.max_attempts.clamp(1, 5),
+            initial_backoff: json_duration(&raw.initial_backoff)?,
+            max_backoff: json_duration(&raw.max_backoff)?,
+            backoff_multiplier: raw.backoff_multiplier,
+            retryable,
+        }))
+    }
+
+    /// The policy of `mazzo.v1.GameService` in [`SERVICE_CONFIG`] (one attempt if none).
+    pub fn game_service() -> Result<Self, String> {
+        Ok(
+            Self::from_config(SERVICE_CONFIG, "mazzo.v1.GameService")?.unwrap_or(RetryPolicy {
+                max_attempts: 1,
+                initial_backoff: Duration::ZERO,
+                max_backoff: Duration::ZERO,
+                backoff_multiplier: 1.0,
+                retryable: Vec::new(),
+            }),
+        )
+    }
+
+    /// Calls `attempt` until it succeeds, fails with a code not retryable, or the
+    /// attempts run out; returns the last outcome. Bound the whole with a timeout
+    /// (`tokio::time::timeout`) where the call has a deadline.
+    pub async fn call<T, F, Fut>(&self, mut attempt: F) -> Result<T, tonic::Status>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, tonic::Status>>,
+    {
+        let mut ceiling = self.initial_backoff.as_secs_f64();
+        let mut tries = 1;
+        loop {
+            match attempt().await {
+                Err(status)
+                    if tries < self.max_attempts && self.retryable.contains(&status.code()) =>
+                {
+                    let pause = fastrand::f64() * ceiling.min(self.max_backoff.as_secs_f64());
+                    tokio::time::sleep(Duration::from_secs_f64(pause)).await;
+                    ceiling *= self.backoff_multiplier;
+                    tries += 1;
+                }
+                outcome => return outcome,
+            }
+        }
+    }
+}
+
+/// A GameService client for `target` (HOST:PORT) and the retry policy to call it
+/// with. It connects lazily, so an unreachable server is an UNAVAILABLE call
+/// (retried), not an error here; `timeout`, if any, bounds each attempt.
+pub fn game_service(
+    target: &str,
+    timeout: Option<Duration>,
+) -> Result<
+    (
+        pb::game_service_client::GameServiceClient<tonic::transport::Channel>,
+        RetryPolicy,
+    ),
+    Box<dyn std::error::Error>,
+> {
+    let mut endpoint = tonic::transport::Endpoint::from_shared(format!("http://{target}"))?;
+    if let Some(t) = timeout {
+        endpoint = endpoint.timeout(t);
+    }
+    let client = pb::game_service_client::GameServiceClient::new(endpoint.connect_lazy());
+    Ok((client, RetryPolicy::game_service()?))
+}
+
+/// Resolves on SIGTERM or SIGINT. The handlers are installed before it is
+/// returned, so a signal sent right after `LISTENING` is never lost to the
+/// default action.
+pub fn shutdown_signal(name: &'static str) -> std::io::Result<impl Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut int = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        eprintln!("{name}: shutting down");
+    })
+}
+
+/// Serves `bot` as `mazzo.v1.Bot` on host:port (0 picks a free port): prints
+/// `LISTENING host:port` once bound, returns after SIGTERM or SIGINT.
+pub async fn serve_bot<B: pb::bot_server::Bot>(
+    name: &'static str,
+    bot: B,
+    host: &str,
+    port: u16,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use std::io::Write;
+    let listener = tokio::net::TcpListener::bind((host, port)).await?;
+    let addr = listener.local_addr()?;
+    let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
+    let shutdown = shutdown_signal(name)?;
+
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "LISTENING {}:{}", host, addr.port())?;
+    out.flush()?;
+    drop(out);
+    eprintln!("{name}: serving mazzo.v1.Bot on {addr}");
+
+    tonic::transport::Server::builder()
+        .add_service(pb::bot_server::BotServer::new(bot))
+        .serve_with_incoming_shutdown(incoming, shutdown)
+        .await?;
+    Ok(())
+}
 
 /// True for a Maraffa claim: a false claim loses the match at once, so the
 /// random players never make one.
@@ -178,5 +380,55 @@ mod tests {
         assert_eq!(candidates(&only_signals), vec![1]);
         assert_eq!(candidates(&[claim()]), vec![0]);
         assert!(candidates(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_service_config_retries_unavailable_on_game_service() {
+        let policy = RetryPolicy::game_service().unwrap();
+        assert_eq!(policy.retryable, vec![tonic::Code::Unavailable]);
+        assert!(policy.max_attempts > 1);
+        assert!(policy.initial_backoff > Duration::ZERO);
+        let none = RetryPolicy::from_config(SERVICE_CONFIG, "mazzo.v1.Bot").unwrap();
+        assert_eq!(none, None);
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn call_retries_only_the_retryable_codes() {
+        let policy = RetryPolicy::game_service().unwrap();
+        let mut calls = 0;
+        let outcome = policy
+            .call(|| {
+                calls += 1;
+                let n = calls;
+                async move {
+                    if n < 3 {
+                        Err(tonic::Status::unavailable("starting"))
+                    } else {
+                        Ok(n)
+                    }
+                }
+            })
+            .await;
+        assert_eq!(outcome.unwrap(), 3);
+
+        let mut calls = 0;
+        let outcome: Result<(), _> = policy
+            .call(|| {
+                calls += 1;
+                async { Err(tonic::Status::invalid_argument("bad")) }
+            })
+            .await;
+        assert_eq!(outcome.unwrap_err().code(), tonic::Code::InvalidArgument);
+        assert_eq!(calls, 1);
+
+        let mut calls = 0;
+        let outcome: Result<(), _> = policy
+            .call(|| {
+                calls += 1;
+                async { Err(tonic::Status::unavailable("down")) }
+            })
+            .await;
+        assert_eq!(outcome.unwrap_err().code(), tonic::Code::Unavailable);
+        assert_eq!(calls, policy.max_attempts);
     }
 }

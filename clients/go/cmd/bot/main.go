@@ -5,22 +5,17 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"log"
 	"math/rand/v2"
-	"net"
 	"os"
-	"os/signal"
-	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	mazzov1 "mazzo/clients/go/gen/mazzo/v1"
+	"mazzo/clients/go/internal/botserver"
 	"mazzo/clients/go/internal/moves"
 )
 
@@ -62,37 +57,8 @@ func main() {
 	if s == 0 {
 		s = uint64(time.Now().UnixNano())
 	}
-	lis, err := net.Listen("tcp", net.JoinHostPort(*host, strconv.Itoa(*port)))
-	if err != nil {
-		log.Fatalf("listen: %v", err)
-	}
-	srv := grpc.NewServer()
-	mazzov1.RegisterBotServer(srv, &botServer{rng: rand.New(rand.NewPCG(s, 0x6d617a7a6f))})
-
-	// On SIGTERM/SIGINT: finish the Acts in flight (at most 5 s), then exit 0.
-	// Serve returns as soon as stopping starts, so main waits for stopped.
-	stop := make(chan os.Signal, 1)
-	stopped := make(chan struct{})
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
-	go func() {
-		defer close(stopped)
-		sig := <-stop
-		log.Printf("%v: stopping", sig)
-		done := make(chan struct{})
-		go func() { srv.GracefulStop(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			srv.Stop()
-		}
-	}()
-
-	// os.Stdout is unbuffered: the line is out before Serve blocks.
-	fmt.Printf("LISTENING %s\n", net.JoinHostPort(*host, strconv.Itoa(lis.Addr().(*net.TCPAddr).Port)))
 	log.Printf("serving mazzo.v1.Bot, seed %d", s)
-	if err := srv.Serve(lis); err != nil {
-		log.Fatalf("serve: %v", err)
+	if err := botserver.Serve(*host, *port, &botServer{rng: rand.New(rand.NewPCG(s, 0x6d617a7a6f))}); err != nil {
+		log.Fatal(err)
 	}
-	<-stopped
-	log.Printf("stopped")
 }

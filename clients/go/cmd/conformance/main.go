@@ -18,13 +18,13 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mazzov1 "mazzo/clients/go/gen/mazzo/v1"
+	"mazzo/clients/go/internal/service"
 )
 
 // vectorFile is one vectors/*.json file; request and response stay raw JSON
@@ -66,12 +66,15 @@ func method[Req, Resp proto.Message](newReq func() Req, newResp func() Resp,
 
 func methods(c mazzov1.GameServiceClient) map[string]rpc {
 	return map[string]rpc{
-		"ListGames":  method(func() *mazzov1.ListGamesRequest { return &mazzov1.ListGamesRequest{} }, func() *mazzov1.ListGamesResponse { return &mazzov1.ListGamesResponse{} }, c.ListGames),
-		"Deal":       method(func() *mazzov1.DealRequest { return &mazzov1.DealRequest{} }, func() *mazzov1.DealResponse { return &mazzov1.DealResponse{} }, c.Deal),
-		"LegalMoves": method(func() *mazzov1.LegalMovesRequest { return &mazzov1.LegalMovesRequest{} }, func() *mazzov1.LegalMovesResponse { return &mazzov1.LegalMovesResponse{} }, c.LegalMoves),
-		"ApplyMove":  method(func() *mazzov1.ApplyMoveRequest { return &mazzov1.ApplyMoveRequest{} }, func() *mazzov1.ApplyMoveResponse { return &mazzov1.ApplyMoveResponse{} }, c.ApplyMove),
-		"GetView":    method(func() *mazzov1.GetViewRequest { return &mazzov1.GetViewRequest{} }, func() *mazzov1.GetViewResponse { return &mazzov1.GetViewResponse{} }, c.GetView),
-		"Score":      method(func() *mazzov1.ScoreRequest { return &mazzov1.ScoreRequest{} }, func() *mazzov1.ScoreResponse { return &mazzov1.ScoreResponse{} }, c.Score),
+		"ListGames":   method(func() *mazzov1.ListGamesRequest { return &mazzov1.ListGamesRequest{} }, func() *mazzov1.ListGamesResponse { return &mazzov1.ListGamesResponse{} }, c.ListGames),
+		"Deal":        method(func() *mazzov1.DealRequest { return &mazzov1.DealRequest{} }, func() *mazzov1.DealResponse { return &mazzov1.DealResponse{} }, c.Deal),
+		"LegalMoves":  method(func() *mazzov1.LegalMovesRequest { return &mazzov1.LegalMovesRequest{} }, func() *mazzov1.LegalMovesResponse { return &mazzov1.LegalMovesResponse{} }, c.LegalMoves),
+		"ApplyMove":   method(func() *mazzov1.ApplyMoveRequest { return &mazzov1.ApplyMoveRequest{} }, func() *mazzov1.ApplyMoveResponse { return &mazzov1.ApplyMoveResponse{} }, c.ApplyMove),
+		"GetView":     method(func() *mazzov1.GetViewRequest { return &mazzov1.GetViewRequest{} }, func() *mazzov1.GetViewResponse { return &mazzov1.GetViewResponse{} }, c.GetView),
+		"Score":       method(func() *mazzov1.ScoreRequest { return &mazzov1.ScoreRequest{} }, func() *mazzov1.ScoreResponse { return &mazzov1.ScoreResponse{} }, c.Score),
+		"Determinize": method(func() *mazzov1.DeterminizeRequest { return &mazzov1.DeterminizeRequest{} }, func() *mazzov1.DeterminizeResponse { return &mazzov1.DeterminizeResponse{} }, c.Determinize),
+		"ApplyMoves":  method(func() *mazzov1.ApplyMovesRequest { return &mazzov1.ApplyMovesRequest{} }, func() *mazzov1.ApplyMovesResponse { return &mazzov1.ApplyMovesResponse{} }, c.ApplyMoves),
+		"Simulate":    method(func() *mazzov1.SimulateRequest { return &mazzov1.SimulateRequest{} }, func() *mazzov1.SimulateResponse { return &mazzov1.SimulateResponse{} }, c.Simulate),
 	}
 }
 
@@ -83,7 +86,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	conn, err := grpc.NewClient(*target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := service.Dial(*target)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "conformance: connect %s: %v\n", *target, err)
 		os.Exit(2)

@@ -13,11 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-
 	mazzov1 "mazzo/clients/go/gen/mazzo/v1"
 	"mazzo/clients/go/internal/moves"
+	"mazzo/clients/go/internal/service"
 )
 
 // maxMoves bounds the loop so a server that never finishes a match cannot
@@ -42,7 +40,7 @@ func main() {
 }
 
 func run(target, game string, players uint32, seed uint64) error {
-	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := service.Dial(target)
 	if err != nil {
 		return fmt.Errorf("connect %s: %w", target, err)
 	}

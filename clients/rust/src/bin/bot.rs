@@ -1,12 +1,11 @@
 //! The starter bot: a `mazzo.v1.Bot` gRPC server that answers `Act` with a random
 //! legal move. Put a real strategy in [`choose`].
 
-use std::io::Write;
 use std::sync::Mutex;
 
-use mazzo_client::pb::bot_server::{Bot, BotServer};
+use mazzo_client::pb::bot_server::Bot;
 use mazzo_client::pb::{act_response, ActRequest, ActResponse};
-use mazzo_client::{parse_args, parse_opt, random_move};
+use mazzo_client::{parse_args, parse_opt, random_move, serve_bot};
 use tonic::{Request, Response, Status};
 
 const USAGE: &str = "bot [--host H] [--port P] [--seed N]";
@@ -38,22 +37,6 @@ impl Bot for StarterBot {
     }
 }
 
-/// Resolves on SIGTERM or SIGINT, so the server stops gracefully. The handlers
-/// are installed before it is returned, so a signal sent right after
-/// `LISTENING` is never lost to the default action.
-fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
-    use tokio::signal::unix::{signal, SignalKind};
-    let mut term = signal(SignalKind::terminate())?;
-    let mut int = signal(SignalKind::interrupt())?;
-    Ok(async move {
-        tokio::select! {
-            _ = term.recv() => {}
-            _ = int.recv() => {}
-        }
-        eprintln!("bot: shutting down");
-    })
-}
-
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     if let Err(e) = run().await {
@@ -71,23 +54,9 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let port: u16 = parse_opt(&args, "port")?.unwrap_or(50061);
     let seed: u64 = parse_opt(&args, "seed")?.unwrap_or_else(|| fastrand::u64(..));
 
-    let listener = tokio::net::TcpListener::bind((host.as_str(), port)).await?;
-    let addr = listener.local_addr()?;
     let bot = StarterBot {
         rng: Mutex::new(fastrand::Rng::with_seed(seed)),
     };
-    let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
-    let shutdown = shutdown_signal()?;
-
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "LISTENING {}:{}", host, addr.port())?;
-    out.flush()?;
-    drop(out);
-    eprintln!("bot: serving mazzo.v1.Bot on {addr} (seed {seed})");
-
-    tonic::transport::Server::builder()
-        .add_service(BotServer::new(bot))
-        .serve_with_incoming_shutdown(incoming, shutdown)
-        .await?;
-    Ok(())
+    eprintln!("bot: seed {seed}");
+    serve_bot("bot", bot, &host, port).await
 }

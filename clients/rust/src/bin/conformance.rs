@@ -2,7 +2,8 @@
 //! against a live server. Requests and expected responses are proto3 JSON, read
 //! through the descriptor set with prost-reflect (names or numbers for enums, int64
 //! as strings, both field-name styles) and transcoded to the generated types;
-//! responses are compared as messages (`PartialEq`).
+//! responses are compared as messages (`PartialEq`). Calls retry as
+//! `clients/service-config.json` says ([`mazzo_client::RetryPolicy`]).
 
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};
@@ -10,11 +11,12 @@ use std::time::Duration;
 
 use mazzo_client::pb::game_service_client::GameServiceClient;
 use mazzo_client::pb::{
-    ApplyMoveRequest, ApplyMoveResponse, DealRequest, DealResponse, GetViewRequest,
-    GetViewResponse, LegalMovesRequest, LegalMovesResponse, ListGamesRequest, ListGamesResponse,
-    ScoreRequest, ScoreResponse,
+    ApplyMoveRequest, ApplyMoveResponse, ApplyMovesRequest, ApplyMovesResponse, DealRequest,
+    DealResponse, DeterminizeRequest, DeterminizeResponse, GetViewRequest, GetViewResponse,
+    LegalMovesRequest, LegalMovesResponse, ListGamesRequest, ListGamesResponse, ScoreRequest,
+    ScoreResponse, SimulateRequest, SimulateResponse,
 };
-use mazzo_client::{code_name, parse_args, FILE_DESCRIPTOR_SET};
+use mazzo_client::{code_name, game_service, parse_args, RetryPolicy, FILE_DESCRIPTOR_SET};
 use prost_reflect::{DescriptorPool, DynamicMessage};
 use serde::Deserialize;
 use serde_json::Value;
@@ -70,11 +72,7 @@ async fn run() -> Result<bool, Box<dyn std::error::Error>> {
         .get("vectors")
         .ok_or(format!("--vectors is required\nusage: {USAGE}"))?;
 
-    let channel = tonic::transport::Endpoint::from_shared(format!("http://{target}"))?
-        .timeout(Duration::from_secs(30))
-        .connect()
-        .await?;
-    let mut client = GameServiceClient::new(channel);
+    let (mut client, retry) = game_service(target, Some(Duration::from_secs(30)))?;
     let pool = DescriptorPool::decode(FILE_DESCRIPTOR_SET)?;
 
     let (mut passed, mut failed) = (0u32, 0u32);
@@ -89,7 +87,7 @@ async fn run() -> Result<bool, Box<dyn std::error::Error>> {
             }
         };
         for v in file.vectors {
-            match run_vector(&mut client, &pool, &v).await {
+            match run_vector(&mut client, &retry, &pool, &v).await {
                 Ok(()) => passed += 1,
                 Err(why) => {
                     println!("FAIL {}: {why}", v.name);
@@ -112,12 +110,19 @@ fn vector_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Parses the request, calls the RPC and checks the outcome against `expect`.
+/// Parses the request, calls the RPC (retrying as the service config says) and
+/// checks the outcome against `expect`.
 macro_rules! call {
-    ($client:expr, $pool:expr, $v:expr, $method:ident, $Req:ty, $Resp:ty) => {{
+    ($client:expr, $retry:expr, $pool:expr, $v:expr, $method:ident, $Req:ty, $Resp:ty) => {{
         let req: $Req = from_json($pool, &format!("mazzo.v1.{}Request", $v.rpc), &$v.request)
             .map_err(|e| format!("request: {e}"))?;
-        let outcome = $client.$method(req).await.map(|r| r.into_inner());
+        let outcome = $retry
+            .call(|| {
+                let (mut client, req) = ($client.clone(), req.clone());
+                async move { client.$method(req).await }
+            })
+            .await
+            .map(|r| r.into_inner());
         check::<$Resp>(
             $pool,
             &format!("mazzo.v1.{}Response", $v.rpc),
@@ -129,22 +134,25 @@ macro_rules! call {
 
 async fn run_vector(
     client: &mut GameServiceClient<Channel>,
+    retry: &RetryPolicy,
     pool: &DescriptorPool,
     v: &Vector,
 ) -> Result<(), String> {
     match v.rpc.as_str() {
         "ListGames" => call!(
             client,
+            retry,
             pool,
             v,
             list_games,
             ListGamesRequest,
             ListGamesResponse
         ),
-        "Deal" => call!(client, pool, v, deal, DealRequest, DealResponse),
+        "Deal" => call!(client, retry, pool, v, deal, DealRequest, DealResponse),
         "LegalMoves" => {
             call!(
                 client,
+                retry,
                 pool,
                 v,
                 legal_moves,
@@ -154,14 +162,50 @@ async fn run_vector(
         }
         "ApplyMove" => call!(
             client,
+            retry,
             pool,
             v,
             apply_move,
             ApplyMoveRequest,
             ApplyMoveResponse
         ),
-        "GetView" => call!(client, pool, v, get_view, GetViewRequest, GetViewResponse),
-        "Score" => call!(client, pool, v, score, ScoreRequest, ScoreResponse),
+        "GetView" => call!(
+            client,
+            retry,
+            pool,
+            v,
+            get_view,
+            GetViewRequest,
+            GetViewResponse
+        ),
+        "Score" => call!(client, retry, pool, v, score, ScoreRequest, ScoreResponse),
+        "Determinize" => call!(
+            client,
+            retry,
+            pool,
+            v,
+            determinize,
+            DeterminizeRequest,
+            DeterminizeResponse
+        ),
+        "ApplyMoves" => call!(
+            client,
+            retry,
+            pool,
+            v,
+            apply_moves,
+            ApplyMovesRequest,
+            ApplyMovesResponse
+        ),
+        "Simulate" => call!(
+            client,
+            retry,
+            pool,
+            v,
+            simulate,
+            SimulateRequest,
+            SimulateResponse
+        ),
         other => Err(format!("unknown rpc {other:?}")),
     }
 }

@@ -4,9 +4,8 @@
 
 use std::time::Duration;
 
-use mazzo_client::pb::game_service_client::GameServiceClient;
 use mazzo_client::pb::{ApplyMoveRequest, DealRequest, ScoreRequest};
-use mazzo_client::{parse_args, parse_opt, random_move};
+use mazzo_client::{game_service, parse_args, parse_opt, random_move};
 
 const USAGE: &str = "example --target HOST:PORT [--game maraffa] [--players N] [--seed N]";
 /// A guard against a server that never ends a match.
@@ -34,18 +33,19 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let seed: u64 = parse_opt(&args, "seed")?.unwrap_or_else(|| fastrand::u64(..));
     let mut rng = fastrand::Rng::with_seed(seed);
 
-    let channel = tonic::transport::Endpoint::from_shared(format!("http://{target}"))?
-        .timeout(Duration::from_secs(30))
-        .connect()
-        .await?;
-    let mut client = GameServiceClient::new(channel);
+    // Every call retries UNAVAILABLE as clients/service-config.json says.
+    let (client, retry) = game_service(target, Some(Duration::from_secs(30)))?;
 
-    let deal = client
-        .deal(DealRequest {
-            game: game.clone(),
-            options: None,
-            players,
-            seed,
+    let request = DealRequest {
+        game: game.clone(),
+        options: None,
+        players,
+        seed,
+    };
+    let deal = retry
+        .call(|| {
+            let (mut client, request) = (client.clone(), request.clone());
+            async move { client.deal(request).await }
         })
         .await?
         .into_inner();
@@ -63,10 +63,14 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         }
         let index = random_move(&legal, &mut rng).ok_or("no legal move")?;
         let mv = legal.swap_remove(index);
-        let applied = client
-            .apply_move(ApplyMoveRequest {
-                state: Some(state),
-                r#move: Some(mv),
+        let request = ApplyMoveRequest {
+            state: Some(state),
+            r#move: Some(mv),
+        };
+        let applied = retry
+            .call(|| {
+                let (mut client, request) = (client.clone(), request.clone());
+                async move { client.apply_move(request).await }
             })
             .await?
             .into_inner();
@@ -76,8 +80,12 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     let players = state.players;
-    let score = client
-        .score(ScoreRequest { state: Some(state) })
+    let request = ScoreRequest { state: Some(state) };
+    let score = retry
+        .call(|| {
+            let (mut client, request) = (client.clone(), request.clone());
+            async move { client.score(request).await }
+        })
         .await?
         .into_inner();
     if !score.finished {

@@ -41,6 +41,17 @@ final class Cli {
     return cli;
   }
 
+  /** {@link #parse}, or on a bad command line: the message on stderr and exit 2. */
+  static Cli parseOrExit(String[] args, Set<String> allowed, String usage) {
+    try {
+      return parse(args, allowed, usage);
+    } catch (UsageError e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      throw e;
+    }
+  }
+
   String get(String name, String fallback) {
     return values.getOrDefault(name, fallback);
   }

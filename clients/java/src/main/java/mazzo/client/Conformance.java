@@ -13,7 +13,6 @@ import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.ClientCalls;
 import java.io.IOException;
@@ -67,7 +66,7 @@ public final class Conformance {
       System.exit(2);
       return;
     }
-    ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+    ManagedChannel channel = GameServiceChannel.open(target);
     int passed = 0;
     int failed = 0;
     try {

@@ -2,7 +2,6 @@ package mazzo.client;
 
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -48,8 +47,7 @@ public final class Example {
     Random random = new Random(seed);
     System.err.println("example: game=" + game + " seed=" + Long.toUnsignedString(seed));
 
-    ManagedChannel channel =
-        NettyChannelBuilder.forTarget(cli.require("target", USAGE)).usePlaintext().build();
+    ManagedChannel channel = GameServiceChannel.open(cli.require("target", USAGE));
     try {
       GameServiceBlockingStub service = GameServiceGrpc.newBlockingStub(channel);
       DealResponse dealt =
