@@ -9,7 +9,7 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+.PHONY: soak determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
@@ -113,6 +113,17 @@ test-fast: lint
 
 bench: $(GEN)
 	.venv/bin/mazzo bench
+
+# Long runs for closing notes; CI runs a bounded smoke of each (tests/).
+# A server under 64 clients of mixed games for SECONDS (default 600): errors, RSS, p99.
+SECONDS ?= 600
+soak: $(GEN)
+	$(PY) scripts/soak.py --seconds $(SECONDS) --in-flight 64
+
+# Determinize's property tests over N random views per game and form file.
+N ?= 5000
+determinize-check: $(GEN)
+	MAZZO_DETERMINIZE_VIEWS=$(N) .venv/bin/pytest -q -n auto tests -k "determinize and not uniform and not refusal"
 
 clean:
 	rm -rf build dist server/*.egg-info server/mazzo/v1 tools/buf/node_modules \

@@ -164,3 +164,18 @@ async def test_a_long_simulation_does_not_stall_other_calls(stub: Stub) -> None:
     reply = await long
     assert reply.playouts > 0
     assert slowest < 0.25, f"a ListGames call waited {slowest:.3f} s behind a simulation"
+
+
+async def test_the_controller_simulates_for_the_dummy_from_the_dummys_view(stub: Stub) -> None:
+    """3 players with a dummy: the referee asks the controller's bot with the dummy
+    seat's view (its controller's view), and that view may simulate."""
+    rules = rules_for("maraffa")
+    state = next(
+        s
+        for k in range(3, 40)
+        if rules.to_act(s := position("maraffa", 3, k)) == 2  # the default dummy
+    )
+    view = game_pb2.GameView()
+    CODECS["maraffa"].view_to_wire(rules.view(state, 2), view)
+    reply = await stub.Simulate(gs.SimulateRequest(view=view, playouts=1, determinizations=2))
+    assert reply.seat == 2 and reply.side == 0 and reply.outcomes

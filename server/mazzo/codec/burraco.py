@@ -10,6 +10,7 @@ memoised: building protobuf messages field by field is slow.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -21,9 +22,10 @@ from mazzo.codec.common import (
     memoised_encoder,
 )
 from mazzo.codec.wire import entry
-from mazzo.core.cards import RANKS
+from mazzo.core.cards import RANKS, code
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.burraco import events as ev
+from mazzo.games.burraco.cards import COPIES, DECK
 from mazzo.games.burraco.game import BurracoSideScore
 from mazzo.games.burraco.melds import Burraco, Kind, interpret, signature
 from mazzo.games.burraco.moves import (
@@ -41,6 +43,7 @@ from mazzo.games.burraco.moves import (
 )
 from mazzo.games.burraco.moves import meld as make_meld
 from mazzo.games.burraco.options import Options
+from mazzo.games.burraco.rules import PICK_UP_TURNS_PER_SEAT
 from mazzo.games.burraco.state import (
     NO_CARD,
     NO_SEAT,
@@ -51,7 +54,8 @@ from mazzo.games.burraco.state import (
     Table,
     new_meld,
 )
-from mazzo.games.burraco.view import MeldView, View
+from mazzo.games.burraco.validate import check_table
+from mazzo.games.burraco.view import MeldView, PozzettoView, PublicScore, View
 from mazzo.v1 import burraco_pb2, cards_pb2, game_pb2
 
 P = "state.burraco."
@@ -614,7 +618,227 @@ def side_score_to_wire(detail: BurracoSideScore, out: burraco_pb2.BurracoSideSco
         out.last_credit = detail.last_credit
 
 
+#: The longest history a view may carry: a hand has at most about 1,120 moves (see
+#: ``determinize.moves_bound`` from a deal), and a move causes two events or so.
+MAX_HISTORY = 4096
+#: Every meld holds 3 cards or more.
+MAX_MELDS = 108 // 3
+_SUIT_OF = {int(s): s - 1 for s in range(1, 5)}
+
+
 def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
-    """A view as a client sends it (Determinize, Simulate), checked: placeholder of
-    the search work (issue 15)."""
-    raise NotImplementedError
+    """A view as a client sends it (Determinize, Simulate), checked as far as a view
+    alone allows: every list within what the rules allow, every card of the deck and at
+    most as many times as the deck holds it, seats in range, counts that add up to the
+    deck. Whether a deal of the hidden cards gives this view is the sampler's to say."""
+    if not msg.HasField("burraco"):
+        raise InvalidArgument(field + ".burraco", "a Burraco view needs its burraco detail")
+    b = msg.burraco
+    f = field + ".burraco."
+    n = msg.players
+    if n not in (2, 3, 4):
+        raise InvalidArgument(field + ".players", f"Burraco is for 2, 3 or 4 players, not {n}")
+
+    def seat(value: int, where: str) -> int:
+        if not 0 <= value < n:
+            raise InvalidArgument(where, f"seat {value} is out of range 0..{n - 1}")
+        return value
+
+    def cards(values: Sequence[int], where: str, most: int = 108) -> tuple[int, ...]:
+        if len(values) > most:
+            raise InvalidArgument(where, f"at most {most} cards")
+        return _cards(values, where, InvalidArgument)
+
+    viewer = seat(msg.seat, field + ".seat")
+    stage = _STAGES.get(b.stage)
+    if stage is None:
+        raise InvalidArgument(f + "stage", f"unknown stage {b.stage}")
+    if msg.finished != (stage is Stage.OVER):
+        raise InvalidArgument(field + ".finished", "finished must be true exactly in stage OVER")
+    to_act = seat(msg.to_act, field + ".to_act")
+    sides = 2 if n == 4 else n
+    if len(msg.match_score) != sides:
+        raise InvalidArgument(field + ".match_score", f"match_score needs {sides} totals")
+    table = _view_table(b.table, tuple(msg.match_score), n, f + "table")
+    hand = tuple(sorted(cards(b.hand, f + "hand")))
+    if b.hand_hidden and hand:
+        raise InvalidArgument(f + "hand", "a hidden hand shows no card")
+    if len(b.hand_sizes) != n:
+        raise InvalidArgument(f + "hand_sizes", f"one hand size per seat: {n}")
+    for i, size in enumerate(b.hand_sizes):
+        if size > 108:
+            raise InvalidArgument(f"{f}hand_sizes[{i}]", "more cards than the deck")
+    if not b.hand_hidden and len(hand) != b.hand_sizes[viewer]:
+        raise InvalidArgument(f"{f}hand_sizes[{viewer}]", "the viewer's hand has another size")
+    if len(b.side) > n:
+        raise InvalidArgument(f + "side", f"at most {n} seats")
+    side = tuple(seat(s, f"{f}side[{i}]") for i, s in enumerate(b.side))
+    if len(b.melds) > MAX_MELDS:
+        raise InvalidArgument(f + "melds", f"at most {MAX_MELDS} melds")
+    melds = tuple(_meld_view_from_wire(m, f"{f}melds[{i}]", n) for i, m in enumerate(b.melds))
+    pile = cards(b.discard_pile, f + "discard_pile")
+    if b.stock_size > 108:
+        raise InvalidArgument(f + "stock_size", "more cards than the deck")
+    count = 3 if table.three_pozzetti else 2
+    if len(b.pozzetti) != count:
+        raise InvalidArgument(f + "pozzetti", f"this hand has {count} pozzetti")
+    pozzetti = []
+    for i, p in enumerate(b.pozzetti):
+        where = f"{f}pozzetti[{i}]"
+        if p.size > 18:
+            raise InvalidArgument(where + ".size", "a pozzetto holds at most 18 cards")
+        taker = seat(p.taken_by, where + ".taken_by") if p.HasField("taken_by") else NO_SEAT
+        if p.locked and taker == NO_SEAT:
+            raise InvalidArgument(where + ".locked", "only a taken pozzetto is locked")
+        pozzetti.append(PozzettoView(p.size, taker, p.locked))
+    forbidden = b.forbidden_discard
+    if forbidden != NO_CARD and forbidden not in _CARDS:
+        raise InvalidArgument(
+            f + "forbidden_discard", f"card {forbidden} is not in the Burraco deck"
+        )
+    if b.pickup_turns > PICK_UP_TURNS_PER_SEAT * n:
+        raise InvalidArgument(f + "pickup_turns", f"at most {PICK_UP_TURNS_PER_SEAT * n}")
+    solo = seat(b.solo_seat, f + "solo_seat") if b.HasField("solo_seat") else NO_SEAT
+    if len(b.public_scores) > n:
+        raise InvalidArgument(f + "public_scores", f"at most {n} sides")
+    scores = tuple(
+        PublicScore(
+            tuple(seat(s, f"{f}public_scores[{i}].seats[{k}]") for k, s in enumerate(p.seats)),
+            p.melded,
+            p.bonuses,
+        )
+        for i, p in enumerate(b.public_scores)
+    )
+    if len(b.history) > MAX_HISTORY:
+        raise InvalidArgument(f + "history", f"at most {MAX_HISTORY} events")
+    history = tuple(_view_event(e, f"{f}history[{i}]", n) for i, e in enumerate(b.history))
+    # Every card at most as often as the deck holds it; the places add up to the deck.
+    shown = Counter(hand)
+    shown.update(pile)
+    for m in melds:
+        shown.update(m.cards)
+    for c, times in shown.items():
+        if times > COPIES[c]:
+            raise InvalidArgument(
+                f + "discard_pile", f"{code(c)} is shown {times} times; the deck has {COPIES[c]}"
+            )
+    total = (
+        sum(b.hand_sizes)
+        + sum(len(m.cards) for m in melds)
+        + len(pile)
+        + b.stock_size
+        + sum(p.size for p in pozzetti)
+    )
+    if total != len(DECK):
+        raise InvalidArgument(
+            f + "stock_size", f"hands, melds, pile, stock and pozzetti hold {total} cards, not 108"
+        )
+    return View(
+        seat=viewer,
+        players=n,
+        stage=stage,
+        to_act=to_act,
+        hand=hand,
+        hand_hidden=b.hand_hidden,
+        hand_sizes=tuple(b.hand_sizes),
+        side=side,
+        melds=melds,
+        pile=pile,
+        stock_size=b.stock_size,
+        pozzetti=tuple(pozzetti),
+        forbidden=forbidden,
+        last_turn=b.last_turn,
+        pickups=b.pickup_turns,
+        solo=solo,
+        table=table,
+        public_scores=scores,
+        history=history,
+    )
+
+
+def _view_table(
+    t: burraco_pb2.BurracoTable, totals: tuple[int, ...], players: int, field: str
+) -> Table:
+    """A view's table (generator zeroed), with the checks of a state's table."""
+    data = t.SerializeToString()
+    table = memo_for(_table_from_bytes, data)(data, 0, 0, totals, players)
+    try:
+        check_table(table._replace(counter=1))
+    except InvalidState as e:
+        where = e.field
+        if where.startswith(T):
+            where = field + "." + where.removeprefix(T)
+        elif where == "state.match_score":
+            where = field.removesuffix("burraco.table") + "match_score"
+        raise InvalidArgument(where, e.reason) from None
+    return table
+
+
+def _meld_view_from_wire(m: burraco_pb2.BurracoMeldView, field: str, players: int) -> MeldView:
+    if not 0 <= m.seat < players:
+        raise InvalidArgument(field + ".seat", f"seat {m.seat} is out of range")
+    if len(m.side) > players or any(not 0 <= s < players for s in m.side):
+        raise InvalidArgument(field + ".side", "seats out of range")
+    if m.kind not in (1, 2):
+        raise InvalidArgument(field + ".kind", "a meld is a combination or a sequence")
+    kind = Kind(m.kind)
+    if not 3 <= len(m.cards) <= 14:
+        raise InvalidArgument(field + ".cards", "a meld has 3 to 14 cards")
+    cards = _cards(m.cards, field + ".cards", InvalidArgument)
+    sig = signature(cards)
+    if isinstance(sig, str) or isinstance(interpret(sig), str):
+        why = sig if isinstance(sig, str) else str(interpret(sig))
+        raise InvalidArgument(field + ".cards", why)
+    if m.wild != NO_CARD and m.wild not in _CARDS:
+        raise InvalidArgument(field + ".wild", f"card {m.wild} is not in the Burraco deck")
+    if kind is Kind.COMBINATION:
+        if m.rank not in RANKS:
+            raise InvalidArgument(field + ".rank", f"unknown rank {m.rank!r}")
+        rank_or_suit = RANKS.index(m.rank)
+    else:
+        if m.suit not in _SUIT_OF:
+            raise InvalidArgument(field + ".suit", f"unknown suit {m.suit}")
+        rank_or_suit = _SUIT_OF[m.suit]
+    if m.burraco not in (0, 1, 2, 3):
+        raise InvalidArgument(field + ".burraco", f"unknown burraco kind {m.burraco}")
+    return MeldView(
+        id=m.id,
+        seat=m.seat,
+        side=tuple(m.side),
+        kind=kind,
+        cards=cards,
+        wild=m.wild,
+        wild_position=m.wild_position,
+        ace_high=m.ace_high,
+        low=m.low,
+        high=m.high,
+        rank_or_suit=rank_or_suit,
+        burraco=Burraco(m.burraco),
+    )
+
+
+def _view_event(m: burraco_pb2.BurracoEvent, field: str, players: int) -> ev.Event:
+    """A history event of a view: its form, its seats and its cards checked."""
+    try:
+        event = event_from_wire(m, field)
+    except InvalidState as e:
+        raise InvalidArgument(e.field, e.reason) from None
+    kind = m.WhichOneof("event")
+    for name in ("seat", "solo", "dealer"):
+        value = getattr(event, name, None)
+        if value is not None and not 0 <= value < players:
+            raise InvalidArgument(f"{field}.{kind}.{name}", f"seat {value} is out of range")
+    for name in ("cards", "card", "up_card"):
+        value = getattr(event, name, None)
+        if value is None:
+            continue
+        values = value if isinstance(value, tuple) else (value,)
+        if len(values) > 108:
+            raise InvalidArgument(f"{field}.{kind}.{name}", "more cards than the deck")
+        _cards(values, f"{field}.{kind}.{name}", InvalidArgument)
+    if isinstance(event, ev.HandEnded):
+        if len(event.hands) > players:
+            raise InvalidArgument(f"{field}.hand_ended.hands", f"at most {players} hands")
+        for i, h in enumerate(event.hands):
+            _cards(h, f"{field}.hand_ended.hands[{i}].cards", InvalidArgument)
+    return event
