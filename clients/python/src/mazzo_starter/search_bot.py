@@ -47,11 +47,7 @@ class SearchBot(bot_pb2_grpc.BotServicer):
     ) -> bot_pb2.ActResponse:
         if not request.legal_moves:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no legal moves to choose from")
-        left = (
-            request.time_left.ToTimedelta().total_seconds()
-            if request.HasField("time_left")
-            else 2 * MAX_WAIT
-        )
+        left = request.time_left.ToTimedelta().total_seconds() or 2 * MAX_WAIT  # 0: unset
         simulate = game_service_pb2.SimulateRequest(
             view=request.view,
             playouts=self.args.playouts,
@@ -63,9 +59,12 @@ class SearchBot(bot_pb2_grpc.BotServicer):
             if [o.move for o in reply.outcomes] != list(request.legal_moves):
                 raise ValueError("the outcomes are not the legal moves")
             return bot_pb2.ActResponse(index=best(reply))
-        except (grpc.RpcError, ValueError) as e:
-            log.warning("seat %d: search failed (%s); a random move", request.seat, e)
-            return bot_pb2.ActResponse(index=choose(request, self.rng))
+        except grpc.aio.AioRpcError as e:
+            why = f"{e.code().name}: {e.details()}"
+        except ValueError as e:
+            why = str(e)
+        log.warning("seat %d: search failed (%s); a random move", request.seat, why)
+        return bot_pb2.ActResponse(index=choose(request, self.rng))
 
 
 async def run(args: argparse.Namespace) -> None:
