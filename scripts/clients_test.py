@@ -3,11 +3,13 @@
 
 For each clients/<lang>/ with a Makefile and run-bot (the client contract):
 ``make build`` (timed), ``run-conformance`` on clients/conformance/vectors,
-``run-example`` for Maraffa (4 players), Burraco and Ramino, and ``run-bot --port 0``.
-Then one short Maraffa tournament through the referee in which every language's bot
-takes a seat (teams of two languages, against a builtin bot), and ``mazzo replay``
-on its records. Prints a JSON summary; exits 1 on any failure. Every process it
-starts is stopped at the end, also on failure or Ctrl-C.
+``run-example`` for Maraffa (4 players), Burraco and Ramino, ``run-bot --port 0``, and
+``run-search-bot --port 0 --service <the server>`` where the client has one. Then one
+short Maraffa tournament through the referee in which every language's bots take a
+seat (teams of two languages: one's random starter beside the next one's search
+starter, against each other and a builtin bot), and ``mazzo replay`` on its records.
+Prints a JSON summary; exits 1 on any failure. Every process it starts is stopped at
+the end, also on failure or Ctrl-C.
 
     python scripts/clients_test.py [--only go,python] [--skip-build]
 """
@@ -138,9 +140,11 @@ def tail(text: str, lines: int = 15) -> str:
     return "\n".join(text.rstrip().splitlines()[-lines:])
 
 
-def tournament_toml(bots: dict[str, str], records: Path) -> str:
+def tournament_toml(bots: dict[str, str], search_bots: dict[str, str], records: Path) -> str:
     """Teams of two languages (each plays with the next one: every bot sits beside
-    another language's) against a builtin bot, round-robin, duplicate deals."""
+    another language's): a language's random starter and the next language's search
+    starter (its random one when it has none), against each other and a builtin bot,
+    round-robin, duplicate deals."""
     langs = sorted(bots)
     lines = [
         'name = "clients-test"',
@@ -148,13 +152,13 @@ def tournament_toml(bots: dict[str, str], records: Path) -> str:
         "players = 4",
         "seed = 2026",
         'format = "round-robin"',
-        "deals = 2",
+        "deals = 1",  # a search starter takes up to 1 s a move: the run stays short
         "duplicate = true",
         "concurrency = 2",
         f"records = {json.dumps(str(records))}",
         "",
         "[options]",
-        "target = 21",
+        "target = 11",
         "",
         "[time]",
         "move = 5.0",
@@ -167,7 +171,9 @@ def tournament_toml(bots: dict[str, str], records: Path) -> str:
     for i, lang in enumerate(langs):
         partner = langs[(i + 1) % len(langs)]
         name = lang if partner == lang else f"{lang}+{partner}"
-        team = [f"grpc://{bots[lang]}", f"grpc://{bots[partner]}"]
+        if partner in search_bots:
+            name += "-search" if partner != lang else "+search"
+        team = [f"grpc://{bots[lang]}", f"grpc://{search_bots.get(partner, bots[partner])}"]
         lines += ["", "[[entrants]]", f"name = {json.dumps(name)}", f"bots = {json.dumps(team)}"]
     lines += ["", "[[entrants]]", 'name = "builtin-heuristic"', 'bot = "builtin:heuristic"']
     return "\n".join(lines) + "\n"
@@ -228,6 +234,7 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
     summary["server"] = target
 
     bots: dict[str, str] = {}
+    search_bots: dict[str, str] = {}
     for lang in built:
         result = results[lang]
         folder = CLIENTS / lang
@@ -271,12 +278,27 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
             bots[lang] = listening.group(1)
             result["bot"] = bots[lang]
 
+        if os.access(folder / "run-search-bot", os.X_OK):
+            log = (work / f"{lang}-search-bot.log").open("w")
+            argv = [str(folder / "run-search-bot"), "--port", "0", "--service", target]
+            bot = procs.start(argv, log, folder, True)
+            listening = read_line(bot, r"^LISTENING (\S+:\d+)\s*$", START_TIMEOUT)
+            if listening is None:
+                fail(
+                    lang,
+                    "run-search-bot printed no LISTENING line",
+                    tail((work / f"{lang}-search-bot.log").read_text()),
+                )
+                procs.stop(bot)
+            else:
+                search_bots[lang] = result["search_bot"] = listening.group(1)
+
     tournament: dict[str, Any] = {"matches": 0, "faults": 0, "replayed": False}
     summary["tournament"] = tournament
     if bots:
         records = work / "tournament.jsonl"
         config = work / "tournament.toml"
-        config.write_text(tournament_toml(bots, records))
+        config.write_text(tournament_toml(bots, search_bots, records))
         argv = [*MAZZO, "tournament", str(config), "--no-progress", "--service", target]
         code, out, seconds = procs.run(argv, work / "tournament.log", RUN_TIMEOUT)
         tournament["seconds"] = round(seconds, 1)

@@ -28,7 +28,9 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import code_pb2
 
+from mazzo.codec import CODECS
 from mazzo.core.errors import RulesError
+from mazzo.games.registry import rules_for
 from mazzo.service.errors import status_of
 from mazzo.service.game_service import GameService
 from mazzo.v1 import cards_pb2, game_pb2, game_service_pb2
@@ -64,11 +66,18 @@ class Outcome:
         return {"error": error}
 
 
+class Pending(Exception):
+    """A call that reached a part of the service not written yet (``NotImplementedError``:
+    Burraco's and Ramino's samplers, issue 15). Its vector is left out, and named on
+    stderr, until the part is merged and the vectors regenerated."""
+
+
 class Service:
     """The real servicer, called in-process the way the gRPC server calls it.
 
     Domain errors are mapped to a status exactly as the server's interceptor maps
-    them (``status_of``); any other exception is a bug and stops the generator.
+    them (``status_of``); ``NotImplementedError`` is ``Pending``; any other exception
+    is a bug and stops the generator.
     """
 
     def __init__(self) -> None:
@@ -82,6 +91,8 @@ class Service:
         except RulesError as e:
             status = status_of(e)
             return Outcome(code=code_pb2.Code.Name(status.code), field=e.field)
+        except NotImplementedError as e:
+            raise Pending(rpc) from e
         return Outcome(response=response)
 
     def ok(self, rpc: str, request: Message) -> Any:
@@ -91,6 +102,7 @@ class Service:
         return outcome.response
 
     def close(self) -> None:
+        self.servicer.simulator.close()  # Simulate's process pool
         self.loop.close()
 
 
@@ -204,9 +216,24 @@ class Generator:
         self.files: dict[str, list[Vector]] = {}
         self.surprises: list[str] = []
         self.notes: list[str] = []
+        self.pending: list[str] = []
 
     def add(self, file: str, name: str, description: str, rpc: str, request: Message) -> Outcome:
-        outcome = self.service.call(rpc, request)
+        outcome = self.try_add(file, name, description, rpc, request)
+        if outcome is None:
+            raise SystemExit(f"{name}: the service has no {rpc} for it yet")
+        return outcome
+
+    def try_add(
+        self, file: str, name: str, description: str, rpc: str, request: Message
+    ) -> Outcome | None:
+        """``add``, or None (and the name kept in ``pending``) for a call the service
+        cannot answer yet (``Pending``)."""
+        try:
+            outcome = self.service.call(rpc, request)
+        except Pending:
+            self.pending.append(name)
+            return None
         vector = Vector(name, description, rpc, request, outcome)
         vectors = self.files.setdefault(file, [])
         if any(v.name == name for v in vectors):
@@ -229,8 +256,11 @@ class Generator:
         were checked against the rules by hand, and a change in the service shows up
         here rather than silently in the vectors. A field the service names but the
         rules would not (``questionable`` says why) is left out of the expectation, so
-        the vectors do not enshrine it; the code is still checked."""
-        outcome = self.add(file, name, description, rpc, request)
+        the vectors do not enshrine it; the code is still checked. A call the service
+        cannot answer yet is left out (``try_add``)."""
+        outcome = self.try_add(file, name, description, rpc, request)
+        if outcome is None:
+            return
         if (outcome.code, outcome.field) != (code, at):
             got = (
                 "a response" if outcome.response is not None else f"{outcome.code} {outcome.field}"
@@ -954,6 +984,346 @@ def ramino(gen: Generator) -> None:
     )
 
 
+# --------------------------------------------------------------------------- search RPCs
+# Determinize, ApplyMoves and Simulate (issue 15): from the middle of a hand of seeded
+# random play, for every game and every form of Maraffa; then each RPC's refusals.
+
+#: The plays the search vectors start from: game, label, players, seed, options.
+SEARCH_PLAYS: list[tuple[str, str, int, int, Json]] = [
+    ("maraffa", "4p-seed-1", 4, 1, {"target": 21}),
+    ("maraffa", "2p-seed-2", 2, 2, {"target": 11}),
+    ("maraffa", "3p-dummy-seed-5", 3, 5, {"target": 11}),
+    (
+        "maraffa",
+        "3p-deck39-seed-6",
+        3,
+        6,
+        {
+            "threePlayerForm": "MARAFFA_THREE_PLAYER_FORM_DECK39",
+            "removedFour": "CARD_4H",
+            "target": 11,
+        },
+    ),
+    ("maraffa", "5p-trionfo-seed-8", 5, 8, {"matchDeals": 1}),
+    ("burraco", "4p-seed-1", 4, 1, {"hands": 1}),
+    ("ramino", "4p-seed-1", 4, 1, {"matchHands": 1}),
+]
+
+#: The event two moves before the position searched from: by then a hand is being
+#: played, with hidden cards, public history and a choice of moves.
+MID_HAND = {"maraffa": "trick_won", "burraco": "meld_opened", "ramino": "play_started"}
+
+#: Fields a view that no deal of the cards can give is refused on. Burraco's and
+#: Ramino's are what their samplers are expected to name (a stock larger than the
+#: cards left): the generator reports a surprise if the merged sampler names another.
+NO_DEAL_FIELD = {
+    "maraffa": "view.maraffa.marafona_seat",
+    "burraco": "view.burraco.stock_size",
+    "ramino": "view.ramino.stock_size",
+}
+
+
+def decider(msg: game_pb2.GameState) -> int:
+    """The seat whose player decides now (in 3-player Maraffa, the dummy's controller)."""
+    rules, codec = rules_for(msg.game), CODECS[msg.game]
+    state = codec.state_from_wire(msg)
+    return int(rules.controller(state, rules.to_act(state)))
+
+
+def is_dummys_turn(msg: game_pb2.GameState) -> bool:
+    return decider(msg) != msg.to_act
+
+
+def view_of(service: Service, state: game_pb2.GameState, seat: int) -> game_pb2.GameView:
+    reply = service.ok("GetView", game_service_pb2.GetViewRequest(state=state, seat=seat))
+    return reply.view  # type: ignore[no-any-return]
+
+
+def search(gen: Generator) -> None:
+    s = gen.service
+    first: dict[str, tuple[Play, int]] = {}
+    for game, label, players, seed, options in SEARCH_PLAYS:
+        play = random_play(s, deal_request(game, players, seed, options), seed)
+        at = play.index(play.first(MID_HAND[game])) + 2
+        if label == "3p-dummy-seed-5":  # where the dummy plays: its controller decides
+            at = next(i for i in range(at, len(play.steps)) if is_dummys_turn(play.steps[i].state))
+        first.setdefault(game, (play, at))
+        state = play.steps[at].state
+        seat = decider(state)
+        view = view_of(s, state, seat)
+        gen.add(
+            f"{game}-apply-moves",
+            f"{game}/apply-moves/{label}-sequence",
+            f"The first {at} moves of seeded random play in one call: every move's events, "
+            "the state after the last, the next decision.",
+            "ApplyMoves",
+            game_service_pb2.ApplyMovesRequest(
+                state=play.deal.state, moves=[step.move for step in play.steps[:at]]
+            ),
+        )
+        gen.try_add(
+            f"{game}-determinize",
+            f"{game}/determinize/{label}-ply-{at}-seat-{seat}",
+            f"Three whole states that give seat {seat} its view before move {at} (seed 7).",
+            "Determinize",
+            game_service_pb2.DeterminizeRequest(view=view, count=3, seed=7),
+        )
+        gen.try_add(
+            f"{game}-simulate",
+            f"{game}/simulate/{label}-ply-{at}-from-state",
+            f"Every legal move before move {at} played out 3 times from the whole state "
+            "(random policy, to the hand's end, seed 5).",
+            "Simulate",
+            game_service_pb2.SimulateRequest(state=state, playouts=3, seed=5),
+        )
+        gen.try_add(
+            f"{game}-simulate",
+            f"{game}/simulate/{label}-ply-{at}-from-view",
+            f"From seat {seat}'s view before move {at}: 3 states sampled, every legal move "
+            "played out twice from each (seed 5): a whole search decision in one call.",
+            "Simulate",
+            game_service_pb2.SimulateRequest(view=view, determinizations=3, playouts=2, seed=5),
+        )
+        if label == "4p-seed-1":
+            other = (seat + 1) % players
+            gen.try_add(
+                f"{game}-determinize",
+                f"{game}/determinize/{label}-ply-{at}-seat-{other}",
+                f"Seat {other} does not decide before move {at}; its view is sampled all the "
+                "same (seed 7).",
+                "Determinize",
+                game_service_pb2.DeterminizeRequest(view=view_of(s, state, other), count=2, seed=7),
+            )
+    for game, (play, at) in first.items():
+        search_errors(gen, game, play, at)
+    search_service_errors(gen, first["maraffa"][0])
+
+
+def search_errors(gen: Generator, game: str, play: Play, at: int) -> None:
+    """Each search RPC's refusals, on a game's first search play."""
+    s = gen.service
+    state = play.steps[at].state
+    seat = decider(state)
+    view = view_of(s, state, seat)
+
+    # ApplyMoves: an illegal move named by its index, and how many moves a call takes.
+    sequence = [step.move for step in play.steps[:at]]
+    if game == "maraffa":
+        to_act = state.to_act
+        stranger = next(
+            c for h, hand in enumerate(state.maraffa.hands) if h != to_act for c in hand.cards
+        )
+        bad = move_json("maraffa", {"playCard": {"card": card(stranger)}})
+        moves, why = [*sequence, bad], "a card the seat to act does not hold"
+        code, at_field = "INVALID_ARGUMENT", f"moves[{at}].maraffa.play_card.card"
+    else:
+        moves, why = (
+            [sequence[0], move_json(game, {"draw": {}})],
+            "a DRAW right after the first move",
+        )
+        code, at_field = "INVALID_ARGUMENT", f"moves[1].{game}.draw"
+    gen.error(
+        f"{game}-apply-moves",
+        f"{game}/apply-moves/illegal-move-{len(moves) - 1}",
+        f"Move {len(moves) - 1} of the sequence is illegal ({why}): refused by its index, "
+        "nothing applied.",
+        "ApplyMoves",
+        game_service_pb2.ApplyMovesRequest(state=play.deal.state, moves=moves),
+        code,
+        at_field,
+    )
+    for label, count in [("no-moves", 0), ("too-many-moves", 4097)]:
+        gen.error(
+            f"{game}-apply-moves",
+            f"{game}/apply-moves/{label}",
+            f"{count} moves: a call applies 1 to 4096 (checked before the moves are read).",
+            "ApplyMoves",
+            game_service_pb2.ApplyMovesRequest(
+                state=play.deal.state, moves=[game_pb2.Move()] * count
+            ),
+            "INVALID_ARGUMENT",
+            "moves",
+        )
+
+    # Determinize: the count, a malformed view, a view no deal can give.
+    for count in (0, 1025):
+        gen.error(
+            f"{game}-determinize",
+            f"{game}/determinize/count-{count}",
+            f"count {count}: a call draws 1 to 1024 states.",
+            "Determinize",
+            game_service_pb2.DeterminizeRequest(view=view, count=count, seed=7),
+            "INVALID_ARGUMENT",
+            "count",
+        )
+    malformed = game_pb2.GameView()
+    malformed.CopyFrom(view)
+    malformed.seat = malformed.players
+    gen.error(
+        f"{game}-determinize",
+        f"{game}/determinize/view-seat-out-of-range",
+        "A malformed view: its seat is not one of the match's.",
+        "Determinize",
+        game_service_pb2.DeterminizeRequest(view=malformed, count=1, seed=7),
+        "INVALID_ARGUMENT",
+        "view.seat",
+    )
+    gen.error(
+        f"{game}-determinize",
+        f"{game}/determinize/no-deal-gives-this-view",
+        no_deal_description(game),
+        "Determinize",
+        game_service_pb2.DeterminizeRequest(view=no_deal_view(gen, game, play), count=1, seed=7),
+        "INVALID_ARGUMENT",
+        NO_DEAL_FIELD[game],
+    )
+
+    # Simulate: playouts, the budget, the deciding seat.
+    for playouts in (0, 10_001):
+        gen.error(
+            f"{game}-simulate",
+            f"{game}/simulate/playouts-{playouts}",
+            f"playouts {playouts}: 1 to 10000 per legal move (and sample).",
+            "Simulate",
+            game_service_pb2.SimulateRequest(state=state, playouts=playouts, seed=5),
+            "INVALID_ARGUMENT",
+            "playouts",
+        )
+    gen.error(
+        f"{game}-simulate",
+        f"{game}/simulate/over-budget",
+        "10000 playouts of every legal move to the end of the match: more moves than a call "
+        "may simulate, refused before any is played.",
+        "Simulate",
+        game_service_pb2.SimulateRequest(
+            state=state,
+            playouts=10_000,
+            horizon=game_service_pb2.PLAYOUT_HORIZON_MATCH,
+            seed=5,
+        ),
+        "INVALID_ARGUMENT",
+        "playouts",
+    )
+    other = (seat + 1) % state.players
+    gen.error(
+        f"{game}-simulate",
+        f"{game}/simulate/seat-does-not-decide",
+        f"From the view of seat {other}, which does not decide now (seat {seat} does).",
+        "Simulate",
+        game_service_pb2.SimulateRequest(
+            view=view_of(s, state, other), determinizations=2, playouts=1, seed=5
+        ),
+        "FAILED_PRECONDITION",
+        "view.seat",
+    )
+    if game != "maraffa":
+        return
+    for label, move in [("card-outside-the-pack", "CARD_8S")]:
+        odd = game_pb2.GameView()
+        odd.CopyFrom(view)
+        odd.maraffa.hand[0] = cards_pb2.Card.Value(move)
+        gen.error(
+            "maraffa-determinize",
+            f"maraffa/determinize/{label}",
+            "A malformed view: it shows an eight, which the Maraffa pack does not have.",
+            "Determinize",
+            game_service_pb2.DeterminizeRequest(view=odd, count=1, seed=7),
+            "INVALID_ARGUMENT",
+            "view.maraffa.hand[0]",
+        )
+    claim = next(m for m in play.deal.legal_moves if m.maraffa.HasField("claim"))
+    gen.error(
+        "maraffa-apply-moves",
+        "maraffa/apply-moves/move-after-the-match",
+        "A false claim ends the match; the next move of the sequence has nothing to play.",
+        "ApplyMoves",
+        game_service_pb2.ApplyMovesRequest(state=play.deal.state, moves=[claim, claim]),
+        "FAILED_PRECONDITION",
+        "moves[1]",
+    )
+    gen.error(
+        "maraffa-simulate",
+        "maraffa/simulate/state-with-determinizations",
+        "A whole state is one position: determinizations must be 0 or 1.",
+        "Simulate",
+        game_service_pb2.SimulateRequest(state=state, playouts=1, determinizations=2, seed=5),
+        "INVALID_ARGUMENT",
+        "determinizations",
+    )
+    gen.error(
+        "maraffa-simulate",
+        "maraffa/simulate/match-over",
+        "Nothing to simulate once the match is over.",
+        "Simulate",
+        game_service_pb2.SimulateRequest(state=final_state(play), playouts=1, seed=5),
+        "FAILED_PRECONDITION",
+        "state",
+    )
+    gen.error(
+        "maraffa-simulate",
+        "maraffa/simulate/unknown-policy",
+        "A playout policy with no meaning (enum value 9).",
+        "Simulate",
+        game_service_pb2.SimulateRequest(state=state, playouts=1, policy=9, seed=5),  # type: ignore[arg-type]
+        "INVALID_ARGUMENT",
+        "policy",
+    )
+
+
+def no_deal_description(game: str) -> str:
+    if game == "maraffa":
+        return (
+            "A view in which another seat declared the marafona (the trump ace, two and "
+            "three) while the viewer holds one of those cards: no deal gives it."
+        )
+    return "A view whose stock holds one card more than the cards not shown anywhere else."
+
+
+def no_deal_view(gen: Generator, game: str, play: Play) -> game_pb2.GameView:
+    """A well-formed view that no deal of the cards can give."""
+    s = gen.service
+    if game != "maraffa":
+        state = play.steps[play.index(play.first(MID_HAND[game])) + 2].state
+        view = view_of(s, state, decider(state))
+        getattr(view, game).stock_size += 1
+        return view
+    suits = {cards_pb2.SUIT_SPADES: "S", cards_pb2.SUIT_HEARTS: "H"}
+    suits.update({cards_pb2.SUIT_DIAMONDS: "D", cards_pb2.SUIT_CLUBS: "C"})
+    for step in play.steps:
+        state = step.state
+        if not state.maraffa.trump or state.maraffa.HasField("marafona_seat"):
+            continue
+        seat = decider(state)
+        view = view_of(s, state, seat)
+        tops = {cards_pb2.Card.Value(f"CARD_{r}{suits[view.maraffa.trump]}") for r in "A23"}
+        if view.maraffa.hand and tops & set(view.maraffa.hand):
+            view.maraffa.marafona_seat = (seat + 1) % state.players
+            return view
+    raise SystemExit("no position where the viewer holds a top trump")
+
+
+def search_service_errors(gen: Generator, play: Play) -> None:
+    """Refusals that belong to no game."""
+    gen.error(
+        "service",
+        "service/simulate/no-position",
+        "Simulate with neither a state nor a view.",
+        "Simulate",
+        game_service_pb2.SimulateRequest(playouts=1, seed=5),
+        "INVALID_ARGUMENT",
+        "position",
+    )
+    gen.error(
+        "service",
+        "service/determinize/view-names-no-game",
+        "A view that names no game.",
+        "Determinize",
+        game_service_pb2.DeterminizeRequest(view=game_pb2.GameView(players=4), count=1),
+        "INVALID_ARGUMENT",
+        "view.game",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder")
@@ -965,10 +1335,17 @@ def main(argv: list[str] | None = None) -> int:
         maraffa(gen)
         burraco(gen)
         ramino(gen)
+        search(gen)
     finally:
         service.close()
     if gen.notes:
         print("\n".join(gen.notes), file=sys.stderr)
+    if gen.pending:
+        print(
+            f"{len(gen.pending)} vectors left out, the service cannot answer them yet "
+            "(NotImplementedError): " + ", ".join(gen.pending),
+            file=sys.stderr,
+        )
     if gen.surprises:
         print("\n".join(gen.surprises), file=sys.stderr)
         return 1

@@ -1,6 +1,7 @@
 """The clients orchestrator (scripts/clients_test.py) end to end, for the Python
-client only: build, conformance, the three examples, the bot in a referee
-tournament and the replay of its records. The all-language run is `make clients-test`.
+client only: build, conformance, the three examples, the random and the search
+starters in a referee tournament and the replay of its records. The all-language run
+is `make clients-test`.
 """
 
 from __future__ import annotations
@@ -45,3 +46,4 @@ def test_python_client_passes_the_orchestrator(tmp_path: Path) -> None:
     assert len(records) == tournament["matches"]
     seat_bots = {bot for line in records for bot in json.loads(line)["seat_bots"]}
     assert f"grpc://{python['bot']}" in seat_bots
+    assert f"grpc://{python['search_bot']}" in seat_bots

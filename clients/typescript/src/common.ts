@@ -2,6 +2,7 @@
  * Helpers shared by the bot, the example and the conformance runner: command-line
  * flags, a seeded random source, and the move filters every client applies.
  */
+import { Code } from "@connectrpc/connect";
 import type { Move } from "../gen/mazzo/v1/game_pb.js";
 import { MaraffaSignal } from "../gen/mazzo/v1/maraffa_pb.js";
 
@@ -130,3 +131,23 @@ export function safeMoveIndices(moves: readonly Move[]): number[] {
   const plain = noClaim.filter((i) => !hasSignal(moves[i] as Move));
   return plain.length > 0 ? plain : noClaim;
 }
+
+/** gRPC status code names, by Connect's numeric Code (they share the numbers). */
+export const CODE_NAMES: Record<Code, string> = {
+  [Code.Canceled]: "CANCELLED",
+  [Code.Unknown]: "UNKNOWN",
+  [Code.InvalidArgument]: "INVALID_ARGUMENT",
+  [Code.DeadlineExceeded]: "DEADLINE_EXCEEDED",
+  [Code.NotFound]: "NOT_FOUND",
+  [Code.AlreadyExists]: "ALREADY_EXISTS",
+  [Code.PermissionDenied]: "PERMISSION_DENIED",
+  [Code.ResourceExhausted]: "RESOURCE_EXHAUSTED",
+  [Code.FailedPrecondition]: "FAILED_PRECONDITION",
+  [Code.Aborted]: "ABORTED",
+  [Code.OutOfRange]: "OUT_OF_RANGE",
+  [Code.Unimplemented]: "UNIMPLEMENTED",
+  [Code.Internal]: "INTERNAL",
+  [Code.Unavailable]: "UNAVAILABLE",
+  [Code.DataLoss]: "DATA_LOSS",
+  [Code.Unauthenticated]: "UNAUTHENTICATED",
+};

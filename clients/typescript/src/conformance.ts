@@ -18,36 +18,16 @@ import {
   fromJson,
   toJson,
 } from "@bufbuild/protobuf";
-import { Code, ConnectError, type Transport } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { ConnectError, type Transport } from "@connectrpc/connect";
 import { BadRequestSchema } from "../gen/google/rpc/error_details_pb.js";
 import { GameService } from "../gen/mazzo/v1/game_service_pb.js";
-import { fail, parseFlags } from "./common.js";
+import { CODE_NAMES, fail, parseFlags } from "./common.js";
+import { gameServiceTransport } from "./service.js";
 
 const USAGE = "usage: run-conformance --target HOST:PORT --vectors DIR";
 
 /** Per-call deadline: the largest vectors carry whole Ramino states. */
 const TIMEOUT_MS = 30_000;
-
-/** gRPC status code names, by Connect's numeric Code (they share the numbers). */
-const CODE_NAMES: Record<Code, string> = {
-  [Code.Canceled]: "CANCELLED",
-  [Code.Unknown]: "UNKNOWN",
-  [Code.InvalidArgument]: "INVALID_ARGUMENT",
-  [Code.DeadlineExceeded]: "DEADLINE_EXCEEDED",
-  [Code.NotFound]: "NOT_FOUND",
-  [Code.AlreadyExists]: "ALREADY_EXISTS",
-  [Code.PermissionDenied]: "PERMISSION_DENIED",
-  [Code.ResourceExhausted]: "RESOURCE_EXHAUSTED",
-  [Code.FailedPrecondition]: "FAILED_PRECONDITION",
-  [Code.Aborted]: "ABORTED",
-  [Code.OutOfRange]: "OUT_OF_RANGE",
-  [Code.Unimplemented]: "UNIMPLEMENTED",
-  [Code.Internal]: "INTERNAL",
-  [Code.Unavailable]: "UNAVAILABLE",
-  [Code.DataLoss]: "DATA_LOSS",
-  [Code.Unauthenticated]: "UNAUTHENTICATED",
-};
 
 interface Vector {
   name: string;
@@ -166,7 +146,7 @@ async function main(): Promise<number> {
   const target = flags.get("target") ?? fail(`--target is required\n${USAGE}`);
   const dir = flags.get("vectors") ?? fail(`--vectors is required\n${USAGE}`);
   const vectors = loadVectors(dir);
-  const transport = createGrpcTransport({ baseUrl: `http://${target}` });
+  const transport = gameServiceTransport(target);
 
   let passed = 0;
   let failed = 0;

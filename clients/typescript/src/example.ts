@@ -6,10 +6,10 @@
  *   run-example --target HOST:PORT [--game maraffa] [--players 4] [--seed N]
  */
 import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
 import { GameService } from "../gen/mazzo/v1/game_service_pb.js";
 import type { Move } from "../gen/mazzo/v1/game_pb.js";
 import { Rng, fail, intFlag, parseFlags, safeMoveIndices, seedFlag } from "./common.js";
+import { gameServiceTransport } from "./service.js";
 
 const USAGE = "usage: run-example --target HOST:PORT [--game maraffa] [--players 4] [--seed N]";
 
@@ -24,9 +24,8 @@ async function main(): Promise<void> {
   const seed = seedFlag(flags);
   const rng = new Rng(seed);
 
-  // The gRPC protocol over cleartext HTTP/2 (h2c), as the Mazzo server speaks it.
-  const transport = createGrpcTransport({ baseUrl: `http://${target}` });
-  const client = createClient(GameService, transport);
+  // The gRPC protocol over cleartext HTTP/2 (h2c), with the retry policy.
+  const client = createClient(GameService, gameServiceTransport(target));
 
   const dealt = await client.deal({ game, players, seed });
   let state = dealt.state;

@@ -54,10 +54,11 @@ class Bot(bot_pb2_grpc.BotServicer):
         return bot_pb2.ActResponse(index=index)
 
 
-async def serve(host: str, port: int, seed: int | None) -> None:
+async def serve(host: str, port: int, bot: bot_pb2_grpc.BotServicer) -> None:
+    """Serve ``bot`` until SIGTERM or SIGINT; print ``LISTENING host:port`` once ready."""
     # SO_REUSEPORT off: two bots must never silently share a port.
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
-    bot_pb2_grpc.add_BotServicer_to_server(Bot(seed), server)
+    bot_pb2_grpc.add_BotServicer_to_server(bot, server)
     bound = server.add_insecure_port(f"{host}:{port}")
     if bound == 0:
         raise SystemExit(f"cannot listen on {host}:{port}")
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="seed of the random choices")
     args = parser.parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(name)s: %(message)s")
-    asyncio.run(serve(args.host, args.port, args.seed))
+    asyncio.run(serve(args.host, args.port, Bot(args.seed)))
     return 0
 
 

@@ -22,8 +22,19 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from mazzo.v1 import game_service_pb2, game_service_pb2_grpc
+from mazzo_starter.service import game_service_channel
 
-RPCS = ("ListGames", "Deal", "LegalMoves", "ApplyMove", "GetView", "Score")
+RPCS = (
+    "ListGames",
+    "Deal",
+    "LegalMoves",
+    "ApplyMove",
+    "GetView",
+    "Score",
+    "Determinize",
+    "ApplyMoves",
+    "Simulate",
+)
 TIMEOUT = 30.0
 
 
@@ -89,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vectors", required=True, type=Path, help="folder of *.json vectors")
     args = parser.parse_args(argv)
     passed = failed = 0
-    with grpc.insecure_channel(args.target) as channel:
+    with game_service_channel(args.target) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
         for path in sorted(args.vectors.glob("*.json")):
             for vector in json.loads(path.read_text(encoding="utf-8"))["vectors"]:

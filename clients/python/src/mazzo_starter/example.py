@@ -15,6 +15,7 @@ import grpc
 
 from mazzo.v1 import game_service_pb2, game_service_pb2_grpc
 from mazzo_starter.bot import has_signal, is_claim
+from mazzo_starter.service import game_service_channel
 
 #: A safeguard: no match of these games needs this many moves.
 MAX_MOVES = 1_000_000
@@ -22,7 +23,7 @@ MAX_MOVES = 1_000_000
 
 def play(target: str, game: str, players: int, seed: int) -> str:
     rng = random.Random(seed)
-    with grpc.insecure_channel(target) as channel:
+    with game_service_channel(target) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
         dealt = stub.Deal(game_service_pb2.DealRequest(game=game, players=players, seed=seed))
         state, moves = dealt.state, list(dealt.legal_moves)
