@@ -280,7 +280,9 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
 
         if os.access(folder / "run-search-bot", os.X_OK):
             log = (work / f"{lang}-search-bot.log").open("w")
+            # A light search: here each bot shows it plays; strength is the READMEs'.
             argv = [str(folder / "run-search-bot"), "--port", "0", "--service", target]
+            argv += ["--determinizations", "8", "--playouts", "2"]
             bot = procs.start(argv, log, folder, True)
             listening = read_line(bot, r"^LISTENING (\S+:\d+)\s*$", START_TIMEOUT)
             if listening is None:
