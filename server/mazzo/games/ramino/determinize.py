@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from math import comb
 
 from mazzo.core.errors import InvalidArgument, InvalidState
@@ -53,7 +53,7 @@ from mazzo.games.ramino.view import View
 TRACKED = 3
 #: Steps of the programme before it is redone with fewer of its conditions (level 1
 #: counts faster and draws more deals that ``Model.fit`` refuses); about a second.
-WORK_LIMIT = 1_500_000
+WORK_LIMIT = 300_000
 
 
 class _TooBig(Exception):
@@ -635,9 +635,7 @@ def determinize(view: View, count: int, seed: int) -> list[State]:
     """``count`` states whose view for ``view.seat`` is ``view`` (``Rules.determinize``)."""
     if count < 0:
         raise InvalidArgument("count", "count must not be negative")
-    record = read_record(view)
-    model = Model(record) if record.reshuffles else None
-    plan = _plan(record, model)
+    record, plan = _prepared(view)
     samples: list[State] = []
     attempt = 0
     limit = ATTEMPTS_PER_SAMPLE * max(count, 1)
@@ -652,6 +650,15 @@ def determinize(view: View, count: int, seed: int) -> list[State]:
             _check(sample, view)
         samples.append(sample)
     return samples
+
+
+@lru_cache(maxsize=8)
+def _prepared(view: View) -> tuple[Record, Plan]:
+    """The record and the programme of a view, memoised: a search asks for samples of
+    the same view again and again (a view is an immutable value)."""
+    record = read_record(view)
+    model = Model(record) if record.reshuffles else None
+    return record, _plan(record, model)
 
 
 def _plan(record: Record, model: Model | None) -> Plan:
