@@ -6,21 +6,21 @@ is copied, the hidden hands and the stock are dealt anew, uniformly over every d
 the view allows, copies of a code being alike (a hand is a multiset, the stock a
 sequence of codes). ``hidden.py`` reads what the view allows; here the deals are drawn.
 
-**Drawing.** The unknown cards (the deck less the hands shown, the pile and the cards
-known to be in a hand) are grouped into types: codes with the same number of unknown
-copies and the same most copies each hidden place (a hidden hand, the stock) may
-hold. Without a reshuffle every place may hold any unknown card, and the cards taken
-from the pile are the only constraint; after one, the stock holds only cards of the
-last reshuffle and a hand only cards its player could have kept (``hidden.Model``),
-so each code's limits come from its own placements that fit alone. Counting the deals
-that respect the limits is a dynamic programme over the hidden hands in seat order
-(then the stock): the state is how many codes of each type have two or one copies
-left, a hand takes some of each type, and the stock takes the rest, counted as its
-distinct orders (its length factorial over 2 per code it holds twice). One number
-below the total picks a deal (hands and the stock's multiset, by unranking the
-programme); the stock's order is a shuffle of it. After a reshuffle the limits are
-only necessary: a deal is kept if it fits the view (``Model.fit``, exact), else it is
-drawn again, which keeps the draw uniform.
+**Drawing.** A deal is drawn from a counted superset of the deals that fit (``Plan``)
+and kept if it fits (``hidden.Model.fit``, exact), else drawn again: the kept deals
+are exactly uniform. The superset: the unknown cards (the deck less the hands shown,
+the pile and the cards known to be in a hand) are grouped in classes of codes alike
+for what the record says of them; the stock is filled first, class by class (without
+a reshuffle with anything; after one with cards of the last reshuffle only, the
+unnamed up card aside), which fixes how many copies of each code were drawn after it
+and so which copies must be kept by players who drew; then the hidden hands of the
+players who drew after a reshuffle, one by one (at most one copy kept per draw, at
+least as many drawn codes held as draws the public record cannot fill), and last the
+other hidden hands, alike, counted together. A dynamic programme counts the deals
+(the stock as its distinct orders: its length factorial over 2 per code it holds
+twice); one number below the total picks a deal by unranking it, and the stock's
+order is a shuffle of its cards. Without a reshuffle the superset is exact (the cards
+taken and kept are the only constraint) and nothing is drawn again.
 
 **Seed.** Attempt ``a`` (from 0) uses draws ``3a`` (the deal), ``3a + 1`` (the stock's
 order) and ``3a + 2`` (the sample's own generator seed) of the request's seed
@@ -51,8 +51,8 @@ from mazzo.games.ramino.view import View
 
 #: Players whose draws after the last reshuffle the stock's programme follows.
 TRACKED = 3
-#: Steps of the programme before it is redone with fewer of its conditions (level 1
-#: counts faster and draws more deals that ``Model.fit`` refuses); about a second.
+#: Steps of the programme before it is redone without the drawers' lower bounds (it
+#: then counts faster and draws more deals that ``Model.fit`` refuses): about 0.3 s.
 WORK_LIMIT = 300_000
 
 
@@ -60,8 +60,8 @@ class _TooBig(Exception):
     """The programme outgrew WORK_LIMIT."""
 
 
-#: Attempts per sample before a view is declared one no deal fits (the fewest kept in
-#: the tests' views is about 1 in 30).
+#: Attempts per sample before a view is declared one no deal fits (in the views
+#: measured, at worst about one deal drawn in 25 fits).
 ATTEMPTS_PER_SAMPLE = 20_000
 SEED_LIMIT = 2**64
 
@@ -106,10 +106,13 @@ class Plan:
       players who drew, each one using one of the holder's draws;
     - a shown hand's draws after the last reshuffle need cards drawn that it can
       account for: the copies left out of the stock must give it enough;
-    - then the hidden hands take the rest in seat order: one that did not draw after
-      a reshuffle takes no copy that must be kept; one with ``m`` such draws keeps at
-      most ``m``, and holds at least as many copies of drawn codes as its draws that
-      the public record cannot fill (the same flow, his draws only).
+    - then the hidden hands take the rest, those of players who drew after a
+      reshuffle first: one with ``m`` such draws keeps at most ``m`` of the copies
+      that must be kept and (at ``level`` 2) holds at least as many copies of drawn
+      codes as his draws the public record cannot fill (the same flow, his draws
+      only; the players most likely to lack cards, ``TRACKED`` of them, are followed
+      through the stock's choices); the other hands, which may keep none, are alike
+      and counted together.
 
     These are necessary conditions; ``Model.fit`` decides exactly."""
 
