@@ -9,8 +9,9 @@ matches), each of a random seat. For each view:
 - every sample passes ``validate`` and gives the view back, as a value and as the
   bytes ``GetView`` writes;
 - the view survives the wire (``view_from_wire(view_to_wire(v)) == v``);
-- the same view, count and seed give the same samples; another seed usually other
-  hidden cards;
+- the same view, count and seed give the same samples (also from another state with
+  that view: a sample); another seed usually other hidden cards; the samples' own
+  generator seed is drawn, not the real one;
 - the replay: the sample's hidden cards traced back to a deal at the start of the hand
   (the draws after a reshuffle given cards by the sampler's own history check, every
   other card put back by ``histories.rebuild``), dealt again, and the hand's public
@@ -81,7 +82,10 @@ def test_random_views(chunk: int) -> None:
             assert view(sample, seat) == given, form.name
             assert wire(view(sample, seat)) == wire(given)
             check_replay(sample, given)
+            assert sample.table.seed != state.table.seed, "the generator is drawn, not kept"
         assert determinize(given, COUNT, seed) == samples, "same view, count and seed"
+        twin = view(samples[0], seat)  # another state with the same view
+        assert determinize(twin, COUNT, seed) == samples, "a view is all it reads"
         other = determinize(given, COUNT, seed + 1)
         differ += hidden_cards(other) != hidden_cards(samples)
         views += 1

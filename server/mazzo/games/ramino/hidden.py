@@ -32,10 +32,15 @@ reshuffles can be given cards with
 
 ``fit`` decides it with a maximum flow: slots -> (player, card) chains whose edges
 carry the caps of nested suffixes -> (reshuffle, card) quotas. With the slots of one
-reshuffle only (the default ``max_reshuffles = 1``) the flow is exact; with more, a
+reshuffle only (the default ``max_reshuffles = 1``) the flow is exact. With more, a
 player's caps count his slots of every reshuffle at once, which one flow cannot
-express: the flow is solved per reshuffle and a solution that breaks a cap across
-reshuffles is split into cases (``_branch``), so the answer is exact either way.
+express: the reshuffles are first given cards one at a time from the last, each
+player's copies used by the later ones taken off his hand for the earlier ones
+(``_sequential``: each step exact given the later ones, so a success is a fit); if
+that fails, the flow over all the slots with each reshuffle's caps counted alone (a
+relaxation) decides a refusal, and a solution of it that breaks a cap across
+reshuffles is split into cases on that cap (``_solve``), so the answer is exact
+either way.
 ``witness`` turns a fitting deal into the history: the starting hands, the up card,
 the first stock and each reshuffled stock in order.
 """
@@ -456,10 +461,11 @@ class Deal(NamedTuple):
     stock: tuple[int, ...]
 
 
-#: Caps added by a split (``Model._branch``): (seat, code, reshuffle) -> (event index,
+#: Caps added by a split (``Model._solve``): (seat, code, reshuffle) -> (event index,
 #: most slots of that reshuffle from that event on that may take the code).
 Cuts = dict[tuple[int, int, int], tuple[tuple[int, int], ...]]
-#: Splits tried before giving up on one deal (never reached in the tests).
+#: Splits tried before giving up on one deal (never reached in the tests; reaching it
+#: is an error rather than a guess, which would bias the samples).
 BRANCH_LIMIT = 10_000
 
 
