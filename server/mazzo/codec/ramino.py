@@ -46,7 +46,8 @@ from mazzo.games.ramino.moves import (
     open_bid,
     raise_bid,
 )
-from mazzo.games.ramino.options import BuioSeat, Options
+from mazzo.games.ramino.options import BuioSeat, Options, check_options
+from mazzo.games.ramino.rules import PILE_TURNS_PER_PLAYER
 from mazzo.games.ramino.state import (
     NO_SEAT,
     Bets,
@@ -63,6 +64,7 @@ from mazzo.games.ramino.state import (
     Table,
     Turn,
 )
+from mazzo.games.ramino.validate import check_table
 from mazzo.games.ramino.view import View
 from mazzo.v1 import game_pb2, ramino_pb2
 
@@ -630,6 +632,191 @@ def side_score_to_wire(detail: RaminoSideScore, out: ramino_pb2.RaminoSideScore)
 
 
 def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
-    """A view as a client sends it (Determinize, Simulate), checked: placeholder of
-    the search work (issue 15)."""
-    raise NotImplementedError
+    """A view as a client sends it (Determinize, Simulate), checked as far as a view
+    alone allows: every enum known, every seat in range, every card of the pack and no
+    card shown more than twice (the hand and the pile; a closure's ten cards), every
+    list as long as the rules allow at most, the hand, the stock and the pile adding up
+    to 104 cards. Faults are ``InvalidArgument`` at the wire field (``view.ramino.
+    pile[3]``). Whether the record hangs together (the bids, the turns, the pile they
+    leave) is for the sampler, which replays it."""
+    if not 2 <= msg.players <= 6:
+        raise InvalidArgument(
+            f"{field}.players", f"Ramino is for 2 to 6 players, not {msg.players}"
+        )
+    players = msg.players
+    if msg.WhichOneof("detail") != "ramino":
+        raise InvalidArgument(f"{field}.ramino", "a Ramino view needs its ramino detail")
+    if not msg.seat < players:
+        raise InvalidArgument(f"{field}.seat", f"seat must be 0..{players - 1}")
+    m = msg.ramino
+    f = f"{field}.ramino."
+    table = _view_table(m.table, players, f + "table")
+    options = table.options
+    size = options.hand_size
+    phase = _enum(_PHASES, m.phase, f + "phase", InvalidArgument)
+    if msg.finished != (phase is Phase.OVER):
+        raise InvalidArgument(f"{field}.finished", "finished must be true exactly in phase OVER")
+    if not msg.to_act < players or (phase is Phase.OVER and msg.to_act):
+        raise InvalidArgument(f"{field}.to_act", "to_act is a seat (0 once the match is over)")
+    if len(msg.match_score) != players:
+        raise InvalidArgument(f"{field}.match_score", "match_score holds one balance per seat")
+    bets = _view_bets(m.bets, tuple(msg.match_score), players, options, f + "bets")
+    hand = _cards(m.hand, f + "hand", InvalidArgument)
+    if list(hand) != sorted(hand):
+        raise InvalidArgument(f + "hand", "a hand lists its cards in canonical order")
+    if m.hand_hidden and (phase is not Phase.BUIO_DECISION or msg.seat != msg.to_act or hand):
+        raise InvalidArgument(
+            f + "hand_hidden", "only the buio seat deciding blind has his hand hidden, and empty"
+        )
+    if len(m.hand_sizes) != players:
+        raise InvalidArgument(f + "hand_sizes", "hand_sizes holds one count per seat")
+    for i, n in enumerate(m.hand_sizes):
+        if not size <= n <= size + 1:
+            raise InvalidArgument(f"{f}hand_sizes[{i}]", f"a hand holds {size} or {size + 1} cards")
+    if not m.hand_hidden and len(hand) != m.hand_sizes[msg.seat]:
+        raise InvalidArgument(
+            f + "hand", f"hand_sizes[{msg.seat}] says {m.hand_sizes[msg.seat]} cards"
+        )
+    pile = _cards(m.pile, f + "pile", InvalidArgument)
+    total = 2 * len(IN_PACK)
+    if sum(m.hand_sizes) + m.stock_size + len(pile) != total:
+        raise InvalidArgument(f + "stock_size", f"hands, stock and pile must hold {total} cards")
+    shown: dict[int, int] = {}
+    for name, cards in (("hand", hand), ("pile", pile)):
+        for i, c in enumerate(cards):
+            shown[c] = shown.get(c, 0) + 1
+            if shown[c] > 2:
+                raise InvalidArgument(f"{f}{name}[{i}]", "a card is shown more than twice")
+    limit = _most_turns(options, players)
+    if len(m.turns) > limit:
+        raise InvalidArgument(f + "turns", f"a hand has at most {limit} turns")
+    turns = []
+    for i, t in enumerate(m.turns):
+        tf = f"{f}turns[{i}]"
+        if not t.seat < players:
+            raise InvalidArgument(tf + ".seat", f"seat must be 0..{players - 1}")
+        turns.append(
+            Turn(
+                t.seat,
+                _enum(_SOURCES, t.source, tf + ".source", InvalidArgument),
+                _card(t.taken, tf + ".taken", InvalidArgument),
+                _card(t.discard, tf + ".discard", InvalidArgument),
+            )
+        )
+    taken = _enum(_SOURCES, m.taken, f + "taken", InvalidArgument)
+    taken_card = _card(m.taken_card, f + "taken_card", InvalidArgument)
+    if taken_card and taken is not Source.PILE:
+        raise InvalidArgument(f + "taken_card", "only a card taken from the pile is named")
+    if m.reshuffles > options.max_reshuffles:
+        raise InvalidArgument(f + "reshuffles", f"at most {options.max_reshuffles} reshuffles")
+    return View(
+        seat=msg.seat,
+        players=players,
+        to_act=msg.to_act,
+        phase=phase,
+        table=table,
+        bets=bets,
+        hand=hand,
+        hand_hidden=m.hand_hidden,
+        hand_sizes=tuple(m.hand_sizes),
+        stock_size=m.stock_size,
+        pile=pile,
+        turns=tuple(turns),
+        taken=taken,
+        taken_card=taken_card,
+        reshuffles=m.reshuffles,
+    )
+
+
+def _view_table(t: ramino_pb2.RaminoTable, players: int, field: str) -> Table:
+    """A view's table: the options resolved and allowed, the counters in range, the last
+    hand's record well formed (``validate.check_table``, with the view's fields)."""
+    try:
+        options = _options_from_message(t.options, field + ".options")
+        check_options(options, players)
+    except InvalidArgument as e:
+        raise InvalidArgument(field + ".options." + e.field.split(".")[-1], e.reason) from None
+    if not t.options.HasField("buio") or not t.options.HasField("match_hands"):
+        raise InvalidArgument(field + ".options", "a view carries its options resolved")
+    try:
+        last = _result_from(t.last_hand, field + ".last_hand") if t.HasField("last_hand") else None
+        table = Table(
+            options,
+            players,
+            0,
+            0,
+            t.dealer,
+            t.hand_number,
+            t.decided_hands,
+            t.void_streak,
+            last,
+            _enum(_ENDS, t.end, field + ".end"),
+        )
+        check_table(table._replace(counter=1))
+    except InvalidState as e:
+        raise InvalidArgument(field + e.field.removeprefix(T.rstrip(".")), e.reason) from None
+    if last is not None and last.closure is not None:
+        counts: dict[int, int] = {}
+        for i, c in enumerate(last.closure.cards):
+            counts[c] = counts.get(c, 0) + 1
+            if counts[c] > 2:
+                raise InvalidArgument(
+                    f"{field}.last_hand.closure.cards[{i}]", "a card shown twice at most"
+                )
+    return table
+
+
+def _view_bets(
+    b: ramino_pb2.RaminoBets, balances: tuple[int, ...], players: int, options: Options, field: str
+) -> Bets:
+    for name in ("shares", "committed", "statuses"):
+        if len(getattr(b, name)) != players:
+            raise InvalidArgument(f"{field}.{name}", f"{name} holds one entry per seat")
+    seats = {n: _seat(b, n) for n in ("last_aggressor", "last_actor", "buio_player")}
+    for name, value in seats.items():
+        if not value < players:
+            raise InvalidArgument(f"{field}.{name}", f"seat must be 0..{players - 1}")
+    limit = _most_bids(options, players)
+    if len(b.bids) > limit:
+        raise InvalidArgument(f"{field}.bids", f"a hand has at most {limit} bids")
+    bids = []
+    for i, bid in enumerate(b.bids):
+        if not bid.seat < players:
+            raise InvalidArgument(f"{field}.bids[{i}].seat", f"seat must be 0..{players - 1}")
+        if bid.amount > options.max_stake:
+            raise InvalidArgument(f"{field}.bids[{i}].amount", "an amount is at most max_stake")
+        action = _enum(_ACTIONS, bid.action, f"{field}.bids[{i}].action", InvalidArgument)
+        bids.append(Bid(bid.seat, action, bid.amount))
+    statuses = tuple(
+        _enum(_STATUSES, st, f"{field}.statuses[{i}]", InvalidArgument)
+        for i, st in enumerate(b.statuses)
+    )
+    return Bets(
+        balances,
+        b.pot,
+        tuple(b.shares),
+        b.carry_over,
+        b.tax,
+        b.stake,
+        tuple(b.committed),
+        statuses,
+        seats["last_aggressor"],
+        seats["last_actor"],
+        seats["buio_player"],
+        b.buio_block,
+        tuple(bids),
+    )
+
+
+def _most_bids(options: Options, players: int) -> int:
+    """Bids a hand can have (ramino.md §3.2, §3.3): the buio decision, each opening or
+    raise lifting the stake by 1 at least, a pass per player, an accept (or stand) per
+    player and stake."""
+    return 1 + options.max_stake + players + (options.max_stake + 1) * players
+
+
+def _most_turns(options: Options, players: int) -> int:
+    """Turns a hand can have (§3.4.6, §3.4.7): every stock drawn out, at most 3p turns
+    from the pile before each draw."""
+    stock = 2 * len(IN_PACK) - players * options.hand_size - 1
+    return (1 + options.max_reshuffles) * stock * (PILE_TURNS_PER_PLAYER * players + 1)
