@@ -42,7 +42,8 @@ from mazzo.games.maraffa.trionfo_state import (
 )
 from mazzo.games.maraffa.trionfo_validate import validate
 from mazzo.games.maraffa.trionfo_view import TrionfoView, view
-from mazzo.service.game_service import determinized, load_view
+from mazzo.service.game_service import load_view
+from mazzo.service.sampling import determinized
 from mazzo.v1 import game_pb2
 from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1.game_service_pb2_grpc import GameServiceStub

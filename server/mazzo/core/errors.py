@@ -17,6 +17,11 @@ class RulesError(ValueError):
         self.field = field
         self.reason = reason
 
+    def __reduce__(self) -> tuple[type[RulesError], tuple[str, str]]:
+        # Raised in the simulator's worker processes and pickled back: the default
+        # pickling would call ``__init__`` with the one joined message.
+        return (type(self), (self.field, self.reason))
+
 
 class InvalidArgument(RulesError):
     """A request field is malformed or out of range (unknown game, bad option)."""

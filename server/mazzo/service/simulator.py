@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any
 
 from mazzo.players.playout import (
@@ -32,9 +34,11 @@ CHUNKS_PER_PROCESS = 2
 
 
 def _determinize(game: str, view: Any, count: int, seed: int) -> list[Any]:
+    from mazzo.codec import CODECS
     from mazzo.games.registry import rules_for
+    from mazzo.service.sampling import determinized
 
-    return list(rules_for(game).determinize(view, count, seed))
+    return determinized(rules_for(game), CODECS[game], view, count, seed)
 
 
 class Simulator:
@@ -52,9 +56,23 @@ class Simulator:
         return self._pool
 
     async def determinize(self, game: str, view: Any, count: int, seed: int) -> list[Any]:
-        """The game's samples of a view, drawn in the pool (a thousand may take a while)."""
+        """The game's samples of a view, checked, drawn in the pool (a thousand may take
+        a while)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), _determinize, game, view, count, seed)
+        with self._renewed_if_broken():
+            return await loop.run_in_executor(
+                self._executor(), _determinize, game, view, count, seed
+            )
+
+    @contextmanager
+    def _renewed_if_broken(self) -> Iterator[None]:
+        """A worker that died (killed, out of memory) breaks the whole pool: the call
+        fails, and the next one gets a new pool rather than the same error forever."""
+        try:
+            yield
+        except BrokenProcessPool:
+            self.close()
+            raise
 
     async def run(
         self,
@@ -72,14 +90,15 @@ class Simulator:
         chunks = _chunks(units, self.processes * CHUNKS_PER_PROCESS)
         loop = asyncio.get_running_loop()
         pool = self._executor()
-        parts = await asyncio.gather(
-            *(
-                loop.run_in_executor(
-                    pool, play_units, game, chunk, playouts, policy, horizon, seed, limit
+        with self._renewed_if_broken():
+            parts = await asyncio.gather(
+                *(
+                    loop.run_in_executor(
+                        pool, play_units, game, chunk, playouts, policy, horizon, seed, limit
+                    )
+                    for chunk in chunks
                 )
-                for chunk in chunks
             )
-        )
         stats = [unit for part, _ in parts for unit in part]
         return per_move(units, stats, moves), sum(n for _, n in parts)
 

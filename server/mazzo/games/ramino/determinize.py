@@ -60,9 +60,12 @@ class _TooBig(Exception):
     """The programme outgrew WORK_LIMIT."""
 
 
-#: Attempts per sample before a view is declared one no deal fits (in the views
-#: measured, at worst about one deal drawn in 25 fits).
-ATTEMPTS_PER_SAMPLE = 20_000
+#: Attempts before a view is declared one no deal fits: for the first sample, then
+#: per further sample. In the views measured at worst about one deal drawn in 25
+#: fits; an attempt costs a millisecond or two, so a view no deal fits (a hostile or
+#: careless one) costs a few seconds, not a minute.
+FIRST_ATTEMPTS = 2_000
+ATTEMPTS_PER_SAMPLE = 100
 SEED_LIMIT = 2**64
 
 
@@ -639,19 +642,24 @@ def determinize(view: View, count: int, seed: int) -> list[State]:
     if count < 0:
         raise InvalidArgument("count", "count must not be negative")
     record, plan = _prepared(view)
+    # The public record (bids and turns in order, the pile) is checked first, on the
+    # first deal of the superset: a view out of order is refused at its field at once,
+    # not after every deal drawn failed the history check.
+    _check(_sample(view, *_drawn(record, plan, seed, 0), seed, 0), view)
     samples: list[State] = []
     attempt = 0
-    limit = ATTEMPTS_PER_SAMPLE * max(count, 1)
+    limit = FIRST_ATTEMPTS + ATTEMPTS_PER_SAMPLE * max(count - 1, 0)
     while len(samples) < count:
-        if attempt >= limit:
-            raise InvalidArgument(V + "turns", "no deal of the hidden cards fits this record")
+        if attempt >= (limit if samples else FIRST_ATTEMPTS):
+            raise InvalidArgument(
+                V + "turns",
+                f"no deal of the hidden cards fits this record ({len(samples)} found in "
+                f"{attempt:,} deals drawn)",
+            )
         sample = _attempt(view, record, plan, seed, attempt)
         attempt += 1
-        if sample is None:
-            continue
-        if not samples:
-            _check(sample, view)
-        samples.append(sample)
+        if sample is not None:
+            samples.append(sample)
     return samples
 
 
@@ -674,6 +682,17 @@ def _plan(record: Record, model: Model | None) -> Plan:
 
 
 def _attempt(view: View, record: Record, plan: Plan, seed: int, attempt: int) -> State | None:
+    """Attempt ``attempt``'s deal as a sample, or None if the record does not fit it."""
+    hands, stock = _drawn(record, plan, seed, attempt)
+    if plan.model is not None and plan.model.fit(Deal(hands, stock)) is None:
+        return None
+    return _sample(view, hands, stock, seed, attempt)
+
+
+def _drawn(
+    record: Record, plan: Plan, seed: int, attempt: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Attempt ``attempt``'s deal from the counted superset: the hands and the stock."""
     free, stock = plan.deal(draw_below(seed, 3 * attempt, plan.total))
     hands: list[tuple[int, ...]] = []
     hidden = dict(zip(plan.seats, free, strict=True))
@@ -682,8 +701,12 @@ def _attempt(view: View, record: Record, plan: Plan, seed: int, attempt: int) ->
             hands.append(shown)
         else:
             hands.append(tuple(sorted(record.forced[s] + hidden[s])))
-    if plan.model is not None and plan.model.fit(Deal(tuple(hands), tuple(stock))) is None:
-        return None
+    return tuple(hands), tuple(stock)
+
+
+def _sample(
+    view: View, hands: tuple[tuple[int, ...], ...], stock: Sequence[int], seed: int, attempt: int
+) -> State:
     order = shuffled(stock, seed, 3 * attempt + 1)
     table = view.table._replace(
         seed=draw_below(seed, 3 * attempt + 2, SEED_LIMIT),
@@ -694,7 +717,7 @@ def _attempt(view: View, record: Record, plan: Plan, seed: int, attempt: int) ->
         view.bets,
         view.phase,
         view.to_act,
-        tuple(hands),
+        hands,
         tuple(order),
         view.pile,
         view.turns,
@@ -705,8 +728,8 @@ def _attempt(view: View, record: Record, plan: Plan, seed: int, attempt: int) ->
 
 
 def _check(sample: State, view: View) -> None:
-    """The public part of a view is checked by the engine's own validation, on the first
-    sample (the others share it); a fault is reported at the view's field."""
+    """The public part of a view is checked by the engine's own validation, on a deal of
+    the superset (every sample shares it); a fault is reported at the view's field."""
     try:
         validate(sample)
     except InvalidState as e:
