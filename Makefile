@@ -128,7 +128,7 @@ fuzz: $(GEN)
 
 # builtin:pimc against builtin:heuristic, duplicate deals at 1 s a move (issue 15's
 # strength figures; hours on 2 cores): examples/tournaments/pimc-vs-heuristic-*.toml.
-STRENGTH ?= maraffa4 maraffa2 burraco2
+STRENGTH ?= maraffa4 maraffa2 burraco2 ramino4
 strength: $(GEN)
 	mkdir -p build/strength
 	for f in $(STRENGTH); do \
