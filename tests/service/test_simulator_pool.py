@@ -8,6 +8,7 @@ every ``Simulate`` and ``Determinize`` failed with INTERNAL.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import pickle
 import signal
@@ -18,7 +19,7 @@ import pytest
 from mazzo.codec import CODECS
 from mazzo.core.errors import IllegalMove, InvalidArgument, InvalidState, NotAllowedNow
 from mazzo.games.registry import rules_for
-from mazzo.service.simulator import Simulator
+from mazzo.service.simulator import WORKER_NICENESS, Simulator
 from mazzo.v1 import game_pb2
 
 
@@ -61,5 +62,20 @@ async def test_a_dead_worker_costs_one_call_and_the_next_gets_a_new_pool() -> No
             await simulator.determinize("maraffa", view, 1, 1)
         assert len(await simulator.determinize("maraffa", view, 1, 1)) == 1
         assert simulator._executor() is not pool
+    finally:
+        simulator.close()
+
+
+def _niceness() -> int:
+    return os.nice(0)
+
+
+async def test_the_workers_run_nicer_than_the_server() -> None:
+    """Simulations are batch work: on a busy machine the event loop, serving the rules
+    RPCs, keeps the CPU first."""
+    simulator = Simulator(processes=1)
+    try:
+        worker = await asyncio.get_running_loop().run_in_executor(simulator._executor(), _niceness)
+        assert worker == min(os.nice(0) + WORKER_NICENESS, 19)
     finally:
         simulator.close()

@@ -33,6 +33,15 @@ from mazzo.players.playout import (
 CHUNKS_PER_PROCESS = 2
 
 
+#: How much nicer than the server the pool's workers are: simulations are batch work,
+#: and on a busy machine the rules RPCs on the event loop must keep their latency.
+WORKER_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    os.nice(WORKER_NICENESS)
+
+
 def _determinize(game: str, view: Any, count: int, seed: int) -> list[Any]:
     from mazzo.codec import CODECS
     from mazzo.games.registry import rules_for
@@ -52,7 +61,9 @@ class Simulator:
         if self._pool is None:
             # Not fork: the server's gRPC threads must not be copied mid-flight.
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.processes, mp_context=context, initializer=_lower_priority
+            )
         return self._pool
 
     async def determinize(self, game: str, view: Any, count: int, seed: int) -> list[Any]:
