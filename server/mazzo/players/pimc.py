@@ -7,22 +7,23 @@ the move whose playouts did best for the bot's side. Sampling, playing out and
 choosing are three separate pieces, as in OpenSpiel's information-set searches.
 
 Parameters, in the spec: ``builtin:pimc?samples=32&playouts=4&policy=random&
-horizon=hand&time=0.5``. It works sample by sample and stops early when its time is
-up: ``time`` seconds at most per decision, and never more than a twentieth of the
-time the request says is left, so it keeps within any move limit and bank.
+horizon=hand&time=0.5``. It plays out round by round and starts no playout once its
+time is up: ``time`` seconds at most per decision, and never more than a twentieth
+of the time the request says is left, so it keeps within any move limit and bank.
 """
 
 from __future__ import annotations
 
+import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mazzo.codec import CODECS
 from mazzo.games.registry import rules_for
-from mazzo.players.builtins import Policy
-from mazzo.players.playout import Horizon, MoveStats, PolicyKind, play_units
+from mazzo.players.builtins import Policy, heuristic_for
+from mazzo.players.playout import Horizon, MoveStats, PolicyKind, Unit, play_units
 from mazzo.v1 import bot_pb2
 
 #: Of the time the request says is left, the share one decision may use.
@@ -97,6 +98,11 @@ def pimc_policy(seed: int, params: Mapping[str, str]) -> Policy:
     return policy
 
 
+#: Samples drawn at a time: a decision draws more only while it has time (a
+#: thousand samples of a Ramino view take seconds).
+BATCH = 8
+
+
 def choose(request: bot_pb2.ActRequest, settings: Settings, seed: int) -> int:
     """The index of the legal move whose playouts did best for the bot's side."""
     started = time.perf_counter()
@@ -108,28 +114,60 @@ def choose(request: bot_pb2.ActRequest, settings: Settings, seed: int) -> int:
     game = request.view.game
     rules, codec = rules_for(game), CODECS[game]
     view = codec.view_from_wire(request.view, "view")
-    samples = rules.determinize(view, settings.samples, seed % 2**64)
-    legal = rules.legal_moves(samples[0])
+    first = rules.determinize(view, min(BATCH, settings.samples), seed % 2**64)
+    legal = rules.legal_moves(first[0])
     if len(legal) != len(request.legal_moves):
         raise RuntimeError(f"{game}: the view's samples list other legal moves than the request")
-    side = _side_of(rules, samples[0], request.seat)
-    limit = rules.moves_bound(samples[0], settings.horizon is Horizon.MATCH)
+    side = _side_of(rules, first[0], request.seat)
+    limit = rules.moves_bound(first[0], settings.horizon is Horizon.MATCH)
     choices = candidates(game, legal)
     if len(choices) == 1:
         return choices[0]
-    totals: list[MoveStats] = []
-    for d, sample in enumerate(samples):
-        units = [(d, sample, i) for i in choices]
-        stats, _ = play_units(
-            game, units, settings.playouts, settings.policy, settings.horizon, seed, limit
-        )
-        if not totals:
-            totals = [MoveStats(s.sides) for s in stats]
-        for mine, more in zip(totals, stats, strict=True):
-            mine.merge(more)
-        if time.perf_counter() >= deadline:
-            break
-    return choices[best(totals, side)]
+
+    def batches() -> Iterator[Sequence[Any]]:
+        yield first
+        for start in range(BATCH, settings.samples, BATCH):
+            count = min(BATCH, settings.samples - start)
+            yield rules.determinize(view, count, (seed + start * _GOLDEN) % 2**64)
+
+    # Round by round: in each, every candidate is played out once from one sample, in
+    # an order drawn for the round; no playout starts after the deadline, so a slow
+    # game (Burraco: a hundred legal moves) or a busy machine costs playouts, never
+    # the move's time. A round cut short leaves no candidate favoured by its place.
+    played: list[int] = []
+
+    def units() -> Iterator[Unit]:
+        d = 0
+        for batch in batches():
+            for sample in batch:
+                for p in range(settings.playouts):
+                    order = list(choices)
+                    random.Random(f"{seed}/order/{d}/{p}").shuffle(order)
+                    for i in order:
+                        played.append(i)
+                        yield (d * settings.playouts + p, sample, i)
+                d += 1
+
+    stats, _ = play_units(
+        game, units(), 1, settings.policy, settings.horizon, seed, limit, deadline
+    )
+    totals = {i: MoveStats(len(rules.score(first[0]).sides)) for i in choices}
+    for i, unit in zip(played, stats, strict=False):
+        totals[i].merge(unit)
+    tried = [i for i in choices if totals[i].playouts]
+    if not tried:  # the sampling took the whole time: the heuristic answers at once
+        return _fallback(game, request)
+    return tried[best([totals[i] for i in tried], side)]
+
+
+#: Spreads the batches' seeds (2**64 / golden ratio).
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _fallback(game: str, request: bot_pb2.ActRequest) -> int:
+    player = heuristic_for(game)
+    index = player(request).index if player is not None else 0
+    return index if 0 <= index < len(request.legal_moves) else 0
 
 
 def candidates(game: str, legal: Sequence[Any]) -> list[int]:

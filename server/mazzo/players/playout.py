@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Sequence
+import time
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
@@ -203,28 +204,32 @@ def units_of(samples: Sequence[Any], moves: int) -> list[Unit]:
 
 def play_units(
     game: str,
-    units: Sequence[Unit],
+    units: Iterable[Unit],
     playouts: int,
     policy: PolicyKind,
     horizon: Horizon,
     seed: int,
     limit: int,
+    deadline: float | None = None,
 ) -> tuple[list[MoveStats], int]:
     """Each unit's move played out ``playouts`` times from its sample: per unit its
     statistics, and the moves simulated in all. ``limit`` is the rules' bound on a
-    playout's length (``Rules.moves_bound``)."""
+    playout's length (``Rules.moves_bound``). With a ``deadline`` (``perf_counter``
+    time) no playout starts after it: the units not reached are left out, so the
+    statistics may be fewer than the units (a bot's search within its time)."""
     rules = rules_for(game)
     choose = chooser(game, policy)
     stats: list[MoveStats] = []
     simulated = 0
-    starts: dict[int, tuple[tuple[int, ...], Sequence[Any]]] = {}
+    root_seen: Any = None
     for d, root, i in units:
-        if d not in starts:
-            starts[d] = match_totals(rules, root), rules.legal_moves(root)
-        start, legal = starts[d]
+        if root is not root_seen:  # units of one sample are consecutive
+            root_seen, start, legal = root, match_totals(rules, root), rules.legal_moves(root)
+            hand = rules.hand_key(root)
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
         unit = MoveStats(len(start))
         rng = random.Random(f"{seed}/{d}/{i}")
-        hand = rules.hand_key(root)
         for _ in range(playouts):
             after, _ = rules.apply(root, legal[i])
             end, played = play_out(rules, after, choose, horizon, rng, limit - 1, hand)
