@@ -583,4 +583,11 @@ def test_generator_counter_before_the_first_deal_is_refused() -> None:
 
 
 def test_hand_number_zero_is_refused() -> None:
-    refused(with_table(mid_hand(), hand_number=0), T + "hand_number", "start at 1")
+    refused(with_table(mid_hand(), hand_number=0), T + "hand_number", "are 1..")
+
+
+def test_a_hand_number_no_match_reaches_is_refused() -> None:
+    """Found by the fuzz: a state at hand 2**32 - 1 was accepted, and the state after its
+    last card, at hand 2**32, could not be written (HTTP 500 from ApplyMoves)."""
+    state = with_table(dealt(), hand_number=2**32 - 1, dealer=0, battezzante=1)
+    refused(state._replace(to_act=1), T + "hand_number", "are 1..")

@@ -37,6 +37,7 @@ from mazzo.games.maraffa.trionfo_state import (
     TrionfoState,
     TrionfoTable,
 )
+from mazzo.games.maraffa.validate import MAX_HAND_NUMBER
 
 P = "state.maraffa."
 T = P + "table."
@@ -83,8 +84,8 @@ def check_table(table: TrionfoTable) -> None:
         raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
     _seat(table.dealer, T + "dealer")
     _seat(table.first_speaker, R + "first_speaker")
-    if table.deal_number < 1:
-        raise InvalidState(T + "hand_number", "deal numbers start at 1")
+    if not 1 <= table.deal_number <= MAX_HAND_NUMBER:
+        raise InvalidState(T + "hand_number", f"deal numbers are 1..{MAX_HAND_NUMBER}")
     if table.deal_number > 1 and table.first_speaker != (table.dealer + 1) % SEATS:
         raise InvalidState(R + "first_speaker", "from deal 2 the first speaker is next(dealer)")
     if len(table.totals) != SEATS or sum(table.totals) != 0:

@@ -36,6 +36,10 @@ P = "state.maraffa."
 T = P + "table."
 #: Far more deals than any match makes, and room to count on within 64 bits.
 MAX_COUNTER = 2**63
+#: Far more hands than any match has (its target is at most 1,000,000 points, and each
+#: hand gives the sides 10 points or more together), and room on the wire (uint32) for
+#: the next hand's number: a state at hand 2**32 - 1 could not be written after it.
+MAX_HAND_NUMBER = 2**31
 
 
 def hand_mask(cards: Collection[int], field: str) -> int:
@@ -114,8 +118,8 @@ def check_table(table: Table) -> None:
         raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
     _seat(table.dealer, seats, T + "dealer")
     _seat(table.battezzante, seats, T + "battezzante")
-    if table.hand_number < 1:
-        raise InvalidState(T + "hand_number", "hand numbers start at 1")
+    if not 1 <= table.hand_number <= MAX_HAND_NUMBER:
+        raise InvalidState(T + "hand_number", f"hand numbers are 1..{MAX_HAND_NUMBER}")
     if table.hand_number > 1 and table.battezzante != (table.dealer + 1) % seats:
         raise InvalidState(T + "battezzante", "from hand 2 the battezzante is next(dealer)")
     best_of_three = options.series is Series.BEST_OF_THREE
