@@ -19,6 +19,7 @@ from mazzo.core.errors import InvalidArgument, InvalidState, NotAllowedNow, Rule
 from mazzo.games.registry import GAMES, rules_for
 from mazzo.players.playout import Horizon, PolicyKind
 from mazzo.service.metrics import Metrics
+from mazzo.service.sampling import decision, simulation_plan
 from mazzo.service.simulator import Simulator
 from mazzo.service.state_memo import StateMemo
 from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
@@ -107,12 +108,6 @@ def load_view(msg: game_pb2.GameView, field: str = "view") -> tuple[Any, GameCod
     return rules, codec, codec.view_from_wire(msg, field)
 
 
-def _decision(rules: Any, state: Any) -> tuple[int, Any]:
-    if rules.finished(state):
-        return 0, ()
-    return rules.to_act(state), rules.legal_moves(state)
-
-
 class GameService(game_service_pb2_grpc.GameServiceServicer):
     def __init__(
         self,
@@ -163,7 +158,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         state, _ = rules.deal(options, players, request.seed)
         self._deals[rules.id].inc()
         response = game_service_pb2.DealResponse()
-        seat, moves = _decision(rules, state)
+        seat, moves = decision(rules, state)
         codec.state_to_wire(state, seat, response.state)
         _remember(self.memo, response.state, (rules, codec, state))
         response.seat = seat
@@ -174,7 +169,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.LegalMovesRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.LegalMovesResponse:
         rules, codec, state = load_state(request.state, self.memo)
-        seat, moves = _decision(rules, state)
+        seat, moves = decision(rules, state)
         response = game_service_pb2.LegalMovesResponse(seat=seat)
         response.MergeFromString(codec.moves_bytes(moves, _LEGAL_MOVES_FIELD))
         return response
@@ -213,7 +208,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         rules, codec, state = loaded
         state, events = rules.apply(state, move)
         self._moves[rules.id].inc()
-        seat, moves = _decision(rules, state)
+        seat, moves = decision(rules, state)
         state_bytes = codec.state_bytes(state, seat)
         self.memo.put(state_bytes, (rules, codec, state))
         return b"".join(
@@ -249,13 +244,11 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     ) -> game_service_pb2.DeterminizeResponse:
         if not 1 <= request.count <= MAX_SAMPLES:
             raise InvalidArgument("count", f"count must be 1..{MAX_SAMPLES}, not {request.count}")
-        rules, codec, view = load_view(request.view)
-        response = game_service_pb2.DeterminizeResponse()
-        states = await self.simulator.determinize(rules.id, view, request.count, request.seed)
-        for state in states:
-            seat, _ = _decision(rules, state)
-            codec.state_to_wire(state, seat, response.states.add())
-        return response
+        rules, _, view = load_view(request.view)
+        answer = await self.simulator.determinize_response(
+            rules.id, view, request.count, request.seed
+        )
+        return game_service_pb2.DeterminizeResponse.FromString(answer)
 
     async def ApplyMoves(
         self, request: game_service_pb2.ApplyMovesRequest, context: grpc.aio.ServicerContext
@@ -277,7 +270,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
                 raise _at_move(e, i) from None
             response.applied.add().MergeFromString(codec.events_bytes(events, _MOVE_EVENTS_FIELD))
         self._moves[rules.id].inc(count)
-        seat, moves = _decision(rules, state)
+        seat, moves = decision(rules, state)
         codec.state_to_wire(state, seat, response.state)
         self.memo.put(response.state.SerializeToString(), (rules, codec, state))
         response.seat = seat
@@ -303,6 +296,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             if rules.finished(state):
                 raise NotAllowedNow("state", "the match is over: there is nothing to simulate")
             samples = [state]
+            moves, limit = simulation_plan(rules, samples, horizon is Horizon.MATCH)
         elif position == "view":
             count = request.determinizations or 1
             if not 1 <= count <= MAX_SAMPLES:
@@ -310,7 +304,9 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
                     "determinizations", f"determinizations must be 0..{MAX_SAMPLES}, not {count}"
                 )
             rules, codec, view = load_view(request.view)
-            samples = await self.simulator.determinize(rules.id, view, count, request.seed)
+            samples, moves, limit = await self.simulator.determinize(
+                rules.id, view, count, request.seed, horizon is Horizon.MATCH
+            )
             if rules.finished(samples[0]):
                 raise NotAllowedNow("view", "the match is over: there is nothing to simulate")
             to_act = rules.to_act(samples[0])
@@ -323,23 +319,19 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
                 )
         else:
             raise InvalidArgument("position", "give the position: a state or a view")
-        moves = rules.legal_moves(samples[0])
-        if any(rules.legal_moves(s) != moves for s in samples[1:]):
-            raise RuntimeError(f"{rules.id}: the samples of one view differ in their legal moves")
-        limit = max(rules.moves_bound(s, horizon is Horizon.MATCH) for s in samples)
-        asked = len(moves) * playouts * len(samples) * (limit + 1)
+        asked = moves * playouts * len(samples) * (limit + 1)
         if asked > MAX_SIMULATED_MOVES:
             raise InvalidArgument(
                 "playouts",
-                f"{len(moves)} moves x {playouts} playouts x {len(samples)} samples may "
+                f"{moves} moves x {playouts} playouts x {len(samples)} samples may "
                 f"simulate up to {asked:,} moves ({limit + 1} a playout, by the rules' bound); "
                 f"the budget is {MAX_SIMULATED_MOVES:,} a call",
             )
         stats, simulated = await self.simulator.run(
-            rules.id, samples, len(moves), playouts, policy, horizon, request.seed, limit
+            rules.id, samples, moves, playouts, policy, horizon, request.seed, limit
         )
         response = game_service_pb2.SimulateResponse(
-            seat=rules.to_act(samples[0]), playouts=len(moves) * playouts * len(samples)
+            seat=rules.to_act(samples[0]), playouts=moves * playouts * len(samples)
         )
         response.simulated_moves = simulated
         decider = rules.controller(samples[0], response.seat)
@@ -348,7 +340,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             for s in rules.score(samples[0]).sides
             if decider in s.seats or response.seat in s.seats
         )
-        for move, stat in zip(moves, stats, strict=True):
+        for move, stat in zip(rules.legal_moves(samples[0]), stats, strict=True):
             out = response.outcomes.add(playouts=stat.playouts)
             codec.move_to_wire(move, out.move)
             for side in range(stat.sides):

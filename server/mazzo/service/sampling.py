@@ -11,7 +11,7 @@ from typing import Any
 from mazzo.codec import GameCodec
 from mazzo.codec.wire import first_difference
 from mazzo.core.errors import InvalidArgument
-from mazzo.v1 import game_pb2
+from mazzo.v1 import game_pb2, game_service_pb2
 
 
 def determinized(rules: Any, codec: GameCodec, view: Any, count: int, seed: int) -> list[Any]:
@@ -31,3 +31,29 @@ def determinized(rules: Any, codec: GameCodec, view: Any, count: int, seed: int)
                 first_difference(given, got, "view"), "no deal of the cards gives this view"
             )
     return states
+
+
+def decision(rules: Any, state: Any) -> tuple[int, Any]:
+    """The seat to act and its legal moves (seat 0 and none once the match is over)."""
+    if rules.finished(state):
+        return 0, ()
+    return rules.to_act(state), rules.legal_moves(state)
+
+
+def determinize_response(rules: Any, codec: GameCodec, view: Any, count: int, seed: int) -> bytes:
+    """``Determinize``'s whole answer, encoded where it was sampled: a thousand states
+    written on the server's event loop would stall the other calls."""
+    response = game_service_pb2.DeterminizeResponse()
+    for state in determinized(rules, codec, view, count, seed):
+        seat, _ = decision(rules, state)
+        codec.state_to_wire(state, seat, response.states.add())
+    return response.SerializeToString()
+
+
+def simulation_plan(rules: Any, samples: list[Any], to_match_end: bool) -> tuple[int, int]:
+    """For samples of one position: how many legal moves, and the longest playout the
+    rules allow (``moves_bound``); the legal moves must be the same in every sample."""
+    moves = rules.legal_moves(samples[0])
+    if any(rules.legal_moves(s) != moves for s in samples[1:]):
+        raise RuntimeError(f"{rules.id}: the samples of one view differ in their legal moves")
+    return len(moves), max(rules.moves_bound(s, to_match_end) for s in samples)

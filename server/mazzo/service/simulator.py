@@ -42,12 +42,26 @@ def _lower_priority() -> None:
     os.nice(WORKER_NICENESS)
 
 
-def _determinize(game: str, view: Any, count: int, seed: int) -> list[Any]:
+def _determinize(
+    game: str, view: Any, count: int, seed: int, to_match_end: bool
+) -> tuple[list[Any], int, int]:
     from mazzo.codec import CODECS
     from mazzo.games.registry import rules_for
-    from mazzo.service.sampling import determinized
+    from mazzo.service.sampling import determinized, simulation_plan
 
-    return determinized(rules_for(game), CODECS[game], view, count, seed)
+    rules = rules_for(game)
+    samples = determinized(rules, CODECS[game], view, count, seed)
+    if rules.finished(samples[0]):
+        return samples, 0, 0
+    return (samples, *simulation_plan(rules, samples, to_match_end))
+
+
+def _determinize_response(game: str, view: Any, count: int, seed: int) -> bytes:
+    from mazzo.codec import CODECS
+    from mazzo.games.registry import rules_for
+    from mazzo.service.sampling import determinize_response
+
+    return determinize_response(rules_for(game), CODECS[game], view, count, seed)
 
 
 class Simulator:
@@ -66,13 +80,24 @@ class Simulator:
             )
         return self._pool
 
-    async def determinize(self, game: str, view: Any, count: int, seed: int) -> list[Any]:
+    async def determinize(
+        self, game: str, view: Any, count: int, seed: int, to_match_end: bool = False
+    ) -> tuple[list[Any], int, int]:
         """The game's samples of a view, checked, drawn in the pool (a thousand may take
-        a while)."""
+        a while), with their legal moves' count and the rules' bound on a playout (to
+        the hand's end, or the match's); 0 and 0 when the match is over."""
         loop = asyncio.get_running_loop()
         with self._renewed_if_broken():
             return await loop.run_in_executor(
-                self._executor(), _determinize, game, view, count, seed
+                self._executor(), _determinize, game, view, count, seed, to_match_end
+            )
+
+    async def determinize_response(self, game: str, view: Any, count: int, seed: int) -> bytes:
+        """``Determinize``'s answer, sampled, checked and encoded in the pool."""
+        loop = asyncio.get_running_loop()
+        with self._renewed_if_broken():
+            return await loop.run_in_executor(
+                self._executor(), _determinize_response, game, view, count, seed
             )
 
     @contextmanager
