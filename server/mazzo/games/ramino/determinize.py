@@ -61,7 +61,7 @@ class _TooBig(Exception):
 
 
 #: Attempts before a view is declared one no deal fits: for the first sample, then
-#: per further sample. In the views measured at worst about one deal drawn in 25
+#: per further sample. In the views measured at worst about one deal drawn in 40
 #: fits; an attempt costs a millisecond or two, so a view no deal fits (a hostile or
 #: careless one) costs a few seconds, not a minute.
 FIRST_ATTEMPTS = 2_000
