@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 
 import grpc
@@ -9,6 +10,10 @@ import pytest_asyncio
 
 from mazzo.service.server import start_server, stop_server
 from mazzo.v1 import game_service_pb2_grpc
+
+# The simulator's pool runs at niceness +10 in service; here the machine is busy with
+# the test runner itself, which would starve it (servers started by tests inherit it).
+os.environ.setdefault("MAZZO_POOL_NICENESS", "0")
 
 
 @pytest_asyncio.fixture

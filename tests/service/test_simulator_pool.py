@@ -70,9 +70,10 @@ def _niceness() -> int:
     return os.nice(0)
 
 
-async def test_the_workers_run_nicer_than_the_server() -> None:
+async def test_the_workers_run_nicer_than_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
     """Simulations are batch work: on a busy machine the event loop, serving the rules
-    RPCs, keeps the CPU first."""
+    RPCs, keeps the CPU first (the suite itself sets MAZZO_POOL_NICENESS=0)."""
+    monkeypatch.delenv("MAZZO_POOL_NICENESS")
     simulator = Simulator(processes=1)
     try:
         worker = await asyncio.get_running_loop().run_in_executor(simulator._executor(), _niceness)

@@ -309,14 +309,6 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             )
             if rules.finished(samples[0]):
                 raise NotAllowedNow("view", "the match is over: there is nothing to simulate")
-            to_act = rules.to_act(samples[0])
-            decider = rules.controller(samples[0], to_act)
-            if view.seat not in (to_act, decider):  # the dummy's view is its controller's
-                raise NotAllowedNow(
-                    "view.seat",
-                    f"seat {view.seat} does not decide now (seat {decider} does): simulate "
-                    "from the view of the seat to move",
-                )
         else:
             raise InvalidArgument("position", "give the position: a state or a view")
         asked = moves * playouts * len(samples) * (limit + 1)

@@ -10,7 +10,7 @@ from typing import Any
 
 from mazzo.codec import GameCodec
 from mazzo.codec.wire import first_difference
-from mazzo.core.errors import InvalidArgument
+from mazzo.core.errors import InvalidArgument, NotAllowedNow
 from mazzo.v1 import game_pb2, game_service_pb2
 
 
@@ -57,3 +57,16 @@ def simulation_plan(rules: Any, samples: list[Any], to_match_end: bool) -> tuple
     if any(rules.legal_moves(s) != moves for s in samples[1:]):
         raise RuntimeError(f"{rules.id}: the samples of one view differ in their legal moves")
     return len(moves), max(rules.moves_bound(s, to_match_end) for s in samples)
+
+
+def check_decides(rules: Any, view: Any, sample: Any) -> None:
+    """A view searched from must be the deciding seat's (the dummy's is its
+    controller's): from another seat the samples' legal moves are not its own."""
+    to_act = rules.to_act(sample)
+    decider = rules.controller(sample, to_act)
+    if view.seat not in (to_act, decider):
+        raise NotAllowedNow(
+            "view.seat",
+            f"seat {view.seat} does not decide now (seat {decider} does): simulate "
+            "from the view of the seat to move",
+        )

@@ -35,11 +35,19 @@ CHUNKS_PER_PROCESS = 2
 
 #: How much nicer than the server the pool's workers are: simulations are batch work,
 #: and on a busy machine the rules RPCs on the event loop must keep their latency.
+#: ``MAZZO_POOL_NICENESS`` sets another (the test suite uses 0: there the machine is
+#: busy with the test runner itself, which would starve the pool).
 WORKER_NICENESS = 10
 
 
-def _lower_priority() -> None:
-    os.nice(WORKER_NICENESS)
+def pool_niceness() -> int:
+    text = os.environ.get("MAZZO_POOL_NICENESS", "")
+    return int(text) if text.strip().lstrip("-").isdigit() else WORKER_NICENESS
+
+
+def _lower_priority(niceness: int) -> None:
+    if niceness > 0:
+        os.nice(niceness)
 
 
 def _determinize(
@@ -47,12 +55,13 @@ def _determinize(
 ) -> tuple[list[Any], int, int]:
     from mazzo.codec import CODECS
     from mazzo.games.registry import rules_for
-    from mazzo.service.sampling import determinized, simulation_plan
+    from mazzo.service.sampling import check_decides, determinized, simulation_plan
 
     rules = rules_for(game)
     samples = determinized(rules, CODECS[game], view, count, seed)
     if rules.finished(samples[0]):
         return samples, 0, 0
+    check_decides(rules, view, samples[0])
     return (samples, *simulation_plan(rules, samples, to_match_end))
 
 
@@ -76,7 +85,10 @@ class Simulator:
             # Not fork: the server's gRPC threads must not be copied mid-flight.
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=_lower_priority
+                self.processes,
+                mp_context=context,
+                initializer=_lower_priority,
+                initargs=(pool_niceness(),),
             )
         return self._pool
 
