@@ -1,7 +1,7 @@
 """A view's samples, checked: what ``Determinize`` and ``Simulate`` answer with.
 
 Run in the simulator's pool (a thousand samples of a hard Ramino view take seconds):
-the server's event loop only decodes the view and encodes the states.
+the server's event loop only decodes the view and passes the answer on.
 """
 
 from __future__ import annotations
