@@ -1,4 +1,4 @@
-"""The machinery the gRPC fuzz tests of every game share (shared/api.md "Errors").
+"""The machinery the gRPC fuzz tests of every game share (docs/rules/api-contract.md "Errors").
 
 A fuzz test takes valid wire states, breaks each in one to three random places (the
 game decides where and how) and sends it to LegalMoves, ApplyMove, GetView and

@@ -1,4 +1,4 @@
-"""The worked examples BU-1 … BU-11 of shared/rules/burraco.md §6, through the engine.
+"""The worked examples BU-1 … BU-11 of docs/rules/burraco.md §6, through the engine.
 
 Each test builds the example's position (``examples.py``), makes the moves the
 example makes and checks what the example says must happen. The same examples go

@@ -1,4 +1,4 @@
-"""The worked examples BU-1 … BU-11 of shared/rules/burraco.md §6, through the gRPC API.
+"""The worked examples BU-1 … BU-11 of docs/rules/burraco.md §6, through the gRPC API.
 
 The positions are those of ``examples.py``, sent as a client would (``wire_state``);
 every check reads the responses of Deal, LegalMoves, ApplyMove, GetView and Score.

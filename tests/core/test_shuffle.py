@@ -1,6 +1,6 @@
 """The seeded generator (mazzo.core.shuffle): golden vectors and its documented algorithm.
 
-Every deal of every game comes from this generator (shared/rules/README.md §4.1:
+Every deal of every game comes from this generator (docs/rules/README.md §4.1:
 "all randomness comes from the seeded generator recorded in the state"), so the same
 ``(seed, counter)`` must give the same cards on every machine and in every release.
 """

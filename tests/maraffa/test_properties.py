@@ -5,7 +5,7 @@ Every match is dealt from options drawn over every option of maraffa.md §5, for
 among the legal moves but CLAIM (always listed last) only with a small
 probability, so matches run long and claims are still exercised. Each property
 below is checked at every state (or on every event) of every match, and each is
-named after the rule of ``shared/rules/maraffa.md`` (and README) it checks.
+named after the rule of ``docs/rules/maraffa.md`` (and README) it checks.
 
 The oracles are written from the rules text, not from the engine: trick winners
 and card values come from the tables of §1 and the code of §3.3, legal-move lists

@@ -1,4 +1,4 @@
-"""The worked examples MF-1 .. MF-12 of shared/rules/maraffa.md §6, through the engine.
+"""The worked examples MF-1 .. MF-12 of docs/rules/maraffa.md §6, through the engine.
 
 Each test builds the example's position with ``position(...)`` (or deals it), makes
 the moves the example makes, and checks what the example says must happen. The

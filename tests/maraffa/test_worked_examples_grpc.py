@@ -1,4 +1,4 @@
-"""The worked examples MF-1 .. MF-12 of shared/rules/maraffa.md §6, through the gRPC API.
+"""The worked examples MF-1 .. MF-12 of docs/rules/maraffa.md §6, through the gRPC API.
 
 The positions are the ones of ``test_worked_examples.py``, built with
 ``position(...)`` and sent as a client would (``wire_state``); every check reads

@@ -1,4 +1,4 @@
-"""The worked examples RA-1 .. RA-17 of shared/rules/ramino.md §6, through the engine.
+"""The worked examples RA-1 .. RA-17 of docs/rules/ramino.md §6, through the engine.
 
 Closures are checked twice: ``best_closure`` of the ten cards, and a real CLOSE in a
 hand in play (seat 1 opens 1, seat 0 accepts; seat 1 holds the ten, draws a card and

@@ -1,4 +1,4 @@
-"""The worked examples RA-1 .. RA-17 of shared/rules/ramino.md §6, through the gRPC API.
+"""The worked examples RA-1 .. RA-17 of docs/rules/ramino.md §6, through the gRPC API.
 
 Positions are built with ``position(...)`` (as in ``test_worked_examples.py``) and sent
 as a client would; deals go through ``Deal``. Every check reads the responses of

@@ -1,4 +1,4 @@
-"""Errors through the gRPC API (shared/api.md "Errors"; maraffa.md §8).
+"""Errors through the gRPC API (docs/rules/api-contract.md "Errors"; maraffa.md §8).
 
 A client's mistake — a malformed or inconsistent state, an illegal move, a move by
 the wrong seat, an unknown game or option — is INVALID_ARGUMENT, or

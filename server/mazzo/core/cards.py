@@ -1,4 +1,4 @@
-"""Card codes shared by every game (shared/rules/README.md §3).
+"""Card codes shared by every game (docs/rules/README.md §3).
 
 A card is a small int in the canonical order: ``1 + 13 * suit + rank`` with suits
 S, H, D, C and ranks A, 2 … 9, T, J, Q, K; the joker is 53. The numbering is the

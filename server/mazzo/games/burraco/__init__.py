@@ -1,1 +1,1 @@
-"""Burraco (FIBUR Italian rules): a pure engine, per shared/rules/burraco.md."""
+"""Burraco (FIBUR Italian rules): a pure engine, per docs/rules/burraco.md."""

@@ -96,4 +96,4 @@ RULES = engine_rules(
     moves_bound=moves_bound,
     hand_key=_hand_key,
 )
-"""Burraco, FIBUR Italian rules (shared/rules/burraco.md)."""
+"""Burraco, FIBUR Italian rules (docs/rules/burraco.md)."""

@@ -239,6 +239,6 @@ RULES: EngineRules[AnyState, Move, Options] = EngineRules(
     moves_bound=_moves_bound,
     hand_key=_hand_key,
 )
-"""Maraffa / Marafone Beccacino (shared/rules/maraffa.md), at every table size of
+"""Maraffa / Marafone Beccacino (docs/rules/maraffa.md), at every table size of
 maraffa-forms.md: five players play Trionfo (trionfo.py), the others rules.py. Each
 call goes to the engine of the state's form."""

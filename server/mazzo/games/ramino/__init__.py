@@ -1,1 +1,1 @@
-"""Ramino pokerato with the imaginary joker (shared/rules/ramino.md)."""
+"""Ramino pokerato with the imaginary joker (docs/rules/ramino.md)."""

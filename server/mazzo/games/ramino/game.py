@@ -111,4 +111,4 @@ RULES = engine_rules(
     moves_bound=moves_bound,
     hand_key=_hand_key,
 )
-"""Ramino pokerato with the imaginary joker (shared/rules/ramino.md)."""
+"""Ramino pokerato with the imaginary joker (docs/rules/ramino.md)."""
