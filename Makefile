@@ -9,7 +9,7 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: strength soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+.PHONY: test-long strength soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
@@ -105,11 +105,16 @@ run: $(GEN)
 # Lint first (ruff, mypy --strict, buf lint): CI holds the code to the same bar.
 # pytest's exit code is passed through as is (5 = no tests collected fails too).
 test: lint
-	.venv/bin/pytest -n auto tests/
+	.venv/bin/pytest -n auto -m "not long" tests/
 	$(MAKE) clients-test
 
 test-fast: lint
 	.venv/bin/pytest -n auto -m "not slow" tests/
+
+# The property tests' ten-times tiers and many-hands runs (about 9 CPU minutes; make
+# test runs their fast tiers), for closing notes.
+test-long: $(GEN)
+	.venv/bin/pytest -n auto -m long tests/
 
 bench: $(GEN)
 	.venv/bin/mazzo bench
@@ -120,10 +125,13 @@ SECONDS ?= 600
 soak: $(GEN)
 	$(PY) scripts/soak.py --seconds $(SECONDS) --in-flight 64
 
-# The fuzz of every RPC, game and form over gRPC and HTTP (tests/service/fuzz_every_rpc.py),
-# FUZZ requests (default 1,000,000), against the issue's bounds; prints a JSON report.
+# schemathesis's coverage phase over the OpenAPI document (some 35,000 boundary and
+# negative requests), then the fuzz of every RPC, game and form over gRPC and HTTP
+# (tests/service/fuzz_every_rpc.py), FUZZ requests (default 1,000,000), against the
+# issue's bounds; prints a JSON report.
 FUZZ ?= 1000000
 fuzz: $(GEN)
+	MAZZO_SCHEMA_COVERAGE=1 .venv/bin/pytest -q tests/service/test_openapi.py
 	$(PY) -m tests.service.fuzz_every_rpc -n $(FUZZ)
 
 # builtin:pimc against builtin:heuristic, duplicate deals at 1 s a move (issue 15's

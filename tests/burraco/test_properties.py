@@ -54,6 +54,7 @@ from mazzo.games.burraco.validate import validate
 from mazzo.games.burraco.view import view
 from mazzo.v1 import game_pb2
 from tests.burraco import oracle
+from tests.marks import LONG
 
 # --------------------------------------------------------------------------- matches
 
@@ -140,11 +141,11 @@ class Tier(NamedTuple):
 
 FAST = Tier("fast", 40)
 SLOW = Tier("slow", 250)
-TIERS = [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow", marks=pytest.mark.slow)]
+TIERS = [pytest.param(FAST, id="fast"), pytest.param(SLOW, id="slow", marks=LONG)]
 #: Scores are cheap to check: their slow tier plays thousands of hands.
 SCORE_TIERS = [
     pytest.param(FAST, id="fast"),
-    pytest.param(Tier("slow", 1500), id="slow", marks=pytest.mark.slow),
+    pytest.param(Tier("slow", 1500), id="slow", marks=LONG),
 ]
 PLAYED: Counter[str] = Counter()
 

@@ -46,6 +46,7 @@ from mazzo.games.maraffa.state import Phase, State
 from mazzo.games.maraffa.validate import validate
 from mazzo.games.maraffa.view import view
 from mazzo.v1 import game_pb2
+from tests.marks import LONG
 
 SUITS = "SHDC"
 STRENGTH = {"3": 10, "2": 9, "A": 8, "K": 7, "Q": 6, "J": 5, "7": 4, "6": 3, "5": 2, "4": 1}
@@ -117,7 +118,7 @@ class Tier(NamedTuple):
 
 TIERS = [
     pytest.param(Tier(120), id="fast"),
-    pytest.param(Tier(1200), id="slow", marks=pytest.mark.slow),
+    pytest.param(Tier(1200), id="slow", marks=LONG),
 ]
 PLAYED: Counter[str] = Counter()
 

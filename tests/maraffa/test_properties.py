@@ -68,6 +68,7 @@ from mazzo.games.maraffa.state import Phase, State
 from mazzo.games.maraffa.validate import validate
 from mazzo.games.maraffa.view import View, view
 from mazzo.v1 import game_pb2
+from tests.marks import LONG
 
 # --------------------------------------------------------------------------- the rules text
 #
@@ -347,7 +348,7 @@ SLOW = Tier("slow", 300)
 ALL = Tier("all", 300)
 TIERS = [
     pytest.param(FAST, id="fast"),
-    pytest.param(SLOW, id="slow", marks=pytest.mark.slow),
+    pytest.param(SLOW, id="slow", marks=LONG),
 ]
 
 #: Matches and moves played per tier, for the record (see ``run_matches``).

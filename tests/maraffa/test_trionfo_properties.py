@@ -61,6 +61,7 @@ from mazzo.games.maraffa.trionfo_validate import validate
 from mazzo.games.maraffa.trionfo_view import view
 from mazzo.v1 import game_pb2
 from mazzo.v1 import game_service_pb2 as gs
+from tests.marks import LONG
 
 SEATS = 5
 SUITS = "SHDC"
@@ -132,7 +133,7 @@ class Tier(NamedTuple):
 
 TIERS = [
     pytest.param(Tier(150), id="fast"),
-    pytest.param(Tier(1500), id="slow", marks=pytest.mark.slow),
+    pytest.param(Tier(1500), id="slow", marks=LONG),
 ]
 
 

@@ -48,6 +48,7 @@ def test_the_finder_agrees_with_the_spec_loop() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long
 def test_the_finder_agrees_with_the_spec_loop_on_many_hands() -> None:
     seen = compare(2000, seed=2)
     assert min(seen.values()) >= 20, seen
@@ -149,5 +150,6 @@ def test_the_whole_hand_test_never_drops_a_closing_discard() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long
 def test_the_whole_hand_test_never_drops_a_closing_discard_on_many_hands() -> None:
     assert check_whole_hand_test(40000, seed=12) > 10000

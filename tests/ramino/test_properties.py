@@ -58,6 +58,7 @@ from mazzo.games.ramino.options import BuioSeat, Options
 from mazzo.games.ramino.state import NO_CARD, Outcome, Phase, Source, State, Status
 from mazzo.games.ramino.validate import validate
 from mazzo.games.ramino.view import view
+from tests.marks import LONG
 
 # --------------------------------------------------------------------------- matches
 
@@ -307,22 +308,22 @@ class Tier(NamedTuple):
 
 TIERS = [
     pytest.param(Tier("fast", 40), id="fast"),
-    pytest.param(Tier("slow", 400), id="slow", marks=pytest.mark.slow),
+    pytest.param(Tier("slow", 400), id="slow", marks=LONG),
 ]
 #: Conservation, per player count: thousands of hands each in the slow tier.
 COUNT_TIERS = [
     pytest.param(Tier("fast", 40), id="fast"),
-    pytest.param(Tier("slow", 600), id="slow", marks=pytest.mark.slow),
+    pytest.param(Tier("slow", 600), id="slow", marks=LONG),
 ]
 #: The checks that call the spec's closure loop or apply every move: fewer matches.
 HEAVY_TIERS = [
     pytest.param(Tier("fast", 30), id="fast"),
-    pytest.param(Tier("slow", 200), id="slow", marks=pytest.mark.slow),
+    pytest.param(Tier("slow", 200), id="slow", marks=LONG),
 ]
 #: Payouts: cheap to check, and closures are rare in random play: more matches.
 PAYOUT_TIERS = [
     pytest.param(Tier("fast", 80), id="fast"),
-    pytest.param(Tier("slow", 800), id="slow", marks=pytest.mark.slow),
+    pytest.param(Tier("slow", 800), id="slow", marks=LONG),
 ]
 PLAYED: Counter[str] = Counter()
 

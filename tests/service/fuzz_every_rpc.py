@@ -9,7 +9,8 @@ game or option), sent over gRPC or, one time in four, as JSON over HTTP. Every a
 must be OK or a client error (INVALID_ARGUMENT / FAILED_PRECONDITION; HTTP 400 / 409)
 carrying exactly one field violation: never UNKNOWN, INTERNAL or RESOURCE_EXHAUSTED,
 never a hang. The server's access log gives each call's time on the server, and
-``/proc`` its RSS after warm-up and at the end.
+``/proc`` its RSS (and its pool's) after warm-up and at the end; the warm-up is
+every valid request once, then the first tenth of the fuzz.
 
 ``run(n)`` is the whole fuzz; ``tests/service/test_fuzz_every_rpc.py`` runs a few
 thousand in CI, and ``make fuzz N=1000000`` the long run.
@@ -214,11 +215,29 @@ async def _http_call(
 
 
 def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:  # gone between listing and reading
+        pass
     return 0
+
+
+def children_rss_kib(pid: int) -> int:
+    """The RSS of ``pid``'s children (the simulator's pool), summed."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            total += rss_kib(int(child))
+    return total
+
+
+#: The part of the run that is warm-up: the server's memos and caches (bounded by
+#: entries and bytes) fill from fuzzed requests like the rest, so the RSS compared
+#: with at the end is the one they reach, and what grows after it is a leak.
+WARM_UP_SHARE = 0.1
 
 
 async def _fuzz(
@@ -227,7 +246,7 @@ async def _fuzz(
     rng = random.Random(seed)
     base = corpus(seed)
     tally = Tally()
-    # Warm-up: every valid request once, then the RSS the run is compared with.
+    warm_up = int(n * WARM_UP_SHARE)
     async with (
         grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
         httpx.AsyncClient(base_url=f"http://127.0.0.1:{http_port}", timeout=TIMEOUT) as http,
@@ -235,38 +254,48 @@ async def _fuzz(
         stub = GameServiceStub(channel)
         for rpc, request in base:
             await _grpc_call(stub, rpc, request, Tally(), "warm-up")
-        warm = rss_kib(pid)
-        counter = iter(range(n))
+
+        async def fuzzed(numbers: range) -> None:
+            counter = iter(numbers)
+
+            async def worker() -> None:
+                for i in counter:
+                    rpc, original = base[rng.randrange(len(base))]
+                    request = type(original)()
+                    request.CopyFrom(original)
+                    changes = [mutate(rng, request) for _ in range(rng.randint(1, 3))]
+                    why = f"#{i} {changes}"
+                    if i % 4 == 3:
+                        await _http_call(http, rpc, request, tally, why)
+                    else:
+                        await _grpc_call(stub, rpc, request, tally, why)
+
+            await asyncio.gather(*(worker() for _ in range(in_flight)))
+
         start = time.perf_counter()
-
-        async def worker() -> None:
-            for i in counter:
-                rpc, original = base[rng.randrange(len(base))]
-                request = type(original)()
-                request.CopyFrom(original)
-                changes = [mutate(rng, request) for _ in range(rng.randint(1, 3))]
-                why = f"#{i} {changes}"
-                if i % 4 == 3:
-                    await _http_call(http, rpc, request, tally, why)
-                else:
-                    await _grpc_call(stub, rpc, request, tally, why)
-
-        await asyncio.gather(*(worker() for _ in range(in_flight)))
+        await fuzzed(range(warm_up))
+        warm, warm_pool = rss_kib(pid), children_rss_kib(pid)
+        await fuzzed(range(warm_up, n))
         elapsed = time.perf_counter() - start
     return {
         "requests": n,
+        "warm_up_requests": warm_up,
         "seconds": round(elapsed, 1),
         "http_requests": tally.http,
         "codes": dict(sorted(tally.codes.items())),
         "wrong": tally.wrong,
         "rss_kib_after_warm_up": warm,
         "rss_kib_after_run": rss_kib(pid),
+        "pool_rss_kib_after_warm_up": warm_pool,
+        "pool_rss_kib_after_run": children_rss_kib(pid),
     }
 
 
-def server_times(log: Path) -> dict[str, float]:
-    """The slowest call of each RPC, in ms on the server, from its access log."""
+def server_times(log: Path) -> tuple[dict[str, float], list[str]]:
+    """The slowest call of each RPC, in ms on the server, from its access log, and the
+    ten slowest calls of the rules RPCs (RPC, code, ms)."""
     worst: dict[str, float] = {}
+    rules_calls: list[tuple[float, str]] = []
     with log.open() as lines:
         for line in lines:
             if not line.startswith("{") or '"method"' not in line:
@@ -274,7 +303,10 @@ def server_times(log: Path) -> dict[str, float]:
             entry = json.loads(line)
             rpc = entry["method"].rsplit("/", 1)[1]
             worst[rpc] = max(worst.get(rpc, 0.0), entry["ms"])
-    return worst
+            if rpc in RULES_RPCS:
+                rules_calls.append((entry["ms"], f"{rpc} {entry['code']} {entry['ms']} ms"))
+    slowest = [text for _, text in sorted(rules_calls, reverse=True)[:10]]
+    return worst, slowest
 
 
 def run(n: int, seed: int = 1, in_flight: int = 16, folder: Path | None = None) -> dict[str, Any]:
@@ -307,9 +339,10 @@ def run(n: int, seed: int = 1, in_flight: int = 16, folder: Path | None = None) 
         finally:
             server.terminate()
             server.wait(30)
-    worst = server_times(log)
+    worst, slowest = server_times(log)
     log.unlink()
     report["worst_server_ms"] = worst
+    report["slowest_rules_calls"] = slowest
     report["worst_rules_rpc_ms"] = max((worst.get(r, 0.0) for r in RULES_RPCS), default=0.0)
     warm, after = report["rss_kib_after_warm_up"], report["rss_kib_after_run"]
     report["rss_growth_percent"] = round((after - warm) / warm * 100, 1) if warm else 0.0

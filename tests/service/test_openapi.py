@@ -1,16 +1,22 @@
-"""The OpenAPI document: served, current, and honoured by the live server (schemathesis)."""
+"""The OpenAPI document: served, current, and honoured by the live server (schemathesis).
+
+CI generates random requests of every operation; schemathesis's coverage phase (its
+boundary and negative cases, some 35,000 requests and five minutes) runs with
+``MAZZO_SCHEMA_COVERAGE=1``, as ``make fuzz`` does. Negative inputs of every field
+are the fuzz's own work in CI (``test_fuzz_every_rpc.py``)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 from collections.abc import Iterator
 
 import httpx
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from schemathesis import checks
 
 from mazzo.service.rest import http_rules, openapi_document
@@ -18,6 +24,12 @@ from mazzo.service.server import GAME_SERVICE, start_server, stop_server
 
 DOCUMENT = json.loads(openapi_document())
 schema = schemathesis.openapi.from_dict(DOCUMENT)
+#: Phase.explicit is what brings in schemathesis's coverage phase.
+PHASES = (
+    [Phase.explicit, Phase.generate]
+    if os.environ.get("MAZZO_SCHEMA_COVERAGE")
+    else [Phase.generate]
+)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +68,7 @@ def test_the_server_serves_its_document(base_url: str) -> None:
 
 
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=60, deadline=None, phases=PHASES, suppress_health_check=list(HealthCheck))
 def test_the_live_api_honours_its_document(case: schemathesis.Case, base_url: str) -> None:
     """Random requests of every shape: no 5xx, and every answer (200 or a
     google.rpc.Status error) matches the documented schema.

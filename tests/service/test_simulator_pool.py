@@ -45,7 +45,7 @@ async def test_a_refusal_in_a_worker_comes_back_with_its_field() -> None:
         with pytest.raises(InvalidArgument) as caught:
             await simulator.determinize("maraffa", bad, 2, 1)
         assert caught.value.field.startswith("view")
-        assert len((await simulator.determinize("maraffa", view, 2, 1))[0]) == 2
+        assert (await simulator.determinize("maraffa", view, 2, 1)).samples == 2
     finally:
         simulator.close()
 
@@ -54,13 +54,13 @@ async def test_a_dead_worker_costs_one_call_and_the_next_gets_a_new_pool() -> No
     simulator = Simulator(processes=1)
     try:
         view = a_view()
-        assert len((await simulator.determinize("maraffa", view, 1, 1))[0]) == 1
+        assert (await simulator.determinize("maraffa", view, 1, 1)).samples == 1
         pool = simulator._executor()
         for pid in list(pool._processes):  # type: ignore[attr-defined]
             os.kill(pid, signal.SIGKILL)
         with pytest.raises(BrokenProcessPool):
             await simulator.determinize("maraffa", view, 1, 1)
-        assert len((await simulator.determinize("maraffa", view, 1, 1))[0]) == 1
+        assert (await simulator.determinize("maraffa", view, 1, 1)).samples == 1
         assert simulator._executor() is not pool
     finally:
         simulator.close()

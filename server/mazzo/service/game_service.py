@@ -19,8 +19,8 @@ from mazzo.core.errors import InvalidArgument, InvalidState, NotAllowedNow, Rule
 from mazzo.games.registry import GAMES, rules_for
 from mazzo.players.playout import Horizon, PolicyKind
 from mazzo.service.metrics import Metrics
-from mazzo.service.sampling import decision, simulation_plan
-from mazzo.service.simulator import Simulator
+from mazzo.service.sampling import decision
+from mazzo.service.simulator import Simulator, drawn_from_state
 from mazzo.service.state_memo import StateMemo
 from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
@@ -242,13 +242,21 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     async def Determinize(
         self, request: game_service_pb2.DeterminizeRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.DeterminizeResponse:
+        """The message form of ``determinize_bytes`` (HTTP/JSON and in-process callers)."""
+        answer = await self.determinize_bytes(request, context)
+        return game_service_pb2.DeterminizeResponse.FromString(answer)
+
+    async def determinize_bytes(
+        self, request: game_service_pb2.DeterminizeRequest, context: grpc.aio.ServicerContext
+    ) -> bytes:
+        """gRPC's Determinize: the answer (up to a thousand states) is encoded in the
+        pool and sent as it comes, never parsed on the event loop."""
         if not 1 <= request.count <= MAX_SAMPLES:
             raise InvalidArgument("count", f"count must be 1..{MAX_SAMPLES}, not {request.count}")
         rules, _, view = load_view(request.view)
-        answer = await self.simulator.determinize_response(
+        return await self.simulator.determinize_response(
             rules.id, view, request.count, request.seed
         )
-        return game_service_pb2.DeterminizeResponse.FromString(answer)
 
     async def ApplyMoves(
         self, request: game_service_pb2.ApplyMovesRequest, context: grpc.aio.ServicerContext
@@ -295,8 +303,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             rules, codec, state = load_state(request.state, self.memo)
             if rules.finished(state):
                 raise NotAllowedNow("state", "the match is over: there is nothing to simulate")
-            samples = [state]
-            moves, limit = simulation_plan(rules, samples, horizon is Horizon.MATCH)
+            drawn = drawn_from_state(rules, state, horizon is Horizon.MATCH, self.simulator.pieces)
         elif position == "view":
             count = request.determinizations or 1
             if not 1 <= count <= MAX_SAMPLES:
@@ -304,35 +311,37 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
                     "determinizations", f"determinizations must be 0..{MAX_SAMPLES}, not {count}"
                 )
             rules, codec, view = load_view(request.view)
-            samples, moves, limit = await self.simulator.determinize(
+            drawn = await self.simulator.determinize(
                 rules.id, view, count, request.seed, horizon is Horizon.MATCH
             )
-            if rules.finished(samples[0]):
+            if rules.finished(drawn.first):
                 raise NotAllowedNow("view", "the match is over: there is nothing to simulate")
         else:
             raise InvalidArgument("position", "give the position: a state or a view")
-        asked = moves * playouts * len(samples) * (limit + 1)
+        moves, samples = drawn.moves, drawn.samples
+        asked = moves * playouts * samples * (drawn.limit + 1)
         if asked > MAX_SIMULATED_MOVES:
             raise InvalidArgument(
                 "playouts",
-                f"{moves} moves x {playouts} playouts x {len(samples)} samples may "
-                f"simulate up to {asked:,} moves ({limit + 1} a playout, by the rules' bound); "
-                f"the budget is {MAX_SIMULATED_MOVES:,} a call",
+                f"{moves} moves x {playouts} playouts x {samples} samples may "
+                f"simulate up to {asked:,} moves ({drawn.limit + 1} a playout, by the rules' "
+                f"bound); the budget is {MAX_SIMULATED_MOVES:,} a call",
             )
         stats, simulated = await self.simulator.run(
-            rules.id, samples, moves, playouts, policy, horizon, request.seed, limit
+            rules.id, drawn, playouts, policy, horizon, request.seed
         )
+        first = drawn.first
         response = game_service_pb2.SimulateResponse(
-            seat=rules.to_act(samples[0]), playouts=moves * playouts * len(samples)
+            seat=rules.to_act(first), playouts=moves * playouts * samples
         )
         response.simulated_moves = simulated
-        decider = rules.controller(samples[0], response.seat)
+        decider = rules.controller(first, response.seat)
         response.side = next(
             s.side
-            for s in rules.score(samples[0]).sides
+            for s in rules.score(first).sides
             if decider in s.seats or response.seat in s.seats
         )
-        for move, stat in zip(rules.legal_moves(samples[0]), stats, strict=True):
+        for move, stat in zip(rules.legal_moves(first), stats, strict=True):
             out = response.outcomes.add(playouts=stat.playouts)
             codec.move_to_wire(move, out.move)
             for side in range(stat.sides):
@@ -377,7 +386,8 @@ def _at_move(error: RulesError, index: int) -> RulesError:
 
 def add_to_server(service: GameService, server: grpc.aio.Server) -> None:
     """Register ``service`` as the generated code would, except that ApplyMove, the
-    call of every move, goes bytes to bytes (``apply_move_bytes``)."""
+    call of every move, goes bytes to bytes (``apply_move_bytes``), and Determinize's
+    answer goes out as the pool encoded it (``determinize_bytes``)."""
     handlers = {
         method.name: grpc.unary_unary_rpc_method_handler(
             getattr(service, method.name),
@@ -389,6 +399,10 @@ def add_to_server(service: GameService, server: grpc.aio.Server) -> None:
         for method in _SERVICE.methods
     }
     handlers["ApplyMove"] = grpc.unary_unary_rpc_method_handler(service.apply_move_bytes)
+    handlers["Determinize"] = grpc.unary_unary_rpc_method_handler(
+        service.determinize_bytes,
+        request_deserializer=game_service_pb2.DeterminizeRequest.FromString,
+    )
     server.add_registered_method_handlers(_SERVICE.full_name, handlers)
 
 

@@ -165,7 +165,11 @@ async def _start_http(
         sock.close()
         raise PortInUseError(f"cannot listen on {_address(host, port)} (HTTP): {e}") from e
     app = build_app(
-        GAME_SERVICE, running.service, running.service.metrics, lambda: not running.stopping
+        GAME_SERVICE,
+        running.service,
+        running.service.metrics,
+        lambda: not running.stopping,
+        running.service.simulator,
     )
     secure: dict[str, Any] = {}
     if tls is not None:

@@ -5,6 +5,14 @@ server's own process it would stall every other call for as long. The work is cu
 into units (one legal move of one sample, ``players.playout``) and spread over the
 pool in a few chunks per process; the units draw from their own generators, so
 the answer does not depend on how they were cut or which process ran them.
+
+What crosses between the server and the pool is bytes: the chunks of units are
+pickled in the worker that drew the samples, a Determinize answer is encoded
+there, and the server passes both on unread. A thousand samples unpickled and
+pickled again in the server would hold its event loop for tens of milliseconds
+(pickle, one C call, keeps the GIL while it works). The pool also turns large
+messages into JSON and back for the REST door (``json_of``, ``parsed``): the JSON
+mapping is pure Python, a quarter of a second a megabyte.
 """
 
 from __future__ import annotations
@@ -12,11 +20,17 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-from collections.abc import Iterator, Sequence
+import pickle
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from google.protobuf import descriptor_pool, json_format
+from google.protobuf.message import Message
+from google.protobuf.message_factory import GetMessageClass
 
 from mazzo.players.playout import (
     Horizon,
@@ -39,6 +53,8 @@ CHUNKS_PER_PROCESS = 2
 #: busy with the test runner itself, which would starve the pool).
 WORKER_NICENESS = 10
 
+T = TypeVar("T")
+
 
 def pool_niceness() -> int:
     text = os.environ.get("MAZZO_POOL_NICENESS", "")
@@ -50,19 +66,57 @@ def _lower_priority(niceness: int) -> None:
         os.nice(niceness)
 
 
-def _determinize(
-    game: str, view: Any, count: int, seed: int, to_match_end: bool
-) -> tuple[list[Any], int, int]:
+@dataclass(frozen=True)
+class Drawn:
+    """A position's samples as the server needs them: the first (for the answer's
+    seat, side and moves), how many there are, their legal moves' count, the rules'
+    bound on a playout, and the units, already cut into pickled chunks."""
+
+    first: Any
+    samples: int
+    moves: int
+    limit: int
+    chunks: list[bytes]
+
+
+def packed(units: Sequence[Unit], pieces: int) -> list[bytes]:
+    """``units`` cut into at most ``pieces`` runs, each pickled."""
+    return [pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL) for chunk in _chunks(units, pieces)]
+
+
+def drawn_from_state(rules: Any, state: Any, to_match_end: bool, pieces: int) -> Drawn:
+    """One full state as a position to play out (``Simulate`` given a state)."""
+    from mazzo.service.sampling import simulation_plan
+
+    moves, limit = simulation_plan(rules, [state], to_match_end)
+    return Drawn(state, 1, moves, limit, packed(units_of([state], moves), pieces))
+
+
+def _drawn(game: str, view: Any, count: int, seed: int, to_match_end: bool, pieces: int) -> Drawn:
     from mazzo.codec import CODECS
     from mazzo.games.registry import rules_for
     from mazzo.service.sampling import check_decides, determinized, simulation_plan
 
     rules = rules_for(game)
     samples = determinized(rules, CODECS[game], view, count, seed)
-    if rules.finished(samples[0]):
-        return samples, 0, 0
-    check_decides(rules, view, samples[0])
-    return (samples, *simulation_plan(rules, samples, to_match_end))
+    first = samples[0]
+    if rules.finished(first):
+        return Drawn(first, count, 0, 0, [])
+    check_decides(rules, view, first)
+    moves, limit = simulation_plan(rules, samples, to_match_end)
+    return Drawn(first, count, moves, limit, packed(units_of(samples, moves), pieces))
+
+
+def _play_packed(
+    game: str,
+    chunk: bytes,
+    playouts: int,
+    policy: PolicyKind,
+    horizon: Horizon,
+    seed: int,
+    limit: int,
+) -> tuple[list[MoveStats], int]:
+    return play_units(game, pickle.loads(chunk), playouts, policy, horizon, seed, limit)
 
 
 def _determinize_response(game: str, view: Any, count: int, seed: int) -> bytes:
@@ -73,11 +127,29 @@ def _determinize_response(game: str, view: Any, count: int, seed: int) -> bytes:
     return determinize_response(rules_for(game), CODECS[game], view, count, seed)
 
 
+def _message_class(full_name: str) -> type[Message]:
+    import mazzo.v1.game_service_pb2  # noqa: F401  (registers the API's messages)
+
+    return GetMessageClass(descriptor_pool.Default().FindMessageTypeByName(full_name))
+
+
+def _to_json(full_name: str, data: bytes) -> str:
+    message = _message_class(full_name).FromString(data)
+    return json_format.MessageToJson(message, indent=None)
+
+
+def _from_json(full_name: str, text: bytes) -> bytes:
+    message = _message_class(full_name)()
+    json_format.Parse(text, message)
+    return message.SerializeToString()
+
+
 class Simulator:
-    """The pool, started at the first simulation and stopped with the server."""
+    """The pool, started at its first use and stopped with the server."""
 
     def __init__(self, processes: int | None = None) -> None:
         self.processes = processes or os.cpu_count() or 1
+        self.pieces = self.processes * CHUNKS_PER_PROCESS
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -94,23 +166,53 @@ class Simulator:
 
     async def determinize(
         self, game: str, view: Any, count: int, seed: int, to_match_end: bool = False
-    ) -> tuple[list[Any], int, int]:
+    ) -> Drawn:
         """The game's samples of a view, checked, drawn in the pool (a thousand may take
-        a while), with their legal moves' count and the rules' bound on a playout (to
-        the hand's end, or the match's); 0 and 0 when the match is over."""
-        loop = asyncio.get_running_loop()
-        with self._renewed_if_broken():
-            return await loop.run_in_executor(
-                self._executor(), _determinize, game, view, count, seed, to_match_end
-            )
+        a while) and cut for ``run``; no chunks when the match is over."""
+        return await self._in_pool(_drawn, game, view, count, seed, to_match_end, self.pieces)
 
     async def determinize_response(self, game: str, view: Any, count: int, seed: int) -> bytes:
         """``Determinize``'s answer, sampled, checked and encoded in the pool."""
+        return await self._in_pool(_determinize_response, game, view, count, seed)
+
+    async def json_of(self, message: Message) -> str:
+        """``message`` in the proto3 JSON mapping, written in the pool."""
+        name = message.DESCRIPTOR.full_name
+        return await self._in_pool(_to_json, name, message.SerializeToString())
+
+    async def parse(self, text: bytes, message: Message) -> None:
+        """``text`` (JSON) parsed into ``message`` in the pool; a ``ParseError`` or a
+        ``ValueError`` comes back as itself."""
+        name = message.DESCRIPTOR.full_name
+        message.ParseFromString(await self._in_pool(_from_json, name, text))
+
+    async def run(
+        self,
+        game: str,
+        drawn: Drawn,
+        playouts: int,
+        policy: PolicyKind,
+        horizon: Horizon,
+        seed: int,
+    ) -> tuple[list[MoveStats], int]:
+        """Per legal move its statistics over every sample, and the moves simulated."""
+        parts = await asyncio.gather(
+            *(
+                self._in_pool(
+                    _play_packed, game, chunk, playouts, policy, horizon, seed, drawn.limit
+                )
+                for chunk in drawn.chunks
+            )
+        )
+        stats = [unit for part, _ in parts for unit in part]
+        # per_move reads only the units' order: sample numbers stand in for samples.
+        units = units_of(range(drawn.samples), drawn.moves)
+        return per_move(units, stats, drawn.moves), sum(n for _, n in parts)
+
+    async def _in_pool(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         with self._renewed_if_broken():
-            return await loop.run_in_executor(
-                self._executor(), _determinize_response, game, view, count, seed
-            )
+            return await loop.run_in_executor(self._executor(), function, *args)
 
     @contextmanager
     def _renewed_if_broken(self) -> Iterator[None]:
@@ -121,34 +223,6 @@ class Simulator:
         except BrokenProcessPool:
             self.close()
             raise
-
-    async def run(
-        self,
-        game: str,
-        samples: Sequence[Any],
-        moves: int,
-        playouts: int,
-        policy: PolicyKind,
-        horizon: Horizon,
-        seed: int,
-        limit: int,
-    ) -> tuple[list[MoveStats], int]:
-        """Per legal move its statistics over every sample, and the moves simulated."""
-        units = units_of(samples, moves)
-        chunks = _chunks(units, self.processes * CHUNKS_PER_PROCESS)
-        loop = asyncio.get_running_loop()
-        pool = self._executor()
-        with self._renewed_if_broken():
-            parts = await asyncio.gather(
-                *(
-                    loop.run_in_executor(
-                        pool, play_units, game, chunk, playouts, policy, horizon, seed, limit
-                    )
-                    for chunk in chunks
-                )
-            )
-        stats = [unit for part, _ in parts for unit in part]
-        return per_move(units, stats, moves), sum(n for _, n in parts)
 
     def close(self) -> None:
         if self._pool is not None:
