@@ -234,6 +234,9 @@ def children_rss_kib(pid: int) -> int:
     return total
 
 
+#: How much nicer than the server the fuzzing process runs (the pool's workers: 10).
+CLIENT_NICENESS = 5
+
 #: The part of the run that is warm-up: the server's memos and caches (bounded by
 #: entries and bytes) fill from fuzzed requests like the rest, so the RSS compared
 #: with at the end is the one they reach, and what grows after it is a leak.
@@ -331,6 +334,9 @@ def run(n: int, seed: int = 1, in_flight: int = 16, folder: Path | None = None) 
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
+        # The load comes from this process, on the same machine: nicer than the server,
+        # so that the server times are the server's, not this process's turn on a core.
+        os.nice(CLIENT_NICENESS)
         try:
             assert server.stdout is not None
             port = int(server.stdout.readline().rsplit(":", 1)[1])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import socket
@@ -206,6 +207,15 @@ async def stop_server(running: Running, grace: float = SHUTDOWN_GRACE_SECONDS) -
     running.service.simulator.close()
 
 
+def settle_heap() -> None:
+    """Put what starting made (modules, descriptors, the servicer: some 100,000
+    objects) out of the cyclic collector's reach. Every full collection walked them
+    all, holding the event loop, and every call waiting on it, for 75-100 ms (seen
+    in the fuzz as rules calls of 280 ms); what calls create is collected as before."""
+    gc.collect()
+    gc.freeze()
+
+
 async def serve(
     host: str,
     port: int,
@@ -217,6 +227,7 @@ async def serve(
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
     tracer = configured_tracer()
     running, bound = await start_server(host, port, http_port, access_log, reuse_port, tracer, tls)
+    settle_heap()
     over = "" if tls is None else f" over {tls.describe()}"
     log.info("mazzo serving gRPC on %s:%d%s", host, bound, over)
     print(f"mazzo: serving gRPC on {host}:{bound}{over}", flush=True)

@@ -15,8 +15,13 @@ about 8 KB in Burraco, 18 KB in Ramino with its one reshuffle); a client can mak
 states far longer that still pass every check (a Burraco history is only checked for
 its form and length), and a flood of them must not grow the process. The decoded
 states beside the keys take up to about ten times their bytes when nothing is shared
-(padded histories): 8 MiB of keys hold a process to about 100 MB more, however many
+(padded histories): 2 MiB of keys hold a process to about 25 MB more, however many
 such states come.
+
+Each entry's decoded state is also objects that Python's cyclic collector walks in
+every full collection, which holds the event loop: 4,096 entries (and 8 MiB) made
+those collections 50-100 ms, every rules call caught in one that much slower. A
+thousand entries is still many times the matches a server has in flight.
 """
 
 from __future__ import annotations
@@ -24,9 +29,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-DEFAULT_ENTRIES = 4096
-#: 8 MiB of keys: 4,096 real states of 2 KB each, or 2,700 of the longest random ones.
-DEFAULT_BYTES = 8 * 1024 * 1024
+DEFAULT_ENTRIES = 1024
+#: 2 MiB of keys: 1,024 real states of 2 KB each, or 680 of the longest random ones.
+DEFAULT_BYTES = 2 * 1024 * 1024
 #: 32 KiB: above every state of the default options (a Ramino hand with many
 #: reshuffles, an option, can outgrow it: it is then decoded on each call).
 DEFAULT_ENTRY_BYTES = 32 * 1024
