@@ -693,8 +693,16 @@ def run_all(
         "search_simulate_vs_in_process": lambda: _search().simulate_vs_in_process(2 * seconds),
         "search_pimc_decisions": lambda: _search().pimc_decisions(),
     }
+    from mazzo.ops.replicas import MissingPrerequisite
+
+    unknown = sorted(set(only or ()) - set(measurements))
+    if unknown:
+        raise ValueError(f"no benchmark {unknown[0]!r}; there are: {', '.join(measurements)}")
     report: Report = {"python": sys.version.split()[0], "seconds_per_measurement": seconds}
     for name, measure in measurements.items():
         if only is None or name in only:
-            report[name] = measure()
+            try:
+                report[name] = measure()
+            except MissingPrerequisite as e:
+                report[name] = {"skipped": str(e)}
     return report

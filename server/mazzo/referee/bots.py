@@ -5,6 +5,10 @@ themselves are strategy, in ``mazzo.players``.
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,6 +46,24 @@ class BotSpec:
             f"{text!r}: a bot is grpc://HOST:PORT, grpcs://HOST:PORT, exec:COMMAND or builtin:NAME"
         )
 
+    def startable(self, cwd: Path | None = None) -> str:
+        """Why an ``exec:`` bot's program cannot start ('' if it can, and for other
+        kinds): told before a match, not as a crash at its first move."""
+        if self.kind != "exec":
+            return ""
+        try:
+            program = shlex.split(self.target)[0]
+        except ValueError as e:  # an unclosed quote
+            return f"{self.text!r}: {e}"
+        if "/" in program:
+            path = Path(program) if cwd is None else cwd / program
+            found = path.is_file() and os.access(path, os.X_OK)
+        else:
+            found = shutil.which(program) is not None
+        if not found:
+            return f"{self.text!r}: cannot start {program!r}: no such executable program"
+        return ""
+
     def transport(
         self, cwd: Path | None = None, stderr: Path | None = None, ca: Path | None = None
     ) -> Transport:
@@ -52,6 +74,16 @@ class BotSpec:
             return ExecBot(self.target, cwd=cwd, stderr=stderr)
         make, params = BUILTINS[self.target], self.params
         return InProcessBot(lambda seed: make(seed, params))
+
+
+def check_startable(specs: Iterable[str], cwd: Path | None = None) -> None:
+    """``ValueError`` naming the first ``exec:`` bot whose program cannot start: a
+    typo in a command should stop a match or a run before its first deal, with the
+    reason, not forfeit every match it was in."""
+    for text in dict.fromkeys(specs):
+        why = BotSpec.parse(text).startable(cwd)
+        if why:
+            raise ValueError(why)
 
 
 class BotPool:

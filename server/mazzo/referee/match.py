@@ -28,7 +28,7 @@ from pathlib import Path
 from google.protobuf import json_format
 
 from mazzo.players.builtins import random_index
-from mazzo.referee.bots import BotPool, BotSpec
+from mazzo.referee.bots import BotPool, BotSpec, check_startable
 from mazzo.referee.engine import Engine
 from mazzo.referee.games import hooks_for
 from mazzo.referee.records import FORMAT, Json, deal_hash, events_json, move_json, to_json
@@ -394,13 +394,18 @@ def controllers_of(
 
 
 def summary_line(record: Json) -> str:
-    """One line for people: who won, totals, faults."""
+    """One line for people: who won, totals, how the match ended, faults. Totals short
+    of the target need the last: a Maraffa match can end on a claim."""
     result = record["result"]
     names = [s["entrant"] for s in record["sides"]]
     won = ", ".join(names[w] for w in result["winners"]) or "nobody"
     text = f"{record['id']}: {won} won; totals {result['match_totals']}"
     if result["forfeit"]:
         text += f" (forfeit by {result['forfeit']['entrant']}: {result['forfeit']['reason']})"
+    elif record["moves"]:
+        last = record["moves"][-1]
+        kind = next(iter(last["move"].get(record["game"], {})), "move")
+        text += f"; ended with seat {last['seat']}'s {kind}"
     if record["faults"]:
         text += f"; {len(record['faults'])} faults"
     return text
@@ -423,7 +428,12 @@ def options_json(game: str, settings: Sequence[str]) -> Json:
         branch[name] = value
     if not branch:
         return {}
-    msg = json_format.ParseDict({CODECS[game].options_field: branch}, game_pb2.GameOptions())
+    try:
+        msg = json_format.ParseDict({CODECS[game].options_field: branch}, game_pb2.GameOptions())
+    except json_format.ParseError as e:
+        reason = " ".join(str(e).split())
+        raise ValueError(f"--option {', '.join(settings)}: {reason}") from None
+    CODECS[game].options(msg)  # values the rules refuse: a RulesError naming the option
     return to_json(msg)
 
 
@@ -443,6 +453,7 @@ async def run_match(
 
     sides, deciders = table_of(spec.game, spec.players, spec.options_message())
     lineup = entrants_for_bots(bots, sides, deciders)
+    check_startable(bot for entrant in lineup for bot in entrant.bots)
     engine = engine_for(service, ca)
     pools = Pools(logs=logs, ca=ca)
     try:

@@ -93,8 +93,9 @@ class RecordWriter:
         self.close()
 
 
-def iter_records(lines: Iterable[str]) -> Iterator[Json]:
-    """Records of a JSON-lines text; a torn last line (an interrupted write) is skipped."""
+def iter_records(lines: Iterable[str], torn_ok: bool = True) -> Iterator[Json]:
+    """Records of a JSON-lines text; a torn last line (an interrupted write) is skipped,
+    or with ``torn_ok`` false refused."""
     pending: str | None = None
     for line in lines:
         if pending is not None:
@@ -106,16 +107,29 @@ def iter_records(lines: Iterable[str]) -> Iterator[Json]:
         except json.JSONDecodeError:
             pending = line
             continue
-        if record.get("mazzo_record") != FORMAT:
+        if not isinstance(record, dict) or record.get("mazzo_record") != FORMAT:
             raise ValueError(f"not a Mazzo record (format {FORMAT}): {line[:80]!r}")
         yield record
+    if pending is not None and not torn_ok:
+        raise ValueError(f"the last record is cut off (an interrupted write?): {pending[:80]!r}")
 
 
 def read_records(path: Path) -> list[Json]:
+    """A run's records so far (none if the file is not there yet)."""
     if not path.exists():
         return []
     with path.open(encoding="utf-8") as f:
         return list(iter_records(f))
+
+
+def read_whole_records(path: Path) -> list[Json]:
+    """Every record of a finished file, for checking it: a missing or empty file, or
+    a record cut off at the end, is an error (``OSError``, ``ValueError``)."""
+    with path.open(encoding="utf-8") as f:
+        records = list(iter_records(f, torn_ok=False))
+    if not records:
+        raise ValueError(f"{path}: no records")
+    return records
 
 
 def repair(path: Path) -> None:

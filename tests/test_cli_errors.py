@@ -1,0 +1,110 @@
+"""Misuse of the ``mazzo`` command: one line saying what is wrong, and a non-zero exit;
+never a traceback, never a success that did nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mazzo.cli import main
+from mazzo.referee.match import summary_line
+
+
+def one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    """Run ``mazzo argv``; it must fail with exit 2 and a single line on stderr."""
+    try:
+        code = main(argv)
+    except SystemExit as e:  # argparse's usage errors
+        code = e.code  # type: ignore[assignment]
+    out, err = capsys.readouterr()
+    assert code == 2, (code, out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def test_replay_of_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    line = one_line_error(capsys, ["replay", str(tmp_path / "nosuch.jsonl")])
+    assert "No such file" in line and "nosuch.jsonl" in line
+
+
+def test_replay_of_an_empty_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert "no records" in one_line_error(capsys, ["replay", str(empty)])
+
+
+def test_replay_of_a_truncated_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    whole = tmp_path / "whole.jsonl"
+    assert main(["match", "--game", "maraffa", "--bot", "builtin:random", "--bot",
+                 "builtin:random", "--seed", "4", "--records", str(whole)]) == 0  # fmt: skip
+    capsys.readouterr()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(whole.read_bytes()[:-200])
+    assert "cut off" in one_line_error(capsys, ["replay", str(cut)])
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [("target=abc", "target"), ("nosuch=1", "nosuch"), ("target=-3", "target"), ("x", "NAME")],
+)
+def test_a_bad_match_option(capsys: pytest.CaptureFixture[str], option: str, says: str) -> None:
+    argv = ["match", "--game", "maraffa", "--option", option]
+    line = one_line_error(capsys, [*argv, "--bot", "builtin:random", "--bot", "builtin:random"])
+    assert says in line
+
+
+@pytest.mark.parametrize("variable", ["MAZZO_PORT", "MAZZO_HTTP_PORT", "MAZZO_WORKERS"])
+def test_a_bad_environment_value(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    monkeypatch.setenv(variable, "abc")
+    assert "'abc'" in one_line_error(capsys, ["serve"])
+
+
+def test_a_bot_that_cannot_start_stops_the_match_before_the_deal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    records = tmp_path / "r.jsonl"
+    argv = ["match", "--game", "maraffa", "--bot", "exec:./no-such-bot --fast"]
+    line = one_line_error(capsys, [*argv, "--bot", "builtin:random", "--records", str(records)])
+    assert "no-such-bot" in line and "cannot start" in line
+    assert not records.exists()
+
+
+def test_a_tournament_with_a_bot_that_cannot_start(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "t.toml"
+    config.write_text(
+        'name = "t"\ngame = "maraffa"\nplayers = 4\nseed = 1\ndeals = 2\n'
+        '[[entrants]]\nname = "a"\nbots = ["builtin:random"]\n'
+        '[[entrants]]\nname = "b"\nbots = ["exec:no-such-program-anywhere"]\n'
+    )
+    records = tmp_path / "t.jsonl"
+    argv = ["tournament", str(config), "--records", str(records), "--no-progress"]
+    assert "no-such-program-anywhere" in one_line_error(capsys, argv)
+    assert not records.exists()
+
+
+def test_an_unknown_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "no benchmark 'nosuch'" in one_line_error(capsys, ["bench", "--only", "nosuch"])
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("mazzo ")
+
+
+def test_the_summary_says_how_the_match_ended() -> None:
+    record = json.loads(
+        '{"id": "m", "game": "maraffa", "sides": [{"entrant": "a"}, {"entrant": "b"}],'
+        ' "result": {"winners": [0], "match_totals": [38, 20], "forfeit": null},'
+        ' "moves": [{"seat": 2, "move": {"maraffa": {"claim": {}}}}], "faults": []}'
+    )
+    assert summary_line(record) == "m: a won; totals [38, 20]; ended with seat 2's claim"
