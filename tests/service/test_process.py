@@ -95,7 +95,7 @@ def test_a_bad_port_is_refused_by_the_command_line() -> None:
         timeout=START_TIMEOUT,
     )
     assert result.returncode == 2
-    assert "port must be 0..65535" in result.stderr
+    assert "is not a port (0..65535)" in result.stderr
 
 
 @pytest.mark.slow
