@@ -16,6 +16,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 import yaml
@@ -33,6 +34,12 @@ def include_paths() -> list[str]:
     google_root = Path(google.api.__path__[0]).parent.parent
     tools_root = Path(grpc_tools.__file__).parent / "_proto"
     return [str(PROTO_ROOT), str(google_root), str(tools_root)]
+
+
+def package_version() -> str:
+    """The document's version is the package's (pyproject.toml), not the plugin's 0.0.1."""
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        return str(tomllib.load(f)["project"]["version"])
 
 
 def generate(plugin: Path) -> str:
@@ -54,6 +61,7 @@ def generate(plugin: Path) -> str:
                 "--openapi_opt=naming=json",
                 "--openapi_opt=enum_type=string",
                 "--openapi_opt=title=Mazzo",
+                f"--openapi_opt=version={package_version()}",
                 *go_packages,
                 ENTRY,
             ],
