@@ -2,7 +2,7 @@
 
 Every relative link in every tracked Markdown file must name a tracked file or folder,
 and a ``#fragment`` into a Markdown file one of its headings (as GitHub makes anchors).
-A clone is all a user has: no file may refer to a folder beside it (``../shared``).
+A clone is all a user has: no file may refer to the specs' folder beside it.
 """
 
 from __future__ import annotations
@@ -55,6 +55,10 @@ def anchors(path: Path) -> set[str]:
 
 
 MARKDOWN = tracked("*.md")
+#: The folder beside the repository that held the specs, spelled in pieces so that
+#: this file does not name it itself.
+SPECS = "sha" + "red"
+OUTSIDE = rf"\.\./{SPECS}|{SPECS}/rules/"
 
 
 @pytest.mark.parametrize("doc", MARKDOWN, ids=lambda p: str(p.relative_to(ROOT)))
@@ -87,10 +91,9 @@ def test_nothing_refers_to_a_folder_outside_the_repository() -> None:
             "-n",
             "-I",
             "-E",
-            r"\.\./shared|shared/rules/",
+            OUTSIDE,
             "--",
             ".",
-            ":!tests/test_docs_links.py",
         ],
         cwd=ROOT,
         capture_output=True,
