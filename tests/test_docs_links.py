@@ -37,12 +37,17 @@ def prose(path: Path) -> list[tuple[int, str]]:
     return lines
 
 
+HTML_ANCHOR = re.compile(r"<a\s+(?:name|id)=\"([^\"]+)\"")
+
+
 @cache
 def anchors(path: Path) -> set[str]:
-    """GitHub's anchors for the headings of a Markdown file."""
+    """GitHub's anchors for the headings of a Markdown file, and its explicit
+    ``<a name="...">`` anchors (the generated API reference links by those)."""
     seen: dict[str, int] = {}
     out = set()
     for _, line in prose(path):
+        out.update(HTML_ANCHOR.findall(line))
         match = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
         if not match:
             continue
