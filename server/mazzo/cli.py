@@ -42,6 +42,12 @@ def _workers(text: str) -> int:
     return int(text)
 
 
+def _deals(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of deals (1 or more)")
+    return int(text)
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -139,6 +145,11 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--resume", action="store_true", help="play only what is not recorded")
     tour.add_argument("--summary", type=Path, help="JSON summary (default: RECORDS.summary.json)")
     tour.add_argument("--concurrency", type=int, help="matches in parallel (default: the config's)")
+    tour.add_argument(
+        "--deals",
+        type=_deals,
+        help="deals per pairing (default: the config's): a small run first, same seeds",
+    )
     tour.add_argument("--service", metavar="HOST:PORT", help="play through this GameService")
     tour.add_argument(
         "--sprt",
@@ -315,6 +326,8 @@ def _tournament(args: argparse.Namespace) -> int:
     config = Config.load(args.config)
     if args.concurrency:
         config = dataclasses.replace(config, concurrency=max(1, args.concurrency))
+    if args.deals:
+        config = dataclasses.replace(config, deals=args.deals)
     if args.service:
         config = dataclasses.replace(config, service=args.service)
     records = args.records or config.records
