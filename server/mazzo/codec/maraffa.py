@@ -9,7 +9,7 @@ rules' invariants are checked by ``games.maraffa.validate``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from google.protobuf.message import Message
 
@@ -316,7 +316,7 @@ def _hand(msg: maraffa_pb2.MaraffaHand, seat: int) -> int:
     return hand_mask(msg.cards, f"{P}hands[{seat}].cards")
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _table_from_bytes(
     data: bytes, seed: int, counter: int, totals: tuple[int, ...], players: int
 ) -> Table:
@@ -400,7 +400,7 @@ def _hands_bytes(hands: tuple[int, ...]) -> bytes:
     return b"".join([_hand_entry(hand) for hand in hands])
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def _hand_entry(hand: int) -> bytes:
     msg = maraffa_pb2.MaraffaHand()
     msg.cards.extend(_wire(cards_of(hand)))
@@ -578,7 +578,7 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
         m.declare_trump.suit = _SuitV(move.suit + 1)
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def move_bytes(move: Move, field_number: int) -> bytes:
     """A move encoded as one entry of a repeated ``Move`` field (memoised: moves are few).
 
@@ -746,7 +746,7 @@ _VIEW_TRICKS = maraffa_pb2.MaraffaView.DESCRIPTOR.fields_by_name["tricks"].numbe
 
 
 # Every view of a hand re-sends its completed tricks: each is encoded once.
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def _view_trick_entry(trick: Trick) -> bytes:
     msg = maraffa_pb2.MaraffaTrick()
     _trick_to_wire(trick, msg, completed=True)

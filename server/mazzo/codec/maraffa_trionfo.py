@@ -118,7 +118,7 @@ def deal_from_wire(msg: maraffa_pb2.MaraffaTrionfoDeal, field: str) -> DealScore
     )
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _table_from_bytes(
     table: bytes,
     last_deal: bytes | None,

@@ -13,7 +13,7 @@ as packed bytes directly (every card id is a one-byte varint).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from mazzo.codec.common import (
@@ -262,7 +262,7 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
     )
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _table_from_bytes(data: bytes, seed: int, counter: int, players: int) -> Table:
     """Match-level fields change once a hand: decoding them is memoised."""
     t = ramino_pb2.RaminoTable.FromString(data)
@@ -318,7 +318,7 @@ def _turns_from_bytes(entries: tuple[bytes, ...]) -> tuple[Turn, ...]:
 _TURN_KEY_LIMIT = 64
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def _turn_from_bytes(data: bytes, index: int) -> Turn:
     """A turn of play; most recur (a seat, a source, two cards), so decoding is memoised."""
     t = ramino_pb2.RaminoTurn.FromString(data)
@@ -353,7 +353,7 @@ def _table_bytes(table: Table) -> bytes:
     return t.SerializeToString()
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def _turn_body(turn: Turn) -> bytes:
     """A serialised ``RaminoTurn``; turns recur (a seat, a source, two cards)."""
     msg = ramino_pb2.RaminoTurn(
@@ -365,7 +365,7 @@ def _turn_body(turn: Turn) -> bytes:
     return msg.SerializeToString()
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def _turn_bytes(turn: Turn) -> bytes:
     """A framed ``turns`` entry of the state, memoised: a state (and a view) lists every
     turn of its hand, hundreds late in a hand, so framing each anew on every move made
@@ -373,7 +373,7 @@ def _turn_bytes(turn: Turn) -> bytes:
     return entry(_TURNS, _turn_body(turn))
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def _bid_bytes(bid: Bid) -> bytes:
     msg = ramino_pb2.RaminoBid(
         seat=bid.seat, action=ramino_pb2.RaminoBidAction.ValueType(bid.action), amount=bid.amount
@@ -393,7 +393,7 @@ def _bets_bytes(bets: Bets) -> bytes:
     return _memo_bets_bytes.__wrapped__(bets)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def _memo_bets_bytes(bets: Bets) -> bytes:
     """``RaminoBets`` without the balances (they are GameState.match_score); memoised,
     as bets do not change during play."""
@@ -518,7 +518,7 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
             close.groups.add().cards.extend(_wire(group))
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def move_bytes(move: Move, field_number: int) -> bytes:
     """A move encoded as one entry of a repeated ``Move`` field (memoised)."""
     msg = game_pb2.Move()
@@ -616,7 +616,7 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
 _VIEW_TURNS = ramino_pb2.RaminoView.DESCRIPTOR.fields_by_name["turns"].number
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def _view_turn_bytes(turn: Turn) -> bytes:
     """A framed ``turns`` entry of the view, memoised as ``_turn_bytes``."""
     return entry(_VIEW_TURNS, _turn_body(turn))
