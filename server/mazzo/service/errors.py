@@ -82,6 +82,11 @@ class _Observed:
         child.inc()
 
 
+SHUTTING_DOWN = "the server is shutting down"
+#: Health checks are never refused: during a drain they answer NOT_SERVING.
+HEALTH_PREFIX = "/grpc.health.v1.Health/"
+
+
 class Admission:
     """Calls in flight, and whether new ones are still taken: on a graceful stop the
     server first refuses new calls with UNAVAILABLE (a client retries them elsewhere)
@@ -132,7 +137,7 @@ def _guarded(
     async def guarded(request: Any, context: grpc.aio.ServicerContext) -> Any:
         if not admission.enter():
             observed.handled(grpc.StatusCode.UNAVAILABLE)
-            await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+            await context.abort(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
         try:
             return await _call(request, context)
         finally:
@@ -189,7 +194,8 @@ def _guarded(
                     },
                 )
 
-    return guarded
+    # Probes are answered while draining, so they can see NOT_SERVING.
+    return _call if observed.method.startswith(HEALTH_PREFIX) else guarded
 
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}

@@ -30,7 +30,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from mazzo.core.errors import InvalidArgument, RulesError
-from mazzo.service.errors import status_of
+from mazzo.service.errors import SHUTTING_DOWN, Admission, status_of
 from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
 from mazzo.service.metrics import Metrics
 
@@ -54,6 +54,7 @@ HTTP_STATUS = {
     code_pb2.NOT_FOUND: 404,
     code_pb2.UNIMPLEMENTED: 405,
     code_pb2.INTERNAL: 500,
+    code_pb2.UNAVAILABLE: 503,
 }
 JSON = "application/json"
 
@@ -112,14 +113,27 @@ async def _answer(reply: Message, pool: JsonPool | None) -> Response:
 
 
 def _endpoint(
-    rule: HttpRule, handler: Handler, metrics: Metrics, pool: JsonPool | None
+    rule: HttpRule,
+    handler: Handler,
+    metrics: Metrics,
+    pool: JsonPool | None,
+    admission: Admission | None,
 ) -> Callable[[Request], Awaitable[Response]]:
     request_class = GetMessageClass(rule.method.input_type)
     counted = {code: metrics.http.labels(rule.path, str(code)) for code in (200, 400, 409, 500)}
 
     async def endpoint(request: Request) -> Response:
         bind_request(lambda: request.headers.get(REQUEST_ID_KEY))
-        response = await respond(request)
+        if admission is None:
+            response = await respond(request)
+        elif not admission.enter():  # draining: as over gRPC, the client retries elsewhere
+            status = status_pb2.Status(code=code_pb2.UNAVAILABLE, message=SHUTTING_DOWN)
+            response = _status_response(status)
+        else:
+            try:
+                response = await respond(request)
+            finally:
+                admission.leave()
         code = response.status_code
         child = counted.get(code) or metrics.http.labels(rule.path, str(code))
         child.inc()
@@ -222,11 +236,14 @@ def build_app(
     metrics: Metrics,
     serving: Callable[[], bool] = lambda: True,
     pool: JsonPool | None = None,
+    admission: Admission | None = None,
 ) -> Starlette:
     """A Starlette app serving every annotated RPC of ``service`` through ``servicer``,
     the API's OpenAPI document at ``/openapi.json``, Prometheus metrics at
     ``/metrics`` and, for HTTP-only probes, ``/healthz`` (503 while shutting down).
-    Large bodies and answers are converted in ``pool`` when one is given."""
+    Large bodies and answers are converted in ``pool`` when one is given; with
+    ``admission``, calls share the gRPC side's drain (refused with 503 once it starts,
+    waited for while in flight)."""
     document = openapi_document()
 
     async def healthz(request: Request) -> Response:
@@ -243,7 +260,7 @@ def build_app(
     routes = [
         Route(
             rule.path,
-            _endpoint(rule, getattr(servicer, rule.method.name), metrics, pool),
+            _endpoint(rule, getattr(servicer, rule.method.name), metrics, pool, admission),
             methods=[rule.verb],
         )
         for rule in http_rules(service)

@@ -171,6 +171,7 @@ async def _start_http(
         running.service.metrics,
         lambda: not running.stopping,
         running.service.simulator,
+        running.admission,
     )
     secure: dict[str, Any] = {}
     if tls is not None:
