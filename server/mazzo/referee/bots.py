@@ -5,6 +5,7 @@ themselves are strategy, in ``mazzo.players``.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shlex
 import shutil
@@ -12,8 +13,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import grpc
+
 from mazzo.players.builtins import BUILTINS, parse_builtin
-from mazzo.referee.transports import ExecBot, GrpcBot, InProcessBot, Transport
+from mazzo.referee.transports import ExecBot, GrpcBot, InProcessBot, Transport, channel_credentials
+
+#: How long a run waits, before its first deal, for a ``grpc://`` bot to accept a
+#: connection: a bot started just before the referee is still binding its port.
+READY_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -84,6 +91,35 @@ def check_startable(specs: Iterable[str], cwd: Path | None = None) -> None:
         why = BotSpec.parse(text).startable(cwd)
         if why:
             raise ValueError(why)
+
+
+async def await_reachable(
+    specs: Iterable[str], ca: Path | None = None, seconds: float | None = None
+) -> None:
+    """Wait until every ``grpc://``/``grpcs://`` bot accepts a connection, at most
+    ``seconds`` in all; ``ValueError`` naming the first that does not. A bot that is
+    not listening yet would otherwise be a crash at its first move, and play the
+    whole match at random; one that never listens is a mistake to tell before the
+    first deal, like an ``exec:`` program that cannot start."""
+    bots = [BotSpec.parse(text) for text in dict.fromkeys(specs)]
+    remote = [bot for bot in bots if bot.kind in ("grpc", "grpcs")]
+    seconds = READY_SECONDS if seconds is None else seconds
+    end = asyncio.get_running_loop().time() + seconds
+    for bot in remote:
+        if bot.kind == "grpcs":
+            channel = grpc.aio.secure_channel(bot.target, channel_credentials(ca))
+        else:
+            channel = grpc.aio.insecure_channel(bot.target)
+        try:
+            left = max(end - asyncio.get_running_loop().time(), 0.0)
+            await asyncio.wait_for(channel.channel_ready(), left)
+        except TimeoutError:
+            raise ValueError(
+                f"{bot.text!r}: nothing accepted a connection at {bot.target} within "
+                f"{seconds:g} s: start the bot first"
+            ) from None
+        finally:
+            await channel.close()
 
 
 class BotPool:

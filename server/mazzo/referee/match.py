@@ -28,7 +28,7 @@ from pathlib import Path
 from google.protobuf import json_format
 
 from mazzo.players.builtins import random_index
-from mazzo.referee.bots import BotPool, BotSpec, check_startable
+from mazzo.referee.bots import BotPool, BotSpec, await_reachable, check_startable
 from mazzo.referee.engine import Engine
 from mazzo.referee.games import hooks_for
 from mazzo.referee.records import FORMAT, Json, deal_hash, events_json, move_json, to_json
@@ -454,6 +454,7 @@ async def run_match(
     sides, deciders = table_of(spec.game, spec.players, spec.options_message())
     lineup = entrants_for_bots(bots, sides, deciders)
     check_startable(bot for entrant in lineup for bot in entrant.bots)
+    await await_reachable((bot for entrant in lineup for bot in entrant.bots), ca)
     engine = engine_for(service, ca)
     pools = Pools(logs=logs, ca=ca)
     try:

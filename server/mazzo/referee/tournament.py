@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from mazzo.referee.bots import check_startable
+from mazzo.referee.bots import await_reachable, check_startable
 from mazzo.referee.engine import Engine, engine_for
 from mazzo.referee.match import (
     Entrant,
@@ -348,6 +348,7 @@ async def run_tournament(
             raise ValueError(f"{records_path}: match {record['id']} is not of this schedule")
     if backend is None:  # Ray's workers start the bots on their own machines
         check_startable(bot for entrant in config.entrants for bot in entrant.bots)
+        await await_reachable((bot for entrant in config.entrants for bot in entrant.bots), ca)
     repair(records_path)
     done = {r["id"] for r in existing}
     names = [e.name for e in config.entrants]
