@@ -47,11 +47,12 @@ conformance-vectors: $(GEN)
 clients-test: $(GEN) $(DEPS) $(VENV)
 	$(PY) scripts/clients_test.py $(CLIENTS_TEST_ARGS)
 
-# google/api protos our protos import, copied from the installed
-# googleapis-common-protos so buf resolves them offline (never committed).
+# google/api protos our protos import, unpacked from the pinned
+# googleapis-common-protos wheel (pip download: no venv, so a client's build needs
+# only python3 and its own toolchain), for buf, protoc and the clients; never committed.
 proto-deps: $(DEPS)
-$(DEPS): $(PROTOS) scripts/gen_proto.py $(SERVE)
-	$(PY) scripts/gen_proto.py --deps-out build/proto-deps
+$(DEPS): $(PROTOS) scripts/fetch_google_protos.py
+	python3 scripts/fetch_google_protos.py build/proto-deps
 	touch $@
 
 # buf from npm, exactly as pinned by the committed lock file. Its postinstall step

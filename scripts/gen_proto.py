@@ -6,7 +6,6 @@ Used by the Makefile (into server/, the source tree) and by setup.py's build hoo
 
     python scripts/gen_proto.py                  # into server/ -> server/mazzo/v1/*_pb2*.py[i]
     python scripts/gen_proto.py --out DIR        # into DIR/mazzo/v1/
-    python scripts/gen_proto.py --deps-out DIR   # copy imported google/api protos for buf
 
 Google's protos are never copied into the repository nor generated as Python: the
 include paths point at the installed packages (googleapis-common-protos ships
@@ -19,7 +18,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -29,8 +27,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "proto"
 # Our protos only; everything under google/ comes from the installed packages.
 OUR_PROTOS = "mazzo/v1"
-
-IMPORT_RE = re.compile(r'^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;', re.MULTILINE)
 
 
 def _package_dir(module: str) -> Path:
@@ -91,47 +87,11 @@ def generate(out_root: Path) -> None:
     (out_pkg / "__init__.py").write_text("")
 
 
-def copy_deps(dest: Path) -> None:
-    """Copy the non-WKT google protos our protos import (transitively) into dest.
-
-    buf bundles google/protobuf itself but cannot reach a registry here, so it needs
-    google/api/*.proto (and google/rpc for the descriptor set) as a local module;
-    dest is gitignored.
-    """
-    dirs = include_dirs()
-    # google/rpc/status.proto too: Envoy's gRPC-JSON transcoder needs it in the
-    # descriptor set to turn error details into JSON bodies.
-    todo = [p.relative_to(PROTO_ROOT).as_posix() for p in our_protos()]
-    todo += ["google/rpc/status.proto", "google/rpc/error_details.proto"]
-    seen: set[str] = set()
-    if dest.exists():
-        shutil.rmtree(dest)
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        src = next((d / name for d in dirs if (d / name).is_file()), None)
-        if src is None:
-            sys.exit(f"gen_proto: cannot find import {name}")
-        todo.extend(IMPORT_RE.findall(src.read_text()))
-        if src.is_relative_to(PROTO_ROOT) or name.startswith("google/protobuf/"):
-            continue  # ours, or a well-known type that buf already has
-        target = dest / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, target)
-        print(f"gen_proto: {name} -> {target}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "server", help="output root")
-    parser.add_argument("--deps-out", type=Path, help="copy imported google protos here instead")
     args = parser.parse_args()
-    if args.deps_out:
-        copy_deps(args.deps_out.resolve())
-    else:
-        generate(args.out.resolve())
+    generate(args.out.resolve())
 
 
 if __name__ == "__main__":

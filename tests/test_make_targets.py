@@ -1,0 +1,30 @@
+"""What each entry point installs (issue 14's lean set-up), read from make's own plan
+(``make -n -B``: every step it would run from nothing): `make run` installs only what
+serving needs, and a client's proto inputs need no venv of ours at all."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def plan(target: str) -> list[str]:
+    done = subprocess.run(
+        ["make", "-n", "-B", target], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return done.stdout.splitlines()
+
+
+def test_make_run_installs_only_what_serving_needs() -> None:
+    steps = plan("run")
+    installs = [step for step in steps if "pip install" in step]
+    assert installs == [".venv/bin/python -m pip install --quiet -e ."], installs
+    assert steps[0] == "python3 scripts/doctor.py --for run"  # prerequisites first
+    assert steps[-1] == ".venv/bin/mazzo serve"
+
+
+def test_the_clients_proto_inputs_need_no_venv() -> None:
+    steps = plan("proto-deps")
+    assert not [step for step in steps if ".venv" in step or "pip install" in step], steps
