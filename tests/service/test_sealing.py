@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from mazzo import cli
+from mazzo.service import logs
 from mazzo.service.sealing import (
     MATCH_ID_BYTES,
     NOT_A_TOKEN,
@@ -96,8 +98,9 @@ def test_a_key_file_others_may_write_or_that_is_no_file_is_refused(tmp_path: Pat
 
 
 def test_mazzo_serve_refuses_a_bad_key_file_at_start_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(logs, "configure", lambda fmt: None)  # the test's logging stays
     path = key_file(tmp_path, key_line("k1", os.urandom(20)))
     assert cli.main(["serve", "--port", "0", "--no-http", "--seal-key-file", str(path)]) == 2
     err = capsys.readouterr().err
@@ -153,3 +156,20 @@ def test_the_last_key_seals_and_every_key_opens_until_it_is_retired() -> None:
     # Another server's key under the same id opens nothing of this one's.
     with pytest.raises(BadToken, match=NOT_A_TOKEN):
         Sealer([Key("new", os.urandom(32))]).open(after)
+
+
+def test_the_documented_key_file_and_refusal_are_what_the_server_does(tmp_path: Path) -> None:
+    """docs/sealing.md's example key file loads (the last key seals), and its example
+    of a refusal is the server's line."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "sealing.md").read_text()
+    example = re.search(r"```text\n(# Mazzo seal keys.*?)```", page, re.S)
+    assert example is not None
+    sealer = Sealer(parse_keys(example.group(1)))
+    assert sealer.key_ids == ("2026-10", "2026-11") and sealer.key_id == "2026-11"
+    documented = re.search(r"^mazzo: seal\.keys line 2: .*$", page, re.M)
+    assert documented is not None
+    path = tmp_path / "seal.keys"
+    path.write_text(f"{key_line('2026-10')}\n{key_line('2026-11', os.urandom(16))}\n")
+    with pytest.raises(KeyFileError) as error:
+        load_keys(path)
+    assert f"mazzo: {error.value}".replace(str(path), "seal.keys") == documented.group(0)
