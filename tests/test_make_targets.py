@@ -4,6 +4,7 @@ serving needs, and a client's proto inputs need no venv of ours at all."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import tomllib
 from pathlib import Path
@@ -12,8 +13,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def plan(target: str) -> list[str]:
+    # As from a shell: under `make test` the parent's flags would add "Entering directory".
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     done = subprocess.run(
-        ["make", "-n", "-B", target], cwd=ROOT, capture_output=True, text=True, check=True
+        ["make", "--no-print-directory", "-n", "-B", target],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
     )
     return done.stdout.splitlines()
 
