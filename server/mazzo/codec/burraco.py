@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from mazzo.codec.common import (
+    MEMO_ENTRIES,
     as_wire,
     members_checker,
     memo_for,
@@ -171,7 +172,7 @@ def _score_to_wire(score: HandScore, out: burraco_pb2.BurracoHandScore) -> None:
 # --------------------------------------------------------------------------- state
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _table_from_bytes(
     data: bytes, seed: int, counter: int, totals: tuple[int, ...], players: int
 ) -> Table:
@@ -191,7 +192,7 @@ def _table_from_bytes(
     )
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _table_bytes(table: Table) -> bytes:
     """The wire ``BurracoTable`` of a table (the generator and totals travel elsewhere)."""
     t = burraco_pb2.BurracoTable(
@@ -281,7 +282,7 @@ def _meld_from_wire(m: burraco_pb2.BurracoMeld, i: int, players: int) -> Meld:
     return _meld_of(m.seat, cards, field)
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _meld_of(seat: int, cards: tuple[int, ...], field: str) -> Meld:
     sig = signature(cards)
     if isinstance(sig, str):
@@ -292,13 +293,13 @@ def _meld_of(seat: int, cards: tuple[int, ...], field: str) -> Meld:
     return new_meld(seat, cards, sig)
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _meld_bytes(meld: Meld) -> bytes:
     body = burraco_pb2.BurracoMeld(seat=meld.seat, cards=_wire(meld.cards)).SerializeToString()
     return entry(_MELDS_FIELD, body)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _hands_bytes(hands: tuple[tuple[int, ...], ...]) -> bytes:
     return b"".join(
         entry(_HANDS_FIELD, burraco_pb2.BurracoHand(cards=_wire(h)).SerializeToString())
@@ -393,7 +394,7 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
         m.lay_off.cards.extend(_wire(move.cards))
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def move_bytes(move: Move, field_number: int) -> bytes:
     """A move encoded as one entry of a repeated ``Move`` field (memoised)."""
     msg = game_pb2.Move()
@@ -464,7 +465,7 @@ def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
 
 # Events are NamedTuples, and equal tuples of different kinds (Drew(1), Closed(1)) compare
 # equal: the caches of their encodings are typed, so each kind has its own entries.
-@lru_cache(maxsize=1 << 12, typed=True)
+@lru_cache(maxsize=MEMO_ENTRIES, typed=True)
 def _event_bytes(event: ev.Event, field_number: int) -> bytes:
     msg = game_pb2.Event()
     event_to_wire(event, msg)
@@ -476,7 +477,7 @@ def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
     return b"".join([_event_bytes(e, field_number) for e in events])
 
 
-@lru_cache(maxsize=1 << 12, typed=True)
+@lru_cache(maxsize=MEMO_ENTRIES, typed=True)
 def _history_bytes(event: ev.Event) -> bytes:
     m = burraco_pb2.BurracoEvent()
     _fill_event(event, m)
@@ -558,7 +559,7 @@ _VIEW_MELDS = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["melds"].number
 
 
 # A meld changes only when cards are laid off on it: most views re-send the same ones.
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _meld_view_entry(meld: MeldView) -> bytes:
     msg = burraco_pb2.BurracoMeldView()
     _meld_view_to_wire(meld, msg)
@@ -602,7 +603,7 @@ _VIEW_HISTORY = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["history"].num
 
 # The history grows by one or two events a move and every view re-sends all of it:
 # each event is encoded once (typed, as _event_bytes) and the view parses the bytes.
-@lru_cache(maxsize=1 << 12, typed=True)
+@lru_cache(maxsize=MEMO_ENTRIES, typed=True)
 def _history_entry(event: ev.Event) -> bytes:
     msg = burraco_pb2.BurracoEvent()
     _fill_event(event, msg)

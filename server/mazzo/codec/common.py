@@ -92,11 +92,17 @@ def option_enum(value: int, enum: type[E], default: E, field: str) -> E:
         raise InvalidArgument(field, f"unknown value {value}") from None
 
 
+#: Entries of each memo of encoded or decoded parts (hands, turns, events, melds):
+#: enough for the parts that come back in the next request of the matches in flight
+#: (the bench's and the soak's 64), few enough that a server under steady load
+#: reaches its full size within minutes and then stays flat (``make soak``).
+MEMO_ENTRIES = 1024
+
 #: The longest wire bytes a decoder's memo keeps as a key. proto3 keeps unknown
 #: fields, so a client can make a table or a set of options as long as a whole
-#: request: a memo of 4,096 such keys could hold gigabytes. Longer bytes are decoded
-#: without the memo (real ones are under 150 bytes: a table with its last hand): each
-#: memo of 4,096 keys holds at most 4 MiB of them.
+#: request: a memo of thousands of such keys could hold gigabytes. Longer bytes are
+#: decoded without the memo (real ones are under 150 bytes: a table with its last
+#: hand): each memo of MEMO_ENTRIES keys holds at most 1 MiB of them.
 MEMO_KEY_LIMIT = 1024
 
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 from google.protobuf.message import Message
 
 from mazzo.codec.common import (
+    MEMO_ENTRIES,
     as_wire,
     members_checker,
     memo_for,
@@ -372,7 +373,7 @@ def _claim_to_wire(claim: ClaimResult, out: maraffa_pb2.MaraffaClaimResult) -> N
     out.seat, out.team, out.value, out.needed, out.valid = claim
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _table_bytes(table: Table) -> bytes:
     """The wire ``MaraffaTable`` of a table, memoised like its decoding."""
     t = maraffa_pb2.MaraffaTable()
@@ -400,7 +401,7 @@ def _hands_bytes(hands: tuple[int, ...]) -> bytes:
     return b"".join([_hand_entry(hand) for hand in hands])
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _hand_entry(hand: int) -> bytes:
     msg = maraffa_pb2.MaraffaHand()
     msg.cards.extend(_wire(cards_of(hand)))
@@ -489,12 +490,12 @@ def _packed(key: bytes, values: tuple[int, ...]) -> bytes:
     return key + varint(len(values)) + bytes(values)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _table_entry(table: Table) -> bytes:
     return entry(_TABLE, _table_bytes(table))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _rng_entry(seed: int, counter: int) -> bytes:
     return entry(_RNG, maraffa_pb2.MaraffaRng(seed=seed, counter=counter).SerializeToString())
 
@@ -578,7 +579,7 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
         m.declare_trump.suit = _SuitV(move.suit + 1)
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def move_bytes(move: Move, field_number: int) -> bytes:
     """A move encoded as one entry of a repeated ``Move`` field (memoised: moves are few).
 
@@ -608,7 +609,7 @@ def events_bytes(events: Sequence[AnyEvent], field_number: int) -> bytes:
 
 # typed: events are NamedTuples, and events of different kinds can be equal as tuples
 # (TrumpDeclared(0, 2) == CardDrawn(0, 2)); the key must tell them apart.
-@lru_cache(maxsize=8192, typed=True)
+@lru_cache(maxsize=MEMO_ENTRIES, typed=True)
 def _event_bytes(event: AnyEvent, field_number: int) -> bytes:
     msg = game_pb2.Event()
     event_to_wire(event, msg)
@@ -746,7 +747,7 @@ _VIEW_TRICKS = maraffa_pb2.MaraffaView.DESCRIPTOR.fields_by_name["tricks"].numbe
 
 
 # Every view of a hand re-sends its completed tricks: each is encoded once.
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _view_trick_entry(trick: Trick) -> bytes:
     msg = maraffa_pb2.MaraffaTrick()
     _trick_to_wire(trick, msg, completed=True)

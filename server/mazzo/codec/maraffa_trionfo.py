@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from mazzo.codec.common import as_wire, memo_for
+from mazzo.codec.common import MEMO_ENTRIES, as_wire, memo_for
 from mazzo.codec.maraffa import (
     TRIONFO,
     cards_from_wire,
@@ -208,7 +208,7 @@ def _speech(level: int) -> maraffa_pb2.MaraffaSpeech.ValueType:
     return _SpeechV(level if level else _SPEECH_PASS)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _table_bytes(table: TrionfoTable) -> bytes:
     """The table part of a wire state (``MaraffaState.table`` and the match fields of
     ``MaraffaState.trionfo``), as bytes of a ``MaraffaState``; memoised."""

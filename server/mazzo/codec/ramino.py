@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from mazzo.codec.common import (
+    MEMO_ENTRIES,
     as_wire,
     by_number,
     members_checker,
@@ -318,7 +319,7 @@ def _turns_from_bytes(entries: tuple[bytes, ...]) -> tuple[Turn, ...]:
 _TURN_KEY_LIMIT = 64
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _turn_from_bytes(data: bytes, index: int) -> Turn:
     """A turn of play; most recur (a seat, a source, two cards), so decoding is memoised."""
     t = ramino_pb2.RaminoTurn.FromString(data)
@@ -337,7 +338,7 @@ _HANDS, _STOCK, _PILE, _TURNS = (_S[n].number for n in ("hands", "stock", "pile"
 _BIDS = ramino_pb2.RaminoBets.DESCRIPTOR.fields_by_name["bids"].number
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _table_bytes(table: Table) -> bytes:
     """The wire ``RaminoTable`` of a table, memoised like its decoding."""
     t = ramino_pb2.RaminoTable(
@@ -353,7 +354,7 @@ def _table_bytes(table: Table) -> bytes:
     return t.SerializeToString()
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _turn_body(turn: Turn) -> bytes:
     """A serialised ``RaminoTurn``; turns recur (a seat, a source, two cards)."""
     msg = ramino_pb2.RaminoTurn(
@@ -365,7 +366,7 @@ def _turn_body(turn: Turn) -> bytes:
     return msg.SerializeToString()
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _turn_bytes(turn: Turn) -> bytes:
     """A framed ``turns`` entry of the state, memoised: a state (and a view) lists every
     turn of its hand, hundreds late in a hand, so framing each anew on every move made
@@ -373,7 +374,7 @@ def _turn_bytes(turn: Turn) -> bytes:
     return entry(_TURNS, _turn_body(turn))
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _bid_bytes(bid: Bid) -> bytes:
     msg = ramino_pb2.RaminoBid(
         seat=bid.seat, action=ramino_pb2.RaminoBidAction.ValueType(bid.action), amount=bid.amount
@@ -393,7 +394,7 @@ def _bets_bytes(bets: Bets) -> bytes:
     return _memo_bets_bytes.__wrapped__(bets)
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _memo_bets_bytes(bets: Bets) -> bytes:
     """``RaminoBets`` without the balances (they are GameState.match_score); memoised,
     as bets do not change during play."""
@@ -414,7 +415,7 @@ def _memo_bets_bytes(bets: Bets) -> bytes:
     return b.SerializeToString() + b"".join(_bid_bytes(bid) for bid in bets.bids)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _hand_bytes(hand: tuple[int, ...]) -> bytes:
     return entry(_HANDS, _packed(1, hand))
 
@@ -518,7 +519,7 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
             close.groups.add().cards.extend(_wire(group))
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def move_bytes(move: Move, field_number: int) -> bytes:
     """A move encoded as one entry of a repeated ``Move`` field (memoised)."""
     msg = game_pb2.Move()
@@ -539,7 +540,7 @@ def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
 
 
 # typed: events are NamedTuples, and DiscardTaken(0, c) == CardDiscarded(0, c) as tuples.
-@lru_cache(maxsize=8192, typed=True)
+@lru_cache(maxsize=MEMO_ENTRIES, typed=True)
 def _event_bytes(event: ev.Event, field_number: int) -> bytes:
     msg = game_pb2.Event()
     event_to_wire(event, msg)
@@ -616,7 +617,7 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
 _VIEW_TURNS = ramino_pb2.RaminoView.DESCRIPTOR.fields_by_name["turns"].number
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _view_turn_bytes(turn: Turn) -> bytes:
     """A framed ``turns`` entry of the view, memoised as ``_turn_bytes``."""
     return entry(_VIEW_TURNS, _turn_body(turn))

@@ -15,7 +15,7 @@ import grpc
 
 from mazzo.codec import CODECS, GameCodec, bounds
 from mazzo.codec.bounds import MAX_APPLY_MOVES
-from mazzo.codec.common import memo_for
+from mazzo.codec.common import MEMO_ENTRIES, memo_for
 from mazzo.codec.wire import entry, message_fields, parse, varint
 from mazzo.core.errors import InvalidArgument, InvalidState, NotAllowedNow, RulesError
 from mazzo.games.registry import GAMES, rules_for
@@ -103,7 +103,7 @@ def _remember(memo: StateMemo, msg: game_pb2.GameState, loaded: Loaded) -> None:
 _MOVE_KEY_LIMIT = 256
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=MEMO_ENTRIES)
 def _move_from_bytes(game: str, data: bytes) -> Any:
     """A wire move decoded once: moves recur across every match, and the domain moves
     are immutable (errors are raised again each time, never cached)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum
-from functools import cache
+from functools import lru_cache
 from typing import NamedTuple
 
 from mazzo.core.cards import JOKER, RANKS, code
@@ -140,7 +140,12 @@ def add_card(sig: Sig, c: int) -> Sig | str:
 # --------------------------------------------------------------------------- validity
 
 
-@cache
+#: Meld signatures remembered: more than the melds of the matches in flight, and a
+#: bound, since a client may send any valid meld (the server's memory stays flat).
+SIGNATURES = 1 << 12
+
+
+@lru_cache(maxsize=SIGNATURES)
 def interpret(sig: Sig) -> Interp | str:
     """The canonical interpretation of a meld, or the reason it is not valid (§3.2)."""
     kind = sig[0]
@@ -241,7 +246,7 @@ def burraco_kind(interp: Interp) -> Burraco:
 # --------------------------------------------------------------------------- single-card lay-offs
 
 
-@cache
+@lru_cache(maxsize=SIGNATURES)
 def accepts(sig: Sig) -> int:
     """The mask of the cards that may be laid off alone on a valid meld of this signature."""
     kind, a, b, d, e = sig
