@@ -236,6 +236,26 @@ async def test_a_sealed_match_over_http_json() -> None:
         )
 
 
+async def test_a_plain_deal_commits_when_asked_with_no_key_needed() -> None:
+    """commit: the commitment and its salt go to the dealer (who holds the state);
+    over HTTP as base64. Without commit, a plain Deal is as before."""
+    async with serving(None) as served:
+        body = {"players": 2, "seed": "77", "commit": True}
+        reply = (await served.http.post("/v1/games/maraffa:deal", json=body)).json()
+        salt, committed = (base64.b64decode(reply[k]) for k in ("dealSalt", "dealCommitment"))
+        state = json_format.ParseDict(reply["state"], game_pb2.GameState())
+        dealt = fair.deal_hash(state.SerializeToString(deterministic=True))
+        assert fair.commitment(salt, 77, dealt) == committed
+        assert not fair.commitment_matches(committed, salt, 78, dealt)
+        again = await served.stub.Deal(gs.DealRequest(game="maraffa", players=2, seed=77))
+        assert not again.deal_commitment and not again.deal_salt
+        assert again.state == state
+        other = await served.stub.Deal(
+            gs.DealRequest(game="maraffa", players=2, seed=77, commit=True)
+        )
+        assert other.deal_salt != salt and other.deal_commitment != committed
+
+
 # --------------------------------------------------------------------------- refusals
 
 
