@@ -159,6 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tour.add_argument("--service", metavar="HOST:PORT", help="play through this GameService")
     tour.add_argument(
+        "--seal",
+        action="store_true",
+        help="play through --service's sealed tokens (default: the config's seal)",
+    )
+    tour.add_argument(
         "--sprt",
         nargs=4,
         type=float,
@@ -223,6 +228,12 @@ def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
         "--service",
         metavar="HOST:PORT",
         help="play through this GameService, grpcs://HOST:PORT for TLS (default: in-process)",
+    )
+    cmd.add_argument(
+        "--seal",
+        action="store_true",
+        help="play through --service's sealed tokens (a server with --seal-key-file): each "
+        "bot is sent its own seat's token and no other (docs/sealing.md)",
     )
     cmd.add_argument("--move-time", type=float, default=1.0, help="seconds per move (default 1)")
     cmd.add_argument("--bank", type=float, default=10.0, help="time bank per seat (default 10 s)")
@@ -340,7 +351,15 @@ def _match(args: argparse.Namespace) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
         return await run_match(
-            spec, args.bot, args.service, clock, rules, args.bot_logs, published, args.ca
+            spec,
+            args.bot,
+            args.service,
+            clock,
+            rules,
+            args.bot_logs,
+            published,
+            args.ca,
+            args.seal,
         )
 
     try:
@@ -369,6 +388,10 @@ def _tournament(args: argparse.Namespace) -> int:
         config = dataclasses.replace(config, deals=args.deals)
     if args.service:
         config = dataclasses.replace(config, service=args.service)
+    if args.seal:
+        config = dataclasses.replace(config, seal=True)
+    if config.seal and not config.service:
+        raise ValueError("--seal plays through a keyed GameService: give --service too")
     if args.entropy is not None:
         try:
             reveals = json.loads(args.entropy.read_text(encoding="utf-8"))

@@ -332,6 +332,9 @@ async def play_match(
         winners = [i for i in range(len(sides)) if i != forfeit["side"]]
     else:
         winners = list(score.winners)
+    sealed = engine.sealed(position)
+    if sealed is not None:
+        record["sealed"] = sealed
     record.update(
         deal_hash=dealt_hash,
         deal_salt=salt.hex(),
@@ -461,16 +464,18 @@ async def run_match(
     logs: Path | None = None,
     on_deal: Callable[[Json], None] | None = None,
     ca: Path | None = None,
+    seal: bool = False,
 ) -> Json:
     """``mazzo match``: one match between the given bots; returns its record. ``ca``
-    checks the certificates of ``grpcs://`` bots and service."""
+    checks the certificates of ``grpcs://`` bots and service; ``seal`` plays through
+    the service's sealed tokens, each bot given its own seat's."""
     from mazzo.referee.engine import engine_for
 
     sides, deciders = table_of(spec.game, spec.players, spec.options_message())
     lineup = entrants_for_bots(bots, sides, deciders)
     check_startable(bot for entrant in lineup for bot in entrant.bots)
     await await_reachable((bot for entrant in lineup for bot in entrant.bots), ca)
-    engine = engine_for(service, ca)
+    engine = engine_for(service, ca, seal)
     pools = Pools(logs=logs, ca=ca)
     try:
         return await play_match(spec, lineup, engine, pools, clock, rules, on_deal=on_deal)

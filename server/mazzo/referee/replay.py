@@ -123,6 +123,17 @@ def check_deal(record: Json, dealt_hash: str) -> str | None:
         return str(e)
     if not fair.commitment_matches(committed, salt, record["seed"], bytes.fromhex(dealt_hash)):
         return "the deal, its seed and the revealed salt do not open the published commitment"
+    sealed = record.get("sealed")
+    if isinstance(sealed, dict) and "deal_salt" in sealed:  # a match played sealed, to its end
+        try:
+            salt = fair.from_hex(sealed["deal_salt"], "sealed.deal_salt", fair.SALT_BYTES)
+            committed = fair.from_hex(
+                sealed.get("deal_commitment"), "sealed.deal_commitment", fair.DIGEST_BYTES
+            )
+        except ValueError as e:
+            return str(e)
+        if not fair.commitment_matches(committed, salt, record["seed"], bytes.fromhex(dealt_hash)):
+            return "the service's deal commitment is not opened by the salt it revealed"
     return None
 
 

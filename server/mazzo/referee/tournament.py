@@ -71,6 +71,8 @@ class Config:
     entropy: dict[str, str] = field(default_factory=dict)
     #: Entrant -> its revealed secret, given when the run starts (``--entropy``).
     reveals: dict[str, bytes] = field(default_factory=dict)
+    #: Play through the service's sealed tokens (``--seal``; needs ``service``).
+    seal: bool = False
 
     @staticmethod
     def load(path: Path) -> Config:
@@ -83,7 +85,7 @@ class Config:
         known = {
             "name", "game", "entrants", "players", "seed", "format", "challengers", "deals",
             "duplicate", "concurrency", "options", "time", "faults", "records", "service",
-            "entropy",
+            "entropy", "seal",
         }  # fmt: skip
         unknown = set(data) - known
         if unknown:
@@ -136,6 +138,7 @@ class Config:
             records=None if records is None else base / records,
             service=data.get("service"),
             entropy={name: text.lower() for name, text in entropy.items()},
+            seal=bool(data.get("seal", False)),
         )
 
     def with_reveals(self, reveals: dict[str, Any]) -> Config:
@@ -305,6 +308,7 @@ class MatchTask:
     cwd: str | None = None
     #: The CA file checking ``grpcs://`` bots and service, as seen by the referee.
     ca: str | None = None
+    seal: bool = False
 
 
 async def play_task(task: MatchTask) -> tuple[Json, dict[str, int]]:
@@ -314,7 +318,7 @@ async def play_task(task: MatchTask) -> tuple[Json, dict[str, int]]:
     cwd = Path(task.cwd) if task.cwd and os.path.isdir(task.cwd) else None
     logs = Path(task.logs) if task.logs and os.path.isdir(task.logs) else None
     ca = Path(task.ca) if task.ca else None
-    engine = engine_for(task.service or None, ca)
+    engine = engine_for(task.service or None, ca, task.seal)
     pools = Pools(cwd=cwd, logs=logs, ca=ca)
     ledger = FaultLedger(task.faults.disqualify_after, dict(task.prior_faults))
     try:
@@ -359,7 +363,7 @@ class LocalBackend:
 
     async def start(self, config: Config) -> None:
         self._config = config
-        self._engine = engine_for(config.service or None, self._ca)
+        self._engine = engine_for(config.service or None, self._ca, config.seal)
 
     async def play(self, job: Job, ledger: FaultLedger) -> Json:
         config, engine = self._config, self._engine
