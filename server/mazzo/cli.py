@@ -1,5 +1,5 @@
-"""The ``mazzo`` command: ``serve``, ``bench``, and the referee's ``match``, ``tournament``
-and ``replay``."""
+"""The ``mazzo`` command: ``serve``, ``bench``, and the referee's ``match``, ``tournament``,
+``replay``, ``verify`` and ``entropy``."""
 
 from __future__ import annotations
 

@@ -101,3 +101,22 @@ def test_seal_needs_a_service(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err == (
         "mazzo: --seal plays through a keyed GameService: give --service too\n"
     )
+
+
+def test_a_tournament_seals_when_its_config_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mazzo.cli import main
+    from mazzo.referee.tournament import Config
+
+    config = tmp_path / "t.toml"
+    config.write_text(
+        'game = "maraffa"\nseal = true\n[[entrants]]\nname = "a"\nbot = "builtin:random"\n'
+        '[[entrants]]\nname = "b"\nbot = "builtin:random"\n'
+    )
+    assert Config.load(config).seal
+    records = str(tmp_path / "r.jsonl")
+    assert main(["tournament", str(config), "--records", records, "--no-progress"]) == 2
+    assert "--seal plays through a keyed GameService: give --service too" in (
+        capsys.readouterr().err
+    )
