@@ -85,7 +85,7 @@ def test_bench_reports_referee_throughput_and_overhead() -> None:
 def test_bench_reports_sealing_overhead() -> None:
     """Seal and open in-process, and sealed against plain ApplyMove on one keyed server
     (the same matches, move for move). Figures only: the ratio is for a quiet machine."""
-    report = run_bench("--seconds", "0.25", "--only", "sealed_apply_move_vs_plain")
+    report = run_bench("--seconds", "0.1", "--only", "sealed_apply_move_vs_plain")
     figures = report["sealed_apply_move_vs_plain"]
     assert isinstance(figures, dict)
     for form in ("maraffa_4p", "burraco_4p"):
