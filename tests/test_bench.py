@@ -80,3 +80,18 @@ def test_bench_reports_referee_throughput_and_overhead() -> None:
         total, bot = figures["us_per_move"], figures["bot_us_per_move"]
         assert 0 < bot < total
         assert figures["referee_overhead_us_per_move"] == pytest.approx(total - bot, abs=0.05)
+
+
+def test_bench_reports_sealing_overhead() -> None:
+    """Seal and open in-process, and sealed against plain ApplyMove on one keyed server
+    (the same matches, move for move). Figures only: the ratio is for a quiet machine."""
+    report = run_bench("--seconds", "0.1", "--only", "sealed_apply_move_vs_plain")
+    figures = report["sealed_apply_move_vs_plain"]
+    assert isinstance(figures, dict)
+    for form in ("maraffa_4p", "burraco_4p"):
+        sizes = figures["seal_open_us"][form]
+        assert sizes["seal_us"] > 0 and sizes["open_us"] > 0
+        assert sizes["token_bytes"] > sizes["state_bytes"]
+    for in_flight in (1, 16):
+        rates = figures[f"apply_move_in_flight_{in_flight}"]
+        assert rates["sealed_apply_move_per_second"] > 0 and rates["sealed_over_plain"] > 0

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from mazzo.games.burraco import rules as burraco
@@ -407,11 +407,13 @@ def state_codec(seconds: float) -> Report:
 
 
 @contextlib.contextmanager
-def _server_process() -> Iterator[tuple[int, int]]:
-    """``mazzo serve`` in its own process on a free port; yields its port and pid."""
+def _server_process(extra: Sequence[str] = ()) -> Iterator[tuple[int, int]]:
+    """``mazzo serve`` (with ``extra`` options) in its own process on a free port;
+    yields its port and pid."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    serve = ["serve", "--host", "127.0.0.1", "--port", "0", "--no-http", *extra]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mazzo", "serve", "--host", "127.0.0.1", "--port", "0", "--no-http"],
+        [sys.executable, "-m", "mazzo", *serve],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -662,6 +664,12 @@ def _search() -> Any:
     return bench_search
 
 
+def _sealing() -> Any:
+    from mazzo import bench_sealing
+
+    return bench_sealing
+
+
 def run_all(
     seconds: float = 2.0, only: list[str] | None = None, closure_hands: int = 2000
 ) -> Report:
@@ -692,6 +700,7 @@ def run_all(
         "search_determinize": lambda: _search().determinize_rates(seconds),
         "search_simulate_vs_in_process": lambda: _search().simulate_vs_in_process(2 * seconds),
         "search_pimc_decisions": lambda: _search().pimc_decisions(),
+        "sealed_apply_move_vs_plain": lambda: _sealing().sealed_vs_plain(4 * seconds),
     }
     from mazzo.ops.replicas import MissingPrerequisite
 

@@ -1,5 +1,5 @@
-"""The ``mazzo`` command: ``serve``, ``bench``, and the referee's ``match``, ``tournament``
-and ``replay``."""
+"""The ``mazzo`` command: ``serve``, ``bench``, and the referee's ``match``, ``tournament``,
+``replay``, ``verify`` and ``entropy``."""
 
 from __future__ import annotations
 
@@ -159,6 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tour.add_argument("--service", metavar="HOST:PORT", help="play through this GameService")
     tour.add_argument(
+        "--seal",
+        action="store_true",
+        help="play through --service's sealed tokens (default: the config's seal)",
+    )
+    tour.add_argument(
         "--sprt",
         nargs=4,
         type=float,
@@ -189,10 +194,32 @@ def build_parser() -> argparse.ArgumentParser:
         "--ray-temp-dir", type=Path, metavar="DIR", help="a local Ray's session folder"
     )
 
+    tour.add_argument(
+        "--entropy",
+        type=Path,
+        metavar="JSON",
+        help="the entrants' revealed entropy secrets, {NAME: HEX}, for a config with "
+        "[entropy] commitments (docs/fair-deals.md)",
+    )
+
     replay = sub.add_parser("replay", help="re-check every move of a records file")
     replay.add_argument("records", type=Path, help="a JSON-lines file of match records")
     replay.add_argument("--id", help="only this match")
     replay.add_argument("--hand", type=int, help="print hand K (from 1) of the match --id")
+
+    verify = sub.add_parser(
+        "verify",
+        help="prove a records file's deals fair and its moves legal (exit 0 proven, "
+        "1 a record fails, 2 unreadable, 3 older records with no commitment)",
+    )
+    verify.add_argument("records", type=Path, help="a JSON-lines file of match records")
+
+    entropy = sub.add_parser(
+        "entropy", help="a new entropy secret for a tournament, and the commitment to publish"
+    )
+    entropy.add_argument(
+        "--secret", metavar="HEX", help="print the commitment of this secret instead"
+    )
     return parser
 
 
@@ -201,6 +228,12 @@ def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
         "--service",
         metavar="HOST:PORT",
         help="play through this GameService, grpcs://HOST:PORT for TLS (default: in-process)",
+    )
+    cmd.add_argument(
+        "--seal",
+        action="store_true",
+        help="play through --service's sealed tokens (a server with --seal-key-file): each "
+        "bot is sent its own seat's token and no other (docs/sealing.md)",
     )
     cmd.add_argument("--move-time", type=float, default=1.0, help="seconds per move (default 1)")
     cmd.add_argument("--bank", type=float, default=10.0, help="time bank per seat (default 10 s)")
@@ -306,7 +339,7 @@ def _match(args: argparse.Namespace) -> int:
     clock, rules = _clock_and_rules(args)
 
     def published(header: dict[str, Any]) -> None:
-        print(f"{header['id']}: deal hash {header['deal_hash']}", flush=True)
+        print(f"{header['id']}: deal commitment {header['deal_commitment']}", flush=True)
 
     if args.bot_logs:
         args.bot_logs.mkdir(parents=True, exist_ok=True)
@@ -318,7 +351,15 @@ def _match(args: argparse.Namespace) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
         return await run_match(
-            spec, args.bot, args.service, clock, rules, args.bot_logs, published, args.ca
+            spec,
+            args.bot,
+            args.service,
+            clock,
+            rules,
+            args.bot_logs,
+            published,
+            args.ca,
+            args.seal,
         )
 
     try:
@@ -347,6 +388,18 @@ def _tournament(args: argparse.Namespace) -> int:
         config = dataclasses.replace(config, deals=args.deals)
     if args.service:
         config = dataclasses.replace(config, service=args.service)
+    if args.seal:
+        config = dataclasses.replace(config, seal=True)
+    if config.seal and not config.service:
+        raise ValueError("--seal plays through a keyed GameService: give --service too")
+    if args.entropy is not None:
+        try:
+            reveals = json.loads(args.entropy.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            raise ValueError(f"--entropy {args.entropy}: not JSON ({e.msg})") from None
+        if not isinstance(reveals, dict):
+            raise ValueError(f"--entropy {args.entropy}: a JSON object {{NAME: HEX}}")
+        config = config.with_reveals(reveals)
     records = args.records or config.records
     if records is None:
         raise ValueError("no records file: give --records or `records` in the config")
@@ -410,6 +463,29 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    from mazzo.referee.records import read_whole_records
+    from mazzo.referee.verify import report, verify
+
+    verdict = verify(read_whole_records(args.records))
+    print(report(verdict, str(args.records)))
+    return verdict.code
+
+
+def _entropy(args: argparse.Namespace) -> int:
+    import secrets
+
+    from mazzo.core import fair
+
+    if args.secret is not None:
+        secret = fair.from_hex(args.secret, "--secret")
+    else:
+        secret = secrets.token_bytes(32)
+    commitment = fair.entropy_commitment(secret).hex()
+    print(json.dumps({"secret": secret.hex(), "commitment": commitment}))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
@@ -467,6 +543,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return _replay(args)
         except (ValueError, RulesError, OSError) as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 2
+    if args.command == "verify":
+        try:
+            return _verify(args)
+        except (ValueError, OSError) as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 2
+    if args.command == "entropy":
+        try:
+            return _entropy(args)
+        except ValueError as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 2
     if args.command == "bench":

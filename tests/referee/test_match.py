@@ -32,7 +32,9 @@ from mazzo.v1 import bot_pb2, game_pb2
 from tests.referee.conftest import ScriptedBot, ServeBot, fault_bot
 
 H, R = "builtin:heuristic", "builtin:random"
-TIMING = ("ms", "time_used_ms", "started", "duration_s")
+#: What the clock decides, and the deal commitment's salt (fresh random bytes for
+#: every match, so the commitment differs too).
+TIMING = ("ms", "time_used_ms", "started", "duration_s", "deal_commitment", "deal_salt")
 
 
 def untimed(value: Any) -> Any:
@@ -269,7 +271,7 @@ def test_mazzo_match_command_writes_one_record_line(tmp_path: Path) -> None:
         )
         assert done.returncode == 0, done.stderr
         assert "won" in done.stdout
-        assert f"maraffa-{seed}: deal hash " in done.stdout.splitlines()[0]
+        assert f"maraffa-{seed}: deal commitment " in done.stdout.splitlines()[0]
     records = read_records(out)
     assert [r["seed"] for r in records] == [1, 2]
     assert all(r["options"] == {"maraffa": {"target": 11}} for r in records)

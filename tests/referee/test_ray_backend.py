@@ -38,7 +38,9 @@ SHORT = {"burraco": "hands=1", "ramino": "match_hands=1"}
 
 def stable_record(record: dict[str, Any]) -> dict[str, Any]:
     """A record without what the clock decides."""
-    out = {k: v for k, v in record.items() if k not in ("time_used_ms", "started", "duration_s")}
+    # The deal commitment's salt is fresh random bytes for every match.
+    clock = ("time_used_ms", "started", "duration_s", "deal_commitment", "deal_salt")
+    out = {k: v for k, v in record.items() if k not in clock}
     out["moves"] = [{k: v for k, v in m.items() if k != "ms"} for m in record["moves"]]
     out["faults"] = [{k: v for k, v in f.items() if k != "ms"} for f in record["faults"]]
     return out

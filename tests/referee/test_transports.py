@@ -207,8 +207,9 @@ async def test_request_lines_are_the_proto3_json_of_the_request(seed: int) -> No
 
     request = await first_request(seed)
     request.time_left.FromMilliseconds(1500)
-    for seat in (0, 3):
+    for seat, token in ((0, b""), (3, b""), (1, bytes(range(250)) * 2)):
         request.seat = seat
+        request.sealed_state = token  # a sealed match's (mazzo match --seal)
         line = request_line(request)
         assert line.endswith(b"\n") and line.count(b"\n") == 1
         assert json.loads(line) == json.loads(json_format.MessageToJson(request))

@@ -44,6 +44,7 @@ from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1.game_service_pb2_grpc import GameServiceStub
 from tests.grpc_fuzz import change_field, edge_value
 from tests.grpc_helpers import field_violations
+from tests.random_play import random_play_positions
 
 TIMEOUT = 30.0
 CLIENT_CODES = {"INVALID_ARGUMENT", "FAILED_PRECONDITION"}
@@ -88,15 +89,7 @@ def corpus(seed: int = 1, per_form: int = 12) -> list[tuple[str, Message]]:
         options = json_format.ParseDict({game: values}, game_pb2.GameOptions())
         out.append(("Deal", gs.DealRequest(game=game, players=players, options=options, seed=7)))
         state, _ = rules.deal(codec.options(options), players, rng.randrange(2**32))
-        positions = []
-        for step in range(400):
-            if rules.finished(state):
-                break
-            if step % 7 == 0:
-                positions.append(state)
-            legal = rules.legal_moves(state)
-            safe = [m for m in legal if type(m).__name__ != "Claim"] or legal
-            state, _ = rules.apply(state, rng.choice(safe))
+        positions = random_play_positions(rules, state, rng, steps=400, every=7)
         for state in rng.sample(positions, min(per_form, len(positions))):
             seat = rules.to_act(state)
             wire = game_pb2.GameState()

@@ -36,6 +36,7 @@ from mazzo.service.sealing import Key, Sealer, holders, seats_of
 from mazzo.service.simulator import Simulator
 from mazzo.v1 import game_pb2
 from mazzo.v1 import game_service_pb2 as gs
+from tests.random_play import random_play_positions
 from tests.service.fuzz_every_rpc import FORMS
 
 #: Positions per form, and variants of each (besides the true state).
@@ -65,15 +66,7 @@ def positions(game: str, players: int, values: dict[str, Any], seed: int) -> lis
     options = codec.options(json_format.ParseDict({game: values}, game_pb2.GameOptions()))
     rnd = random.Random(seed)
     state, _ = rules.deal(options, players, seed)
-    found = [state]
-    for step in range(600):
-        if rules.finished(state):
-            break
-        if step % 37 == 11:
-            found.append(state)
-        legal = rules.legal_moves(state)
-        safe = [m for m in legal if type(m).__name__ != "Claim"] or legal
-        state, _ = rules.apply(state, rnd.choice(safe))
+    found = [state, *random_play_positions(rules, state, rnd, steps=600, every=37, offset=11)]
     return rnd.sample(found, min(POSITIONS, len(found)))
 
 

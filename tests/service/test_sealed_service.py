@@ -18,6 +18,7 @@ import pytest
 from google.protobuf import json_format
 
 from mazzo.codec import CODECS
+from mazzo.core import fair
 from mazzo.games.registry import rules_for
 from mazzo.service.sealing import NOT_A_TOKEN, Key, Sealer, read_header
 from mazzo.service.server import start_server, stop_server
@@ -128,6 +129,9 @@ async def test_a_sealed_match_agrees_move_for_move_with_the_plain_one(
                 gs.ApplyMoveRequest(sealed_state=tokens[d], seat=d, move=move)
             )
             assert not sealed_after.HasField("state")
+            # The salt only once the match is over.
+            assert sealed_after.HasField("deal_reveal") == after.state.finished
+            reveal = sealed_after.deal_reveal
             assert list(sealed_after.events) == list(after.events)
             assert sealed_after.seat == after.seat
             same_player = not after.state.finished and decider(after.state) == d
@@ -140,7 +144,16 @@ async def test_a_sealed_match_agrees_move_for_move_with_the_plain_one(
             assert state.finished, "the match did not end"
         for s in holders:
             view = await stub.GetView(gs.GetViewRequest(state=state, seat=s))
-            assert await stub.GetView(gs.GetViewRequest(sealed_state=tokens[s], seat=s)) == view
+            got = await stub.GetView(gs.GetViewRequest(sealed_state=tokens[s], seat=s))
+            assert got.view == view.view
+            assert got.deal_reveal == (reveal if state.finished else gs.DealReveal())
+        if state.finished:
+            # The revealed salt and seed open the commitment Deal published, with the
+            # deal the plain Deal gave (docs/fair-deals.md).
+            dealt = fair.deal_hash(plain.state.SerializeToString(deterministic=True))
+            assert reveal.seed == 5 and len(sealed.deal_commitment) == 32
+            assert fair.commitment(reveal.salt, 5, dealt) == sealed.deal_commitment
+            assert reveal.deal_commitment == sealed.deal_commitment
 
 
 async def test_the_search_rpcs_take_a_token_as_its_seats_view() -> None:
@@ -221,6 +234,26 @@ async def test_a_sealed_match_over_http_json() -> None:
         assert wrong.json()["message"] == (
             "seat: not the seat of sealed_state: a token serves its own"
         )
+
+
+async def test_a_plain_deal_commits_when_asked_with_no_key_needed() -> None:
+    """commit: the commitment and its salt go to the dealer (who holds the state);
+    over HTTP as base64. Without commit, a plain Deal is as before."""
+    async with serving(None) as served:
+        body = {"players": 2, "seed": "77", "commit": True}
+        reply = (await served.http.post("/v1/games/maraffa:deal", json=body)).json()
+        salt, committed = (base64.b64decode(reply[k]) for k in ("dealSalt", "dealCommitment"))
+        state = json_format.ParseDict(reply["state"], game_pb2.GameState())
+        dealt = fair.deal_hash(state.SerializeToString(deterministic=True))
+        assert fair.commitment(salt, 77, dealt) == committed
+        assert not fair.commitment_matches(committed, salt, 78, dealt)
+        again = await served.stub.Deal(gs.DealRequest(game="maraffa", players=2, seed=77))
+        assert not again.deal_commitment and not again.deal_salt
+        assert again.state == state
+        other = await served.stub.Deal(
+            gs.DealRequest(game="maraffa", players=2, seed=77, commit=True)
+        )
+        assert other.deal_salt != salt and other.deal_commitment != committed
 
 
 # --------------------------------------------------------------------------- refusals
@@ -329,9 +362,10 @@ async def test_refusals_name_the_field_and_tell_nothing_of_the_token() -> None:
 
 
 async def test_keys_rotate_under_a_match_in_flight() -> None:
-    """Old key: deals. Old and new (the new one last): opens the old tokens and seals
-    with the new. New alone (the old one retired): refuses the old tokens, plays on
-    with the new."""
+    """Old key: deals. Old and new (the new one last): opens the old tokens, and the
+    match keeps its key (its deal commitment's salt derives from it) while new matches
+    seal with the new. New alone (the old one retired): refuses the old match's
+    tokens, plays on with the new match's."""
     old, new = new_key("2026-10"), new_key("2026-11")
     async with serving(Sealer([old])) as first:
         dealt = await first.stub.Deal(gs.DealRequest(game="ramino", players=2, seed=1, seal=True))
@@ -343,16 +377,19 @@ async def test_keys_rotate_under_a_match_in_flight() -> None:
         moved = await rotated.stub.ApplyMove(
             gs.ApplyMoveRequest(sealed_state=tokens[seat], seat=seat, move=legal.moves[0])
         )
-    assert {read_header(t).key_id for t in moved.sealed_states} == {"2026-11"}
+        fresh = await rotated.stub.Deal(gs.DealRequest(game="ramino", players=2, seed=2, seal=True))
+    assert {read_header(t).key_id for t in moved.sealed_states} == {"2026-10"}
+    assert {read_header(t).key_id for t in fresh.sealed_states} == {"2026-11"}
     async with serving(Sealer([new])) as retired:
-        code, violations = await refusal(
-            retired.stub.GetView(gs.GetViewRequest(sealed_state=tokens[0], seat=0))
-        )
-        assert (code, violations) == (
-            grpc.StatusCode.INVALID_ARGUMENT,
-            [("sealed_state", NOT_A_TOKEN)],
-        )
+        for token in (tokens[0], moved.sealed_states[0]):
+            code, violations = await refusal(
+                retired.stub.GetView(gs.GetViewRequest(sealed_state=token, seat=0))
+            )
+            assert (code, violations) == (
+                grpc.StatusCode.INVALID_ARGUMENT,
+                [("sealed_state", NOT_A_TOKEN)],
+            )
         view = await retired.stub.GetView(
-            gs.GetViewRequest(sealed_state=moved.sealed_states[0], seat=0)
+            gs.GetViewRequest(sealed_state=fresh.sealed_states[0], seat=0)
         )
         assert view.view.seat == 0

@@ -45,6 +45,10 @@ class Engine(Protocol):
 
     async def state(self, position: Any) -> game_pb2.GameState: ...
 
+    def sealed(self, position: Any) -> Any:
+        """A sealed match's record entry (``SealedEngine``); None for the others."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -103,6 +107,9 @@ class LocalEngine:
         msg = game_pb2.GameState()
         position.codec.state_to_wire(position.state, position.seat, msg)
         return msg
+
+    def sealed(self, position: Any) -> None:
+        return None
 
     async def close(self) -> None:
         return None
@@ -175,9 +182,110 @@ class RemoteEngine:
     async def state(self, position: RemotePosition) -> game_pb2.GameState:
         return position.state
 
+    def sealed(self, position: Any) -> None:
+        return None
+
     async def close(self) -> None:
         await self._channel.close()
 
 
-def engine_for(service: str | None, ca: Path | None = None) -> Engine:
+@dataclass(frozen=True, slots=True)
+class SealedPosition:
+    """A match played with sealed tokens on the service, and the same match in this
+    process beside it (the referee's own copy: the score, the deal hash, and a check
+    that the service plays the same rules)."""
+
+    local: LocalPosition
+    tokens: tuple[bytes, ...]
+    match_id: str
+    commitment: bytes
+    reveal: game_service_pb2.DealReveal | None
+
+    @property
+    def finished(self) -> bool:
+        return self.local.finished
+
+    @property
+    def seat(self) -> int:
+        return self.local.seat
+
+
+class SealedEngine:
+    """``--seal``: a keyed ``GameService`` plays the match with one token per seat
+    (docs/sealing.md); each bot is sent its own seat's token and no other. The service
+    commits to the deal at ``Deal`` and reveals the salt with the last move; the
+    record keeps both (``sealed``), checked by ``mazzo verify``."""
+
+    def __init__(self, target: str, ca: Path | None = None) -> None:
+        self._remote = RemoteEngine(target, ca)
+        self._stub = self._remote._stub
+        self._local = LocalEngine()
+
+    async def deal(
+        self, game: str, options: game_pb2.GameOptions, players: int, seed: int
+    ) -> SealedPosition:
+        local = await self._local.deal(game, options, players, seed)
+        dealt = await self._stub.Deal(
+            game_service_pb2.DealRequest(
+                game=game, options=options, players=players, seed=seed, seal=True
+            )
+        )
+        if dealt.seat != local.seat:
+            raise RuntimeError(f"the service deals seat {dealt.seat} first, the rules {local.seat}")
+        return SealedPosition(
+            local, tuple(dealt.sealed_states), dealt.match_id, dealt.deal_commitment, None
+        )
+
+    def _token(self, position: SealedPosition, seat: int) -> tuple[int, bytes]:
+        decider = position.local.rules.controller(position.local.state, seat)
+        return decider, position.tokens[decider]
+
+    async def request(self, position: SealedPosition, seat: int) -> bot_pb2.ActRequest:
+        request = await self._local.request(position.local, seat)
+        _, request.sealed_state = self._token(position, seat)
+        return request
+
+    async def apply(self, position: SealedPosition, index: int) -> tuple[SealedPosition, bytes]:
+        local = position.local
+        decider, token = self._token(position, local.seat)
+        move = game_pb2.Move()
+        local.codec.move_to_wire(local.moves[index], move)
+        reply = await self._stub.ApplyMove(
+            game_service_pb2.ApplyMoveRequest(sealed_state=token, seat=decider, move=move)
+        )
+        after, events = await self._local.apply(local, index)
+        served = game_service_pb2.ApplyMoveResponse(events=reply.events).SerializeToString()
+        if served != events or reply.seat != after.seat:
+            raise RuntimeError("the service's sealed match differs from the rules' own")
+        reveal = reply.deal_reveal if reply.HasField("deal_reveal") else None
+        return SealedPosition(
+            after, tuple(reply.sealed_states), position.match_id, position.commitment, reveal
+        ), events
+
+    async def score(self, position: SealedPosition) -> game_service_pb2.ScoreResponse:
+        return await self._local.score(position.local)
+
+    async def state(self, position: SealedPosition) -> game_pb2.GameState:
+        return await self._local.state(position.local)
+
+    def sealed(self, position: SealedPosition) -> dict[str, Any]:
+        """The record's ``sealed``: the service's match id and commitment, and what its
+        last move revealed (nothing when the match ended in a forfeit)."""
+        entry: dict[str, Any] = {
+            "match_id": position.match_id,
+            "deal_commitment": position.commitment.hex(),
+        }
+        if position.reveal is not None:
+            entry["deal_salt"] = position.reveal.salt.hex()
+        return entry
+
+    async def close(self) -> None:
+        await self._remote.close()
+
+
+def engine_for(service: str | None, ca: Path | None = None, seal: bool = False) -> Engine:
+    if seal:
+        if service is None:
+            raise ValueError("--seal plays through a keyed GameService: give --service too")
+        return SealedEngine(service, ca)
     return LocalEngine() if service is None else RemoteEngine(service, ca)

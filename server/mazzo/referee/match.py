@@ -18,6 +18,7 @@ import hashlib
 import json
 import random
 import re
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,11 +28,20 @@ from pathlib import Path
 
 from google.protobuf import json_format
 
+from mazzo.core import fair
 from mazzo.players.builtins import random_index
 from mazzo.referee.bots import BotPool, BotSpec, await_reachable, check_startable
 from mazzo.referee.engine import Engine
 from mazzo.referee.games import hooks_for
-from mazzo.referee.records import FORMAT, Json, deal_hash, events_json, move_json, to_json
+from mazzo.referee.records import (
+    FORMAT,
+    Json,
+    deal_commitment,
+    deal_hash,
+    events_json,
+    move_json,
+    to_json,
+)
 from mazzo.referee.transports import Fault, Reply, Transport
 from mazzo.v1 import bot_pb2, game_pb2
 
@@ -196,7 +206,8 @@ async def play_match(
     on_deal: Callable[[Json], None] | None = None,
 ) -> Json:
     """Play one match to its end (or a forfeit) and return its record. ``on_deal`` is
-    given the record's header (with the deal hash) before the first move."""
+    given the record's header (with the deal's commitment) before the first move; the
+    salt that opens the commitment is in the record only, at the end."""
     started = datetime.now(UTC)
     wall = time.perf_counter()
     ledger = ledger if ledger is not None else FaultLedger(rules.disqualify_after)
@@ -205,6 +216,8 @@ async def play_match(
     position = await engine.deal(spec.game, options, spec.players, spec.seed)
     dealt = await engine.state(position)
     players = dealt.players
+    dealt_hash = deal_hash(dealt)
+    salt = secrets.token_bytes(fair.SALT_BYTES)
     first = await engine.score(position)
     sides = [list(s.seats) for s in first.sides]
     seats = sorted(s for side in sides for s in side)
@@ -220,7 +233,7 @@ async def play_match(
         "players": players,
         "options": spec.options,
         "seed": spec.seed,
-        "deal_hash": deal_hash(dealt),
+        "deal_commitment": deal_commitment(spec.seed, dealt_hash, salt),
         "sides": [
             {"entrant": e.name, "seats": side, "bots": list(e.bots)}
             for e, side in zip(lineup, sides, strict=True)
@@ -319,7 +332,12 @@ async def play_match(
         winners = [i for i in range(len(sides)) if i != forfeit["side"]]
     else:
         winners = list(score.winners)
+    sealed = engine.sealed(position)
+    if sealed is not None:
+        record["sealed"] = sealed
     record.update(
+        deal_hash=dealt_hash,
+        deal_salt=salt.hex(),
         moves=moves,
         faults=faults,
         hands=hands,
@@ -446,16 +464,18 @@ async def run_match(
     logs: Path | None = None,
     on_deal: Callable[[Json], None] | None = None,
     ca: Path | None = None,
+    seal: bool = False,
 ) -> Json:
     """``mazzo match``: one match between the given bots; returns its record. ``ca``
-    checks the certificates of ``grpcs://`` bots and service."""
+    checks the certificates of ``grpcs://`` bots and service; ``seal`` plays through
+    the service's sealed tokens, each bot given its own seat's."""
     from mazzo.referee.engine import engine_for
 
     sides, deciders = table_of(spec.game, spec.players, spec.options_message())
     lineup = entrants_for_bots(bots, sides, deciders)
     check_startable(bot for entrant in lineup for bot in entrant.bots)
     await await_reachable((bot for entrant in lineup for bot in entrant.bots), ca)
-    engine = engine_for(service, ca)
+    engine = engine_for(service, ca, seal)
     pools = Pools(logs=logs, ca=ca)
     try:
         return await play_match(spec, lineup, engine, pools, clock, rules, on_deal=on_deal)

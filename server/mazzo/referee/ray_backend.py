@@ -105,6 +105,7 @@ class RayBackend:
             logs=None if self._logs is None else str(self._logs.resolve()),
             cwd=os.getcwd(),
             ca=None if self._ca is None else str(self._ca.resolve()),
+            seal=config.seal,
         )
         ref = self._remote.remote(task)
         try:

@@ -9,7 +9,6 @@ every record that holds them: records are values, never mutated in place.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -19,6 +18,7 @@ from typing import IO, Any
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from mazzo.core import fair
 from mazzo.v1 import game_pb2, game_service_pb2
 
 Json = dict[str, Any]
@@ -62,11 +62,16 @@ def events_json(data: bytes) -> list[Json]:
 
 
 def deal_hash(state: game_pb2.GameState) -> str:
-    """BLAKE2b-256 of the dealt state's wire bytes: a commitment to every card of the
-    deal (and the generator's seed), published before the first move and checked again
-    by replay."""
-    data = state.SerializeToString(deterministic=True)
-    return hashlib.blake2b(data, digest_size=32).hexdigest()
+    """BLAKE2b-256 of the dealt state's wire bytes: every card of the deal (and the
+    generator's seed). Records before commitments published it before the first move;
+    it is now the input of the salted commitment (``fair.commitment``), and recorded at
+    the end for older readers."""
+    return fair.deal_hash(state.SerializeToString(deterministic=True)).hex()
+
+
+def deal_commitment(seed: int, dealt_hash: str, salt: bytes) -> str:
+    """The record's ``deal_commitment``: hex of ``fair.commitment``."""
+    return fair.commitment(salt, seed, bytes.fromhex(dealt_hash)).hex()
 
 
 class RecordWriter:

@@ -1,7 +1,8 @@
 """``mazzo replay``: re-check every move of every record against the rules.
 
 A record is re-dealt from its game, options, players and seed; the deal hash must
-match, then every move must be by the seat to act, legal, and cause exactly the
+match, and the revealed salt must open the deal's commitment (records since
+commitments), then every move must be by the seat to act, legal, and cause exactly the
 recorded events, and the final score must be the recorded one. The first
 divergence is reported with where it happened and what differs. Any hand of a
 record can be printed: every seat's cards at its start and its moves.
@@ -16,6 +17,7 @@ from typing import Any
 from google.protobuf import json_format
 
 from mazzo.codec import CODECS
+from mazzo.core import fair
 from mazzo.core.errors import RulesError
 from mazzo.games.registry import rules_for
 from mazzo.referee.games import hooks_for
@@ -74,8 +76,9 @@ def replay(record: Json) -> Replayed:
         state, _ = rules.deal(options, record["players"], record["seed"])
     except (RulesError, json_format.ParseError) as e:
         return diverged(None, f"cannot deal: {e}")
-    if deal_hash(_wire_state(codec, rules, state)) != record["deal_hash"]:
-        return diverged(None, "the deal differs from the published deal hash")
+    why = check_deal(record, deal_hash(_wire_state(codec, rules, state)))
+    if why is not None:
+        return diverged(None, why)
     out.hands.append((0, state))
     for ply, entry in enumerate(record["moves"]):
         if rules.finished(state):
@@ -101,6 +104,39 @@ def replay(record: Json) -> Replayed:
     return _check_end(out, state, diverged)
 
 
+def check_deal(record: Json, dealt_hash: str) -> str | None:
+    """What is wrong with a record's deal, given the hash of the deal its seed deals:
+    the deal hash (every record), and the commitment opened by the revealed salt
+    (records since commitments; older ones have none)."""
+    if "deal_commitment" not in record:
+        if record.get("deal_hash") != dealt_hash:
+            return "the deal differs from the published deal hash"
+        return None
+    if record.get("deal_hash", dealt_hash) != dealt_hash:
+        return "the deal differs from the recorded deal hash"
+    if "deal_salt" not in record:
+        return "the commitment's salt is not revealed (deal_salt)"
+    try:
+        salt = fair.from_hex(record["deal_salt"], "deal_salt", fair.SALT_BYTES)
+        committed = fair.from_hex(record["deal_commitment"], "deal_commitment", fair.DIGEST_BYTES)
+    except ValueError as e:
+        return str(e)
+    if not fair.commitment_matches(committed, salt, record["seed"], bytes.fromhex(dealt_hash)):
+        return "the deal, its seed and the revealed salt do not open the published commitment"
+    sealed = record.get("sealed")
+    if isinstance(sealed, dict) and "deal_salt" in sealed:  # a match played sealed, to its end
+        try:
+            salt = fair.from_hex(sealed["deal_salt"], "sealed.deal_salt", fair.SALT_BYTES)
+            committed = fair.from_hex(
+                sealed.get("deal_commitment"), "sealed.deal_commitment", fair.DIGEST_BYTES
+            )
+        except ValueError as e:
+            return str(e)
+        if not fair.commitment_matches(committed, salt, record["seed"], bytes.fromhex(dealt_hash)):
+            return "the service's deal commitment is not opened by the salt it revealed"
+    return None
+
+
 def _check_end(out: Replayed, state: Any, diverged: Callable[[int, str], Replayed]) -> Replayed:
     record, rules = out.record, out.rules
     result = record["result"]
@@ -114,6 +150,9 @@ def _check_end(out: Replayed, state: Any, diverged: Callable[[int, str], Replaye
         codec.side_score_to_wire(side.detail, getattr(msg, codec.options_field))
     if to_json(response) != result["score"]:
         return diverged(-1, f"the score is {to_json(response)}, the record says {result['score']}")
+    totals = [side.match_total for side in report.sides]
+    if result.get("match_totals", totals) != totals:
+        return diverged(-1, f"the totals are {totals}, the record says {result['match_totals']}")
     if result.get("forfeit") is None and list(report.winners) != result["winners"]:
         return diverged(
             -1, f"winners are {list(report.winners)}, the record says {result['winners']}"

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from mazzo.core import fair
 from mazzo.referee.match import Entrant, MatchSpec
 
 
@@ -69,10 +70,13 @@ def schedule(
     players: int,
     options: dict[str, object],
     duplicate: bool,
+    mixed: bytes | None = None,
 ) -> list[Job]:
+    """Every match of the run. ``mixed``: the entrants' revealed entropy
+    (``fair.mix``), which then goes into every deal's seed (``fair.mixed_seed``)."""
     jobs = []
     for d in range(deals):
-        seed = deal_seed(base_seed, d)
+        seed = deal_seed(base_seed, d) if mixed is None else fair.mixed_seed(base_seed, d, mixed)
         for p, group in enumerate(groups):
             n = len(group)
             rotations = range(n) if duplicate else (d % n,)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import signal
 import sys
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from mazzo.core import fair
 from mazzo.referee.bots import await_reachable, check_startable
 from mazzo.referee.engine import Engine, engine_for
 from mazzo.referee.match import (
@@ -64,6 +66,13 @@ class Config:
     faults: FaultRules = field(default_factory=FaultRules)
     records: Path | None = None
     service: str | None = None
+    #: Entrant -> the commitment (hex) to its entropy secret, published with the
+    #: schedule (docs/fair-deals.md); empty: the seeds are the base seed's alone.
+    entropy: dict[str, str] = field(default_factory=dict)
+    #: Entrant -> its revealed secret, given when the run starts (``--entropy``).
+    reveals: dict[str, bytes] = field(default_factory=dict)
+    #: Play through the service's sealed tokens (``--seal``; needs ``service``).
+    seal: bool = False
 
     @staticmethod
     def load(path: Path) -> Config:
@@ -76,6 +85,7 @@ class Config:
         known = {
             "name", "game", "entrants", "players", "seed", "format", "challengers", "deals",
             "duplicate", "concurrency", "options", "time", "faults", "records", "service",
+            "entropy", "seal",
         }  # fmt: skip
         unknown = set(data) - known
         if unknown:
@@ -96,6 +106,19 @@ class Config:
         options = data.get("options", {})
         settings = [f"{k}={_toml_value(v)}" for k, v in options.items()]
         records = data.get("records")
+        entropy = data.get("entropy", {})
+        if not isinstance(entropy, dict):
+            raise ValueError('entropy is a table: entrant name = "commitment hex"')
+        names = {e.name for e in entrants}
+        if entropy and set(entropy) != names:
+            missing, extra = sorted(names - set(entropy)), sorted(set(entropy) - names)
+            raise ValueError(
+                "entropy needs a commitment from every entrant and no one else"
+                + (f"; missing: {', '.join(missing)}" if missing else "")
+                + (f"; not entrants: {', '.join(extra)}" if extra else "")
+            )
+        for name, text in entropy.items():
+            fair.from_hex(text, f"entropy.{name}", fair.DIGEST_BYTES)
         return Config(
             name=data.get("name", "tournament"),
             game=game,
@@ -114,7 +137,48 @@ class Config:
             ),
             records=None if records is None else base / records,
             service=data.get("service"),
+            entropy={name: text.lower() for name, text in entropy.items()},
+            seal=bool(data.get("seal", False)),
         )
+
+    def with_reveals(self, reveals: dict[str, Any]) -> Config:
+        """The config with the entrants' revealed secrets (hex), each checked against
+        its commitment: ``ValueError`` naming every entrant whose secret is missing or
+        does not open its commitment."""
+        if not self.entropy:
+            raise ValueError("--entropy: this tournament's config commits to no entropy")
+        secrets: dict[str, bytes] = {}
+        wrong = []
+        for name, committed in self.entropy.items():
+            try:
+                secret = fair.from_hex(reveals.get(name), f"entropy of {name}")
+                ok = fair.entropy_commitment(secret).hex() == committed
+            except ValueError:
+                ok = False
+            if not ok:
+                wrong.append(name)
+            else:
+                secrets[name] = secret
+        extra = sorted(set(reveals) - set(self.entropy))
+        problems = []
+        if wrong:
+            problems.append(f"no secret that opens the commitment of {', '.join(wrong)}")
+        if extra:
+            problems.append(f"not entrants: {', '.join(extra)}")
+        if problems:
+            raise ValueError("--entropy: " + "; ".join(problems))
+        return dataclasses.replace(self, reveals=secrets)
+
+    def mixed(self) -> bytes | None:
+        """The entrants' entropy mixed (None without entropy); ``ValueError`` until
+        every secret is revealed."""
+        if not self.entropy:
+            return None
+        if set(self.reveals) != set(self.entropy):
+            raise ValueError(
+                "this tournament's seeds need every entrant's entropy: give --entropy FILE"
+            )
+        return fair.mix(self.reveals)
 
     def jobs(self) -> list[Job]:
         sides, _ = table_of(self.game, self.players, _options_message(self.options))
@@ -127,6 +191,7 @@ class Config:
             self.players,
             self.options,
             self.duplicate,
+            self.mixed(),
         )
 
 
@@ -206,14 +271,22 @@ class Progress:
 
 
 def tournament_tag(config: Config, job: Job) -> Json:
-    """The record's ``tournament`` field: where the match sits in the schedule."""
-    return {
+    """The record's ``tournament`` field: where the match sits in the schedule, and
+    what its seed was drawn from (the base seed, and the entrants' entropy)."""
+    tag: Json = {
         "name": config.name,
         "pairing": job.pairing,
         "deal": job.deal,
         "orientation": job.orientation,
         "duplicate": config.duplicate,
+        "base_seed": config.seed,
     }
+    if config.entropy:
+        tag["entropy"] = [
+            {"entrant": name, "commitment": config.entropy[name], "secret": secret.hex()}
+            for name, secret in sorted(config.reveals.items())
+        ]
+    return tag
 
 
 @dataclass(frozen=True)
@@ -235,6 +308,7 @@ class MatchTask:
     cwd: str | None = None
     #: The CA file checking ``grpcs://`` bots and service, as seen by the referee.
     ca: str | None = None
+    seal: bool = False
 
 
 async def play_task(task: MatchTask) -> tuple[Json, dict[str, int]]:
@@ -244,7 +318,7 @@ async def play_task(task: MatchTask) -> tuple[Json, dict[str, int]]:
     cwd = Path(task.cwd) if task.cwd and os.path.isdir(task.cwd) else None
     logs = Path(task.logs) if task.logs and os.path.isdir(task.logs) else None
     ca = Path(task.ca) if task.ca else None
-    engine = engine_for(task.service or None, ca)
+    engine = engine_for(task.service or None, ca, task.seal)
     pools = Pools(cwd=cwd, logs=logs, ca=ca)
     ledger = FaultLedger(task.faults.disqualify_after, dict(task.prior_faults))
     try:
@@ -289,7 +363,7 @@ class LocalBackend:
 
     async def start(self, config: Config) -> None:
         self._config = config
-        self._engine = engine_for(config.service or None, self._ca)
+        self._engine = engine_for(config.service or None, self._ca, config.seal)
 
     async def play(self, job: Job, ledger: FaultLedger) -> Json:
         config, engine = self._config, self._engine

@@ -10,6 +10,7 @@ move is the match's business (it knows the legal moves).
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import shlex
 import time
@@ -463,6 +464,8 @@ def request_line(request: bot_pb2.ActRequest) -> bytes:
         parts.append(f',"seat":{request.seat}')
     if request.HasField("time_left"):
         parts += [',"timeLeft":', json_format.MessageToJson(request.time_left)]
+    if request.sealed_state:
+        parts.append(f',"sealedState":"{base64.b64encode(request.sealed_state).decode()}"')
     parts.append("}\n")
     return "".join(parts).encode()
 

@@ -8,6 +8,7 @@ opened here, and answered with only what that seat may know.
 
 from __future__ import annotations
 
+import secrets
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -17,6 +18,7 @@ from mazzo.codec import CODECS, GameCodec, bounds
 from mazzo.codec.bounds import MAX_APPLY_MOVES
 from mazzo.codec.common import MEMO_ENTRIES, memo_for
 from mazzo.codec.wire import entry, message_fields, parse, varint
+from mazzo.core import fair
 from mazzo.core.errors import InvalidArgument, InvalidState, NotAllowedNow, RulesError
 from mazzo.games.registry import GAMES, rules_for
 from mazzo.players.playout import Horizon, PolicyKind
@@ -49,6 +51,9 @@ _MOVES_MOVES_FIELD = game_service_pb2.ApplyMovesResponse.DESCRIPTOR.fields_by_na
     "legal_moves"
 ].number
 _MOVE_EVENTS_FIELD = game_service_pb2.MoveEvents.DESCRIPTOR.fields_by_name["events"].number
+_APPLY_REVEAL_FIELD = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_name[
+    "deal_reveal"
+].number
 _APPLY_SEALED_FIELD = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_name[
     "sealed_states"
 ].number
@@ -122,6 +127,15 @@ def load_view(msg: game_pb2.GameView, field: str = "view") -> tuple[Any, GameCod
     return rules, codec, codec.view_from_wire(msg, field)
 
 
+def deal_commitment(rules: Any, codec: Any, dealt: Any, seed: int, salt: bytes) -> bytes:
+    """The commitment to a deal (``fair.commitment``): its hash is of the dealt state's
+    wire form exactly as ``mazzo replay`` and ``mazzo verify`` rebuild it."""
+    msg = game_pb2.GameState()
+    codec.state_to_wire(dealt, decision(rules, dealt)[0], msg)
+    dealt_hash = fair.deal_hash(msg.SerializeToString(deterministic=True))
+    return fair.commitment(salt, seed, dealt_hash)
+
+
 class GameService(game_service_pb2_grpc.GameServiceServicer):
     def __init__(
         self,
@@ -183,11 +197,19 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             state_bytes = codec.state_bytes(state, seat)
             self.memo.put(state_bytes, (rules, codec, state))
             response.sealed_states.extend(
-                self._tokens(rules, state, state_bytes, match_id, 0, seats_of(rules, state))
+                self._tokens(
+                    rules, state, state_bytes, match_id, 0, seats_of(rules, state), sealer.key_id
+                )
             )
             response.match_id = match_id.hex()
             response.seat = seat
+            salt = sealer.deal_salt(sealer.key_id, match_id)
+            response.deal_commitment = deal_commitment(rules, codec, state, request.seed, salt)
             return response
+        if request.commit:
+            salt = secrets.token_bytes(fair.SALT_BYTES)
+            response.deal_commitment = deal_commitment(rules, codec, state, request.seed, salt)
+            response.deal_salt = salt
         codec.state_to_wire(state, seat, response.state)
         _remember(self.memo, response.state, (rules, codec, state))
         response.seat = seat
@@ -278,16 +300,37 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         self.memo.put(state_bytes, (rules, codec, state))
         own = bool(moves) and rules.controller(state, seat) == header.seat
         tokens = self._tokens(
-            rules, state, state_bytes, header.match_id, header.move + 1, header.seats
+            rules, state, state_bytes, header.match_id, header.move + 1, header.seats, header.key_id
         )
+        reveal = b""
+        if rules.finished(state):
+            reveal = entry(_APPLY_REVEAL_FIELD, self._reveal(header, rules, codec, state))
         return b"".join(
             (
                 codec.events_bytes(events, _APPLY_EVENTS_FIELD),
                 _APPLY_SEAT_KEY + varint(seat) if seat else b"",
                 codec.moves_bytes(moves, _APPLY_MOVES_FIELD) if own else b"",
                 *(entry(_APPLY_SEALED_FIELD, token) for token in tokens),
+                reveal,
             )
         )
+
+    def _reveal(self, header: Header, rules: Any, codec: Any, state: Any) -> bytes:
+        """The serialized ``DealReveal`` of a sealed match that is over: its salt, its
+        seed, and the commitment they open with the seed's deal (the server keeps
+        nothing: it deals the seed again). A finished state the server opened from
+        its own token is the proof the match is over."""
+        assert self.sealer is not None
+        table = state.table  # every game's: what stays fixed within a hand
+        # Trionfo's table has no player count: it is for 5, with a total per seat.
+        players = getattr(table, "players", None) or len(table.totals)
+        dealt, _ = rules.deal(table.options, players, table.seed)
+        salt = self.sealer.deal_salt(header.key_id, header.match_id)
+        return game_service_pb2.DealReveal(
+            salt=salt,
+            seed=table.seed,
+            deal_commitment=deal_commitment(rules, codec, dealt, table.seed, salt),
+        ).SerializeToString()
 
     def _sealer(self, field: str) -> Sealer:
         if self.sealer is None:
@@ -324,13 +367,21 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         return header, loaded
 
     def _tokens(
-        self, rules: Any, state: Any, state_bytes: bytes, match_id: bytes, move: int, seats: int
+        self,
+        rules: Any,
+        state: Any,
+        state_bytes: bytes,
+        match_id: bytes,
+        move: int,
+        seats: int,
+        key_id: str,
     ) -> list[bytes]:
-        """One token per seat (empty for a seat another decides for)."""
+        """One token per seat (empty for a seat another decides for), under the key the
+        match was dealt with."""
         sealer = self.sealer
         assert sealer is not None
         return [
-            sealer.seal(state_bytes, match_id, move, seat, seats) if holds else b""
+            sealer.seal(state_bytes, match_id, move, seat, seats, key_id) if holds else b""
             for seat, holds in enumerate(holders(rules, state, seats))
         ]
 
@@ -341,9 +392,11 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         if opened is None:
             rules, codec, state = load_state(request.state, self.memo)
         else:
-            _, (rules, codec, state) = opened
+            header, (rules, codec, state) = opened
         response = game_service_pb2.GetViewResponse()
         codec.view_to_wire(rules.view(state, request.seat), response.view)
+        if opened is not None and rules.finished(state):
+            response.deal_reveal.MergeFromString(self._reveal(header, rules, codec, state))
         return response
 
     async def Score(

@@ -64,6 +64,8 @@ KEY_ID = re.compile(r"[A-Za-z0-9._-]{1,32}")
 #: fewer is a typed or patterned key.
 MIN_DISTINCT_BYTES = 16
 _HKDF_INFO = b"mazzo.v1 sealed state\x00"
+_SALT_INFO = b"mazzo.v1 deal salt\x00"
+SALT_BYTES = 32
 _FIXED = struct.Struct(">16sIBB")  # match id, move, seat, seats
 MAKE_A_KEY = "make one with: head -c 32 /dev/urandom | base64"
 
@@ -255,15 +257,36 @@ class Sealer:
         tables) never share one, and the server keeps nothing."""
         return secrets.token_bytes(MATCH_ID_BYTES)
 
-    def seal(self, state: bytes, match_id: bytes, move: int, seat: int, seats: int) -> bytes:
-        """The token of ``seat`` for the serialized state ``state``."""
+    def deal_salt(self, key_id: str, match_id: bytes) -> bytes:
+        """The salt of a sealed match's deal commitment (docs/fair-deals.md): HKDF-SHA256
+        of the match's key (``key_id``) with info ``mazzo.v1 deal salt``, a zero byte and
+        the match id. The server keeps nothing, yet can reveal it at the end; nobody
+        without the key can compute it before."""
+        hkdf = HKDF(
+            algorithm=hashes.SHA256(), length=SALT_BYTES, salt=None, info=_SALT_INFO + match_id
+        )
+        return hkdf.derive(self._secrets[key_id])
+
+    def seal(
+        self,
+        state: bytes,
+        match_id: bytes,
+        move: int,
+        seat: int,
+        seats: int,
+        key_id: str | None = None,
+    ) -> bytes:
+        """The token of ``seat`` for the serialized state ``state``, sealed with the key
+        ``key_id`` (default: the newest). A match keeps the key it was dealt with to its
+        end: its deal commitment's salt derives from that key."""
         if len(match_id) != MATCH_ID_BYTES or not 0 <= move <= MAX_MOVE:
             raise ValueError(f"match id of {len(match_id)} bytes, move {move}")
         if not 0 <= seat < seats <= MAX_SEATS:
             raise ValueError(f"seat {seat} of {seats}")
-        header = header_bytes(self.key_id, match_id, move, seat, seats)
+        key_id = self.key_id if key_id is None else key_id
+        header = header_bytes(key_id, match_id, move, seat, seats)
         nonce = os.urandom(NONCE_BYTES)
-        sealed = self._aead(self.key_id, match_id).encrypt(nonce, padded(state), header)
+        sealed = self._aead(key_id, match_id).encrypt(nonce, padded(state), header)
         return header + nonce + sealed
 
     def open(self, token: bytes, header: Header | None = None) -> tuple[Header, bytes]:
