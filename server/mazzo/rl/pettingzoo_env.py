@@ -20,10 +20,9 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from mazzo.core.rules import ScoreReport
-from mazzo.games.maraffa.game import MaraffaSideScore
 from mazzo.games.registry import rules_for
 from mazzo.rl.encoding import encoding_for, game_options
+from mazzo.rl.rewards import hand_change, match_result
 
 Reward = Literal["match", "hand"]
 Mask = NDArray[np.int8]
@@ -192,10 +191,9 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             for a in self.agents:
                 self.rewards[a] = float(change[self.side[a]])
         elif finished:
-            won = set(report.winners)
-            draw = not won or len(won) == len(report.sides)
+            result = match_result(report)
             for a in self.agents:
-                self.rewards[a] = 0.0 if draw else 1.0 if self.side[a] in won else -1.0
+                self.rewards[a] = result[self.side[a]]
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -211,19 +209,6 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
 
     def close(self) -> None:
         pass
-
-
-def hand_change(before: ScoreReport, after: ScoreReport) -> list[int]:
-    """Per side, what the hand just scored added to its match total. A Maraffa series
-    starts each game's totals from zero (the only way they fall), so across a new
-    game the sides' last hand is read from the score instead."""
-    change = [a.match_total - b.match_total for a, b in zip(after.sides, before.sides, strict=True)]
-    details = [side.detail for side in after.sides]
-    if any(c < 0 for c in change) and all(type(d) is MaraffaSideScore for d in details):
-        last = [d.last_hand for d in details]
-        if all(h is not None for h in last):
-            return [h.hand_score for h in last]
-    return change
 
 
 def raw_env(**kwargs: Any) -> MazzoEnv:
