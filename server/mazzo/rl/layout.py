@@ -60,6 +60,15 @@ class Layout:
     def zeros(self) -> Observation:
         return np.zeros(self.size, np.float32)
 
+    def markdown(self) -> str:
+        """The layout as the table docs/rl.md shows (a test holds the two together)."""
+        rows = ["| Block | Offset | Size | Range | Meaning |", "|---|---|---|---|---|"]
+        for b in self.blocks:
+            rows.append(
+                f"| `{b.name}` | {b.offset} | {b.size} | {b.low:g} .. {b.high:g} | {b.meaning} |"
+            )
+        return "\n".join(rows)
+
 
 def clip(x: float, low: float = 0.0, high: float = 1.0) -> float:
     return low if x < low else high if x > high else x

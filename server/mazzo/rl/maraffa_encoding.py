@@ -50,8 +50,9 @@ ACTIONS = CALL + 4 * CARDS
 
 #: Trionfo totals (game points, signed) are divided by this: a MASO_DEI_MASI pays 32.
 TRIONFO_SCALE = 32.0
-#: Thirds in one hand's cards (11 points), and the most cards a hand holds (39 cards).
-HAND_THIRDS = 33.0
+#: Thirds in all the cards of a hand (the last trick aside), and the most cards a hand
+#: holds (39 cards).
+HAND_THIRDS = 32.0
 MOST_CARDS = 13.0
 STOCK = 20.0
 
@@ -119,7 +120,7 @@ LAYOUT = Layout(
     Block("hand_hidden", 1, "1 while the viewer may not see his own cards"),
     Block("hand_sizes", SLOTS, "cards held by each relative seat / 13"),
     Block("stock_size", 1, "2 players: cards in the stock / 20"),
-    Block("hand_points", SLOTS, "thirds in the tricks each relative seat won this hand / 33"),
+    Block("hand_points", SLOTS, "thirds in the tricks each relative seat won this hand / 32"),
     Block(
         "totals",
         SLOTS,

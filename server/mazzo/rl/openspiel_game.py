@@ -1,11 +1,12 @@
 """Mazzo's games as OpenSpiel Python games, so OpenSpiel's own algorithms run on them.
 
     import pyspiel
-    import mazzo.rl.openspiel_game  # registers mazzo_maraffa
+    import mazzo.rl.openspiel_game  # registers mazzo_maraffa, mazzo_burraco, mazzo_ramino
     game = pyspiel.load_game("mazzo_maraffa", {"players": 4, "options": '{"target": 21}'})
 
-One episode is a whole match. Every deal is a run of chance nodes, one card at a time
-(``chance_deals``), and the first dealer one more; the players' moves are the actions
+One episode is a whole match. Every deal (and every Ramino reshuffle) is a run of
+chance nodes, one card at a time (``chance_deals``), and the first dealer one more;
+the players' moves are the actions
 of the PettingZoo environment (the same ``Encoding``), and so are the observation and
 information state tensors (a seat's view as numbers). The information state string
 is perfect recall: the seat's view at the end of every past hand, then its view now.
@@ -54,7 +55,7 @@ class Setup:
         self.options = options
         self.encoding: Encoding = encoding_for(game, options)
         self.deals: ChanceDeals = deals_for(game)
-        probe, _ = self.rules.deal(options, players, 0)  # refuses bad options now
+        probe, events = self.rules.deal(options, players, 0)  # refuses bad options now
         self.seats = len(probe.hands)
         controllers: list[int] = [self.rules.controller(probe, s) for s in range(self.seats)]
         #: OpenSpiel's players are the seats that decide, in seat order.
@@ -64,8 +65,11 @@ class Setup:
         side: dict[int, int] = {seat: s.side for s in report.sides for seat in s.seats}
         self.side_of_player = tuple(side[seat] for seat in self.seat_of_player)
         decisions = self.rules.moves_bound(probe, True)
-        places = len(self.deals.slots(probe).owners)
-        #: The first dealer, every decision, and a deal after each (a redeal, a new hand).
+        first = self.deals.deal_of(probe, events)
+        assert first is not None, "a match begins with a deal"
+        places = len(first.owners)
+        #: The first dealer, every decision, and a deal after each (a redeal, a new hand,
+        #: a reshuffle).
         self.max_length = 1 + decisions + (decisions + 1) * places
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Setup:
@@ -183,20 +187,22 @@ class MazzoState(pyspiel.State):  # type: ignore[misc]
             if not self._left()[card]:
                 raise ValueError(f"{card} is not left to deal")
             self._placed += (card,)
-            deal: Deal = self._deal.value
-            if len(self._placed) == len(deal.owners):
-                placed = setup.deals.place(self._engine.value, deal, self._placed)
+            dealing: Deal = self._deal.value
+            if len(self._placed) == len(dealing.owners):
+                placed = setup.deals.place(self._engine.value, dealing, self._placed)
                 self._engine, self._deal, self._placed = Shared(placed), None, ()
         else:
             before = self._engine.value
             after, events = setup.rules.apply(before, setup.encoding.move_of(action))
             self._engine = Shared(after)
-            if not setup.rules.finished(after) and setup.deals.dealt(events):
-                self._past = tuple(
-                    (*past, self._view_text(before, p)) for p, past in enumerate(self._past)
-                )
+            deal = None if setup.rules.finished(after) else setup.deals.deal_of(after, events)
+            if deal is not None:
+                if deal.new_hand:
+                    self._past = tuple(
+                        (*past, self._view_text(before, p)) for p, past in enumerate(self._past)
+                    )
                 self._before = Shared(before)
-                self._deal = Shared(setup.deals.slots(after))
+                self._deal = Shared(deal)
 
     def _action_to_string(self, player: int, action: int) -> str:
         setup = self._setup
@@ -263,9 +269,10 @@ class MazzoState(pyspiel.State):  # type: ignore[misc]
     def _start(self, dealer: int) -> None:
         setup = self._setup
         options = replace(setup.options, first_dealer=dealer)
-        state, _ = setup.rules.deal(options, setup.players, 0)
+        state, events = setup.rules.deal(options, setup.players, 0)
         self._engine = Shared(state)
-        self._deal = Shared(setup.deals.slots(state))
+        self._deal = Shared(setup.deals.deal_of(state, events))
+        assert self._deal.value is not None, "a match begins with a deal"
 
     def _left(self) -> Counter[int]:
         assert self._deal is not None
@@ -303,9 +310,27 @@ class MaraffaGame(MazzoGame):
         super().__init__("maraffa", params)
 
 
+class BurracoGame(MazzoGame):
+    """``mazzo_burraco``: 2, 3 or 4 players."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__("burraco", params)
+
+
+class RaminoGame(MazzoGame):
+    """``mazzo_ramino``: 2 to 6 players."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__("ramino", params)
+
+
 #: OpenSpiel keeps what is registered until the process ends: a class, as its own
 #: games register (a function registered instead crashed the interpreter at exit).
-GAMES = {"maraffa": MaraffaGame}
+GAMES: dict[str, type[MazzoGame]] = {
+    "maraffa": MaraffaGame,
+    "burraco": BurracoGame,
+    "ramino": RaminoGame,
+}
 
 
 def register() -> None:
