@@ -11,8 +11,11 @@ melds and lay-offs, which ``apply`` also accepts, are reached one card at a time
 
 from __future__ import annotations
 
+from collections import defaultdict
 from itertools import combinations_with_replacement
 from typing import Any, Final
+
+import numpy as np
 
 from mazzo.core.cards import JOKER
 from mazzo.games.burraco.cards import COPIES
@@ -154,10 +157,12 @@ def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
         obs[base + c - 1] += 1.0 / COPIES[c]
 
 
-def _seen(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
-    """Counts of cards that may pass through a hand many times: clipped at 1."""
-    for c in cards:
-        obs[base + c - 1] = min(1.0, obs[base + c - 1] + 1.0 / COPIES[c])
+def _seen(obs: Observation, seen: dict[int, float]) -> None:
+    """Cards that may pass through a hand many times, counted per copy: clipped at 1."""
+    if seen:
+        at = np.fromiter(seen.keys(), np.int64, len(seen))
+        copies = np.fromiter(seen.values(), np.float32, len(seen))
+        obs[at] = np.minimum(copies, 1.0)
 
 
 def _observe(view: View) -> Observation:
@@ -192,14 +197,17 @@ def _observe(view: View) -> Observation:
         obs[base + M_ACE_HIGH] = float(m.ace_high)
         if m.burraco in _BURRACO_KINDS:
             obs[base + M_BURRACO + _BURRACO_KINDS.index(m.burraco)] = 1.0
-    discards, taken = LAYOUT["discards"], LAYOUT["taken"]
+    discards, taken = LAYOUT["discards"] - 1, LAYOUT["taken"] - 1
+    seen: defaultdict[int, float] = defaultdict(float)
     for event in view.history:
         if type(event) is Discarded:
-            r = (event.seat - me) % seats
-            _seen(obs, discards + r * CODES, (event.card,))
+            at = discards + (event.seat - me) % seats * CODES
+            seen[at + event.card] += 1.0 / COPIES[event.card]
         elif type(event) is PileTaken:
-            r = (event.seat - me) % seats
-            _seen(obs, taken + r * CODES, event.cards)
+            at = taken + (event.seat - me) % seats * CODES
+            for c in event.cards:
+                seen[at + c] += 1.0 / COPIES[c]
+    _seen(obs, seen)
     sizes = LAYOUT["hand_sizes"]
     for s, n in enumerate(view.hand_sizes):
         obs[sizes + (s - me) % seats] = clip(n / 30)

@@ -23,6 +23,7 @@ from typing import Any
 
 import pyspiel
 
+from mazzo.core.cards import code
 from mazzo.games.registry import rules_for
 from mazzo.rl.chance_deals import ChanceDeals, Deal, deals_for
 from mazzo.rl.encoding import Encoding, encoding_for, game_options
@@ -210,8 +211,6 @@ class MazzoState(pyspiel.State):  # type: ignore[misc]
             return str(setup.encoding.move_of(action))
         if self._engine is None:
             return f"dealer {action}"
-        from mazzo.core.cards import code
-
         return f"deal {code(setup.deals.card_of(action))}"
 
     def is_terminal(self) -> bool:

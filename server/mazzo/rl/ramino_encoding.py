@@ -10,8 +10,11 @@ the engine ignores them but for their count.
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cache
 from typing import Any, Final
+
+import numpy as np
 
 from mazzo.games.ramino.cards import CODES
 from mazzo.games.ramino.moves import (
@@ -31,7 +34,7 @@ from mazzo.games.ramino.moves import (
     raise_bid,
 )
 from mazzo.games.ramino.options import PLAYER_COUNTS
-from mazzo.games.ramino.state import NO_SEAT, Source
+from mazzo.games.ramino.state import NO_SEAT
 from mazzo.games.ramino.view import View
 from mazzo.rl.layout import Block, Layout, Observation, clip
 
@@ -132,9 +135,12 @@ def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
         obs[base + c - 1] += 0.5
 
 
-def _seen(obs: Observation, at: int) -> None:
-    """A card that may pass through a hand many times: counted to 2, then clipped."""
-    obs[at] = min(1.0, obs[at] + 0.5)
+def _seen(obs: Observation, seen: Counter[int]) -> None:
+    """Cards that may pass through a hand many times: counted to 2, then clipped."""
+    if seen:
+        at = np.fromiter(seen.keys(), np.int64, len(seen))
+        times = np.fromiter(seen.values(), np.float32, len(seen))
+        obs[at] = np.minimum(times * 0.5, 1.0)
 
 
 def _observe(view: View) -> Observation:
@@ -155,13 +161,15 @@ def _observe(view: View) -> Observation:
     if view.taken_card:
         obs[LAYOUT["taken_card"] + view.taken_card - 1] = 1.0
     obs[LAYOUT["source"] + view.taken] = 1.0
-    discards, taken = LAYOUT["discards"], LAYOUT["taken"]
-    for turn in view.turns:
-        r = (turn.seat - me) % seats
-        if turn.discard:
-            _seen(obs, discards + r * CARDS + turn.discard - 1)
-        if turn.source is Source.PILE:
-            _seen(obs, taken + r * CARDS + turn.taken - 1)
+    discards, taken = LAYOUT["discards"] - 1, LAYOUT["taken"] - 1
+    seen: Counter[int] = Counter()
+    for seat_, _, card, discard in view.turns:  # seat, source, taken card, discard
+        r = (seat_ - me) % seats * CARDS
+        if discard:
+            seen[discards + r + discard] += 1
+        if card:  # a card taken from the pile; a draw from the stock shows none
+            seen[taken + r + card] += 1
+    _seen(obs, seen)
     obs[LAYOUT["phase"] + view.phase - 1] = 1.0
     if view.phase != 4:  # nobody acts once the match is over
         seat("to_act", view.to_act)
