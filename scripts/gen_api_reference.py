@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from gen_openapi import include_paths
+from gen_openapi import include_paths, store
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "proto"
@@ -74,15 +74,7 @@ def main() -> int:
     parser.add_argument("--plugin", type=Path, required=True, help="protoc-gen-doc binary")
     parser.add_argument("--check", action="store_true", help="fail if the stored file is stale")
     args = parser.parse_args()
-    text = generate(args.plugin.resolve())
-    if args.check:
-        if not TARGET.exists() or TARGET.read_text(encoding="utf-8") != text:
-            print(f"{TARGET.relative_to(ROOT)} is stale: run make api-docs", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET.relative_to(ROOT)}")
-    return 0
+    return store(TARGET, generate(args.plugin.resolve()), args.check, "make api-docs")
 
 
 if __name__ == "__main__":

@@ -72,21 +72,26 @@ def generate(plugin: Path) -> str:
     return json.dumps(document, indent=1) + "\n"
 
 
+def store(target: Path, text: str, check: bool, remake: str) -> int:
+    """Write ``target``, or with ``check`` say whether it is current (exit status)."""
+    name = target.relative_to(ROOT)
+    if check:
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            print(f"{name} is stale: run `{remake}`", file=sys.stderr)
+            return 1
+        print(f"{name} matches the proto")
+        return 0
+    target.write_text(text, encoding="utf-8")
+    print(f"wrote {name}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--plugin", type=Path, required=True, help="protoc-gen-openapi binary")
     parser.add_argument("--check", action="store_true", help="fail if the stored file is stale")
     args = parser.parse_args()
-    text = generate(args.plugin.resolve())
-    if args.check:
-        if not TARGET.exists() or TARGET.read_text() != text:
-            print(f"{TARGET.relative_to(ROOT)} is stale: run `make openapi`", file=sys.stderr)
-            return 1
-        print(f"{TARGET.relative_to(ROOT)} matches the proto")
-        return 0
-    TARGET.write_text(text)
-    print(f"wrote {TARGET.relative_to(ROOT)}")
-    return 0
+    return store(TARGET, generate(args.plugin.resolve()), args.check, "make openapi")
 
 
 if __name__ == "__main__":

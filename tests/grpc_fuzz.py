@@ -41,12 +41,15 @@ def edge_value(
     edges: Sequence[int],
     strings: Sequence[str],
 ) -> Any:
-    """A value for field ``f``: a coin for a bool, one of ``strings``, else an edge or a
-    big value (or the current value plus or minus one), clamped to the field's type."""
+    """A value for field ``f``: a coin for a bool, one of ``strings``, bytes that may
+    look like a sealed token's start (docs/sealing.md), else an edge or a big value (or
+    the current value plus or minus one), clamped to the field's type."""
     if f.type == FieldDescriptor.TYPE_BOOL:
         return rnd.random() < 0.5
     if f.type == FieldDescriptor.TYPE_STRING:
         return rnd.choice(strings)
+    if f.type == FieldDescriptor.TYPE_BYTES:
+        return rnd.choice([b"", b"\x01", b"\x01\x02k1"]) + rnd.randbytes(rnd.choice([0, 40, 300]))
     lo, hi = BOUNDS[f.type]
     candidates = [*edges, *BIG_VALUES]
     if not f.is_repeated:

@@ -120,6 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
         "(env MAZZO_TLS_CLIENT_CA)",
     )
     serve.add_argument(
+        "--seal-key-file",
+        type=Path,
+        default=os.environ.get("MAZZO_SEAL_KEY_FILE"),
+        help="seal states with these keys: lines 'KEY_ID BASE64KEY', the last seals, all "
+        "open (docs/sealing.md; env MAZZO_SEAL_KEY_FILE)",
+    )
+    serve.add_argument(
         "--log-format",
         choices=("json", "text"),
         default=os.environ.get("MAZZO_LOG_FORMAT", "json"),
@@ -260,6 +267,16 @@ def _tls(args: argparse.Namespace) -> Any:
     return Tls(
         Path(args.tls_cert), Path(args.tls_key), args.tls_client_ca and Path(args.tls_client_ca)
     )
+
+
+def _sealer(path: Path | None) -> Any:
+    """The server's sealer from ``--seal-key-file``, the file checked now: a bad one
+    stops the start with one line (``KeyFileError``), before any port is taken."""
+    if path is None:
+        return None
+    from mazzo.service.sealing import Sealer
+
+    return Sealer.from_file(Path(path))
 
 
 @contextlib.contextmanager
@@ -403,7 +420,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         http_port = None if args.no_http else args.http_port
         try:
             tls = _tls(args)
-        except ValueError as e:
+            sealer = _sealer(args.seal_key_file)
+        except ValueError as e:  # also a refused key file: KeyFileError, one line
             print(f"mazzo: {e}", file=sys.stderr)
             return 2
         if args.workers < 1:
@@ -419,12 +437,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ("--tls-cert", args.tls_cert),
                 ("--tls-key", args.tls_key),
                 ("--tls-client-ca", args.tls_client_ca),
+                ("--seal-key-file", args.seal_key_file),
             ):
                 extra += [flag, str(path)] if path is not None else []
             return run_workers(args.workers, args.host, args.port, http_port, extra)
         try:
             asyncio.run(
-                serve(args.host, args.port, http_port, args.access_log, args.reuse_port, tls)
+                serve(
+                    args.host, args.port, http_port, args.access_log, args.reuse_port, tls, sealer
+                )
             )
         except PortInUseError as e:
             print(f"mazzo: {e}", file=sys.stderr)

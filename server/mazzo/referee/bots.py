@@ -114,9 +114,11 @@ async def await_reachable(
             left = max(end - asyncio.get_running_loop().time(), 0.0)
             await asyncio.wait_for(channel.channel_ready(), left)
         except TimeoutError:
+            tls = bot.kind == "grpcs"
+            trust = ", or its certificate is not trusted (check --ca)" if tls else ""
             raise ValueError(
                 f"{bot.text!r}: nothing accepted a connection at {bot.target} within "
-                f"{seconds:g} s: start the bot first"
+                f"{seconds:g} s: start the bot first{trust}"
             ) from None
         finally:
             await channel.close()

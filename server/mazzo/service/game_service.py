@@ -2,6 +2,8 @@
 
 Every state that comes in is decoded and validated before use; nothing is kept
 between calls. Responses that list moves are assembled from pre-encoded moves.
+A request may carry a seat's sealed token instead of the state (sealing.py): it is
+opened here, and answered with only what that seat may know.
 """
 
 from __future__ import annotations
@@ -20,6 +22,15 @@ from mazzo.games.registry import GAMES, rules_for
 from mazzo.players.playout import Horizon, PolicyKind
 from mazzo.service.metrics import Metrics
 from mazzo.service.sampling import decision
+from mazzo.service.sealing import (
+    BadToken,
+    Header,
+    Sealer,
+    check_decides,
+    holders,
+    read_header,
+    seats_of,
+)
 from mazzo.service.simulator import Simulator, drawn_from_state
 from mazzo.service.state_memo import StateMemo
 from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
@@ -38,6 +49,9 @@ _MOVES_MOVES_FIELD = game_service_pb2.ApplyMovesResponse.DESCRIPTOR.fields_by_na
     "legal_moves"
 ].number
 _MOVE_EVENTS_FIELD = game_service_pb2.MoveEvents.DESCRIPTOR.fields_by_name["events"].number
+_APPLY_SEALED_FIELD = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_name[
+    "sealed_states"
+].number
 
 #: Determinize: states per call. A search samples tens; a thousand is a long study.
 MAX_SAMPLES = 1024
@@ -114,8 +128,11 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         memo: StateMemo | None = None,
         metrics: Metrics | None = None,
         simulator: Simulator | None = None,
+        sealer: Sealer | None = None,
     ) -> None:
         self.memo = memo if memo is not None else StateMemo()
+        #: With keys (--seal-key-file), states may travel sealed (sealing.py).
+        self.sealer = sealer
         self.simulator = simulator if simulator is not None else Simulator()
         self.metrics = metrics if metrics is not None else Metrics()
         self._deals = {game: self.metrics.deals.labels(game) for game in GAMES}
@@ -148,6 +165,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     async def Deal(
         self, request: game_service_pb2.DealRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.DealResponse:
+        sealer = self._sealer("seal") if request.seal else None
         rules = rules_for(request.game)
         codec = CODECS[request.game]
         options = codec.options(request.options)
@@ -159,6 +177,17 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         self._deals[rules.id].inc()
         response = game_service_pb2.DealResponse()
         seat, moves = decision(rules, state)
+        if sealer is not None:
+            # The first decision's moves would show the dealer that seat's cards.
+            match_id = sealer.new_match_id()
+            state_bytes = codec.state_bytes(state, seat)
+            self.memo.put(state_bytes, (rules, codec, state))
+            response.sealed_states.extend(
+                self._tokens(rules, state, state_bytes, match_id, 0, seats_of(rules, state))
+            )
+            response.match_id = match_id.hex()
+            response.seat = seat
+            return response
         codec.state_to_wire(state, seat, response.state)
         _remember(self.memo, response.state, (rules, codec, state))
         response.seat = seat
@@ -168,7 +197,13 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     async def LegalMoves(
         self, request: game_service_pb2.LegalMovesRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.LegalMovesResponse:
-        rules, codec, state = load_state(request.state, self.memo)
+        opened = self._unsealed(request, request.HasField("state"))
+        if opened is None:
+            rules, codec, state = load_state(request.state, self.memo)
+        else:
+            header, (rules, codec, state) = opened
+            if not rules.finished(state):
+                check_decides(rules, state, header.seat)
         seat, moves = decision(rules, state)
         response = game_service_pb2.LegalMovesResponse(seat=seat)
         response.MergeFromString(codec.moves_bytes(moves, _LEGAL_MOVES_FIELD))
@@ -178,6 +213,8 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.ApplyMoveRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.ApplyMoveResponse:
         """The message form of ``apply_move_bytes`` (HTTP/JSON and in-process callers)."""
+        if request.sealed_state or request.seat:
+            return game_service_pb2.ApplyMoveResponse.FromString(self._apply_sealed(request))
         bounds.check(request.move, "move", InvalidArgument)
         loaded = load_state(request.state, self.memo)
         move = loaded[1].move_from_wire(request.move, "move")
@@ -193,8 +230,10 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         and checked in full as everywhere else.
         """
         fields = message_fields(data, 2)
-        if fields is None:
+        if fields is None:  # also every sealed request: its token and seat are fields 3, 4
             request = parse(game_service_pb2.ApplyMoveRequest.FromString, data, "request")
+            if request.sealed_state or request.seat:
+                return self._apply_sealed(request)
             fields = [request.state.SerializeToString(), request.move.SerializeToString()]
         state_bytes, move_bytes = fields
         loaded = self.memo.get(state_bytes)
@@ -220,10 +259,89 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             )
         )
 
+    def _apply_sealed(self, request: game_service_pb2.ApplyMoveRequest) -> bytes:
+        """ApplyMove by a token's seat, which must decide now: the answer holds a fresh
+        token for every seat, the public events, the next seat to decide, and its
+        legal moves only if that is the same player (they would show another player's
+        cards)."""
+        bounds.check(request.move, "move", InvalidArgument)
+        opened = self._unsealed(request, request.HasField("state"))
+        assert opened is not None, "a request with a seat and no token is refused"
+        header, (rules, codec, state) = opened
+        if not rules.finished(state):  # a finished match is refused by the rules, on move
+            check_decides(rules, state, header.seat)
+        move = codec.move_from_wire(request.move, "move")
+        state, events = rules.apply(state, move)
+        self._moves[rules.id].inc()
+        seat, moves = decision(rules, state)
+        state_bytes = codec.state_bytes(state, seat)
+        self.memo.put(state_bytes, (rules, codec, state))
+        own = bool(moves) and rules.controller(state, seat) == header.seat
+        tokens = self._tokens(
+            rules, state, state_bytes, header.match_id, header.move + 1, header.seats
+        )
+        return b"".join(
+            (
+                codec.events_bytes(events, _APPLY_EVENTS_FIELD),
+                _APPLY_SEAT_KEY + varint(seat) if seat else b"",
+                codec.moves_bytes(moves, _APPLY_MOVES_FIELD) if own else b"",
+                *(entry(_APPLY_SEALED_FIELD, token) for token in tokens),
+            )
+        )
+
+    def _sealer(self, field: str) -> Sealer:
+        if self.sealer is None:
+            raise NotAllowedNow(
+                field, "this server seals no states: it was started without --seal-key-file"
+            )
+        return self.sealer
+
+    def _unsealed(
+        self, request: Any, has_position: bool, seat_alone: bool = False
+    ) -> tuple[Header, Loaded] | None:
+        """The header and state of the token a request carries, opened for the seat it
+        names (None without a token). Nothing of a token that does not open is told.
+        Without a token, ``seat`` is refused (it would be silently ignored) unless it
+        has a meaning of its own (``seat_alone``: GetView's)."""
+        token: bytes = request.sealed_state
+        if not token:
+            if request.seat and not seat_alone:
+                raise InvalidArgument("seat", "seat is given only with sealed_state, as its seat")
+            return None
+        if has_position:
+            raise InvalidArgument("sealed_state", "give the position or sealed_state, not both")
+        sealer = self._sealer("sealed_state")
+        header = read_header(token)
+        if request.seat != header.seat:
+            raise InvalidArgument("seat", "not the seat of sealed_state: a token serves its own")
+        _, state_bytes = sealer.open(token, header)
+        loaded = self.memo.get(state_bytes)
+        if loaded is None:
+            try:
+                loaded = _decoded(parse(game_pb2.GameState.FromString, state_bytes, "state"))
+            except RulesError as e:  # sealed by a key of ours, yet not a state we accept
+                raise BadToken(f"the sealed state does not load: {e}") from None
+        return header, loaded
+
+    def _tokens(
+        self, rules: Any, state: Any, state_bytes: bytes, match_id: bytes, move: int, seats: int
+    ) -> list[bytes]:
+        """One token per seat (empty for a seat another decides for)."""
+        sealer = self.sealer
+        assert sealer is not None
+        return [
+            sealer.seal(state_bytes, match_id, move, seat, seats) if holds else b""
+            for seat, holds in enumerate(holders(rules, state, seats))
+        ]
+
     async def GetView(
         self, request: game_service_pb2.GetViewRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.GetViewResponse:
-        rules, codec, state = load_state(request.state, self.memo)
+        opened = self._unsealed(request, request.HasField("state"), seat_alone=True)
+        if opened is None:
+            rules, codec, state = load_state(request.state, self.memo)
+        else:
+            _, (rules, codec, state) = opened
         response = game_service_pb2.GetViewResponse()
         codec.view_to_wire(rules.view(state, request.seat), response.view)
         return response
@@ -253,7 +371,12 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         pool and sent as it comes, never parsed on the event loop."""
         if not 1 <= request.count <= MAX_SAMPLES:
             raise InvalidArgument("count", f"count must be 1..{MAX_SAMPLES}, not {request.count}")
-        rules, _, view = load_view(request.view)
+        opened = self._unsealed(request, request.HasField("view"))
+        if opened is None:
+            rules, _, view = load_view(request.view)
+        else:
+            header, (rules, _, state) = opened
+            view = rules.view(state, header.seat)
         return await self.simulator.determinize_response(
             rules.id, view, request.count, request.seed
         )
@@ -295,7 +418,22 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         policy = _enum_choice(request.policy, _POLICIES, "policy")
         horizon = _enum_choice(request.horizon, _HORIZONS, "horizon")
         position = request.WhichOneof("position")
-        if position == "state":
+        opened = self._unsealed(request, position is not None)
+        if opened is not None:
+            header, (rules, codec, state) = opened
+            if rules.finished(state):
+                raise NotAllowedNow(
+                    "sealed_state", "the match is over: there is nothing to simulate"
+                )
+            check_decides(rules, state, header.seat)
+            drawn = await self.simulator.determinize(
+                rules.id,
+                rules.view(state, header.seat),
+                _determinizations(request),
+                request.seed,
+                horizon is Horizon.MATCH,
+            )
+        elif position == "state":
             if request.determinizations > 1:
                 raise InvalidArgument(
                     "determinizations", "a state is one position: determinizations is 0 or 1"
@@ -305,11 +443,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
                 raise NotAllowedNow("state", "the match is over: there is nothing to simulate")
             drawn = drawn_from_state(rules, state, horizon is Horizon.MATCH, self.simulator.pieces)
         elif position == "view":
-            count = request.determinizations or 1
-            if not 1 <= count <= MAX_SAMPLES:
-                raise InvalidArgument(
-                    "determinizations", f"determinizations must be 0..{MAX_SAMPLES}, not {count}"
-                )
+            count = _determinizations(request)
             rules, codec, view = load_view(request.view)
             drawn = await self.simulator.determinize(
                 rules.id, view, count, request.seed, horizon is Horizon.MATCH
@@ -317,7 +451,9 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             if rules.finished(drawn.first):
                 raise NotAllowedNow("view", "the match is over: there is nothing to simulate")
         else:
-            raise InvalidArgument("position", "give the position: a state or a view")
+            raise InvalidArgument(
+                "position", "give the position: a state, a view or a sealed_state"
+            )
         moves, samples = drawn.moves, drawn.samples
         asked = moves * playouts * samples * (drawn.limit + 1)
         if asked > MAX_SIMULATED_MOVES:
@@ -355,6 +491,16 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
 
 
 E = TypeVar("E")
+
+
+def _determinizations(request: game_service_pb2.SimulateRequest) -> int:
+    """Simulate's samples of a view (or a token's view): 0 means 1."""
+    count = request.determinizations or 1
+    if not 1 <= count <= MAX_SAMPLES:
+        raise InvalidArgument(
+            "determinizations", f"determinizations must be 0..{MAX_SAMPLES}, not {count}"
+        )
+    return count
 
 
 def _enum_choice(value: int, choices: dict[int, E], field: str) -> E:

@@ -22,6 +22,7 @@ from mazzo.service.errors import Admission, DomainErrorInterceptor
 from mazzo.service.game_service import GameService, add_to_server
 from mazzo.service.metrics import Metrics
 from mazzo.service.rest import build_app
+from mazzo.service.sealing import Sealer
 from mazzo.service.tracing import configured_tracer
 from mazzo.v1 import bot_pb2, game_service_pb2
 
@@ -108,13 +109,15 @@ async def start_server(
     reuse_port: bool = False,
     tracer: Tracer | None = None,
     tls: Tls | None = None,
+    sealer: Sealer | None = None,
 ) -> tuple[Running, int]:
     """Start serving; returns the server and its gRPC port (``port=0`` picks one).
 
     With ``http_port`` (0 picks one) the same service is also served as HTTP/JSON;
     ``access_log`` logs every RPC with its code, time and request id; ``reuse_port``
     shares the ports with the other workers of ``--workers``; ``tracer`` makes a span
-    of every RPC (tracing.py); ``tls`` serves both over TLS (mutual with a client CA).
+    of every RPC (tracing.py); ``tls`` serves both over TLS (mutual with a client CA);
+    ``sealer`` seals and opens states with the server's keys (sealing.py).
     """
     metrics = Metrics()
     interceptor = DomainErrorInterceptor(metrics, access_log, tracer)
@@ -122,7 +125,7 @@ async def start_server(
         interceptors=[interceptor],
         options=SHARED_PORT_OPTIONS if reuse_port else SERVER_OPTIONS,
     )
-    service = GameService(metrics=metrics)
+    service = GameService(metrics=metrics, sealer=sealer)
     add_to_server(service, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -224,10 +227,19 @@ async def serve(
     access_log: bool = False,
     reuse_port: bool = False,
     tls: Tls | None = None,
+    sealer: Sealer | None = None,
 ) -> None:
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
     tracer = configured_tracer()
-    running, bound = await start_server(host, port, http_port, access_log, reuse_port, tracer, tls)
+    running, bound = await start_server(
+        host, port, http_port, access_log, reuse_port, tracer, tls, sealer
+    )
+    if sealer is not None:
+        log.info(
+            "sealing states with key %r; opening with %s",
+            sealer.key_id,
+            ", ".join(map(repr, sealer.key_ids)),
+        )
     settle_heap()
     over = "" if tls is None else f" over {tls.describe()}"
     log.info("mazzo serving gRPC on %s:%d%s", host, bound, over)

@@ -41,6 +41,8 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         options: None,
         players,
         seed,
+        // Fields added to the contract later keep their defaults.
+        ..Default::default()
     };
     let deal = retry
         .call(|| {
@@ -66,6 +68,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         let request = ApplyMoveRequest {
             state: Some(state),
             r#move: Some(mv),
+            ..Default::default()
         };
         let applied = retry
             .call(|| {
@@ -80,7 +83,10 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     let players = state.players;
-    let request = ScoreRequest { state: Some(state) };
+    let request = ScoreRequest {
+        state: Some(state),
+        ..Default::default()
+    };
     let score = retry
         .call(|| {
             let (mut client, request) = (client.clone(), request.clone());
