@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import gymnasium
@@ -22,6 +23,7 @@ from pettingzoo.utils import wrappers
 
 from mazzo.games.registry import rules_for
 from mazzo.rl.encoding import encoding_for, game_options
+from mazzo.rl.remote import Position, RemoteGame
 from mazzo.rl.rewards import hand_change, match_result
 
 Reward = Literal["match", "hand"]
@@ -42,7 +44,9 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
     option names to values as ``ListGames`` gives them). ``reward``: ``"match"`` pays +1
     to the winners and -1 to the others when the match ends (0 to all in a draw);
     ``"hand"`` pays each agent, whenever a hand is scored, the change of its side's
-    match total."""
+    match total. ``server``: ``HOST:PORT`` (or ``grpcs://HOST:PORT``, checked against
+    the PEM file ``ca``) of a running ``mazzo serve`` that deals, lists the legal moves,
+    applies them and gives the views, instead of the in-process engines."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "mazzo_v0",
@@ -57,6 +61,8 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         options: Any = None,
         reward: Reward = "match",
         render_mode: str | None = None,
+        server: str | None = None,
+        ca: str | None = None,
     ) -> None:
         super().__init__()
         if reward not in ("match", "hand"):
@@ -93,6 +99,14 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         self._no_mask: Mask = np.zeros(size, np.int8)
         self._mask = self._no_mask
         self.match_state: Any = None
+        self.server = server
+        self._remote: RemoteGame | None = None
+        self._position: Position | None = None
+        self._index_of: dict[int, int] = {}
+        if server is not None:
+            self._remote = RemoteGame(
+                server, game, self.options, self.players, None if ca is None else Path(ca)
+            )
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -109,7 +123,11 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             self._next_seed = random.SystemRandom().randrange(SEED_SPACE)
         self.deal_seed = self._next_seed
         self._next_seed = (self._next_seed + 1) % SEED_SPACE
-        self.match_state, _ = self.rules.deal(self.options, self.players, self.deal_seed)
+        if self._remote is not None:
+            self._position = self._remote.deal(self.deal_seed)
+            self.match_state = self._position.state
+        else:
+            self.match_state, _ = self.rules.deal(self.options, self.players, self.deal_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -124,6 +142,9 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         """Go on from ``state`` (a position, a sample of ``Determinize``), checked as any
         state that comes in; after ``reset``, whose agents it keeps."""
         self.rules.validate(state)
+        if self._remote is not None:
+            to_act = 0 if self.rules.finished(state) else self.rules.to_act(state)
+            self._position = self._remote.at(state, to_act)
         self.match_state = state
         self._report = self.rules.score(state)
         self._hand = self.rules.hand_key(state)
@@ -136,15 +157,23 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         if self.rules.finished(state):
             self._mask = self._no_mask
             return
-        self.agent_selection = agent_name(self.controller[self.rules.to_act(state)])
         mask = np.zeros(self.encoding.actions, np.int8)
         action_of = self.encoding.action_of
-        for move in self.rules.legal_moves(state):
-            mask[action_of(move)] = 1
+        if self._position is not None:
+            self.agent_selection = agent_name(self.controller[self._position.seat])
+            self._index_of = {action_of(m): i for i, m in enumerate(self._position.moves)}
+            mask[list(self._index_of)] = 1
+        else:
+            self.agent_selection = agent_name(self.controller[self.rules.to_act(state)])
+            for move in self.rules.legal_moves(state):
+                mask[action_of(move)] = 1
         self._mask = mask
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
-        view = self.rules.view(self.match_state, seat_of(agent))
+        if self._position is not None and self._remote is not None:
+            view = self._remote.view(self._position, seat_of(agent))
+        else:
+            view = self.rules.view(self.match_state, seat_of(agent))
         live = agent == self.agent_selection and not self.rules.finished(self.match_state)
         return {
             "observation": self.encoding.observe(view),
@@ -169,7 +198,11 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             raise ValueError(f"{agent}: action {int(action)} ({move}) is not legal now")
         move = self.encoding.move_of(int(action))
         self._cumulative_rewards[agent] = 0.0
-        self.match_state, _ = self.rules.apply(self.match_state, move)
+        if self._position is not None and self._remote is not None:
+            self._position = self._remote.apply(self._position, self._index_of[int(action)])
+            self.match_state = self._position.state
+        else:
+            self.match_state, _ = self.rules.apply(self.match_state, move)
         self._clear_rewards()
         self._pay()
         if self.rules.finished(self.match_state):
@@ -208,7 +241,8 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         return f"{self.game}, seed {self.deal_seed}: seat {seat} to act; totals {totals}\n{legal}"
 
     def close(self) -> None:
-        pass
+        if self._remote is not None:
+            self._remote.close()
 
 
 def raw_env(**kwargs: Any) -> MazzoEnv:
