@@ -662,6 +662,12 @@ def _search() -> Any:
     return bench_search
 
 
+def _rl() -> Any:
+    from mazzo import bench_rl
+
+    return bench_rl
+
+
 def run_all(
     seconds: float = 2.0, only: list[str] | None = None, closure_hands: int = 2000
 ) -> Report:
@@ -692,6 +698,7 @@ def run_all(
         "search_determinize": lambda: _search().determinize_rates(seconds),
         "search_simulate_vs_in_process": lambda: _search().simulate_vs_in_process(2 * seconds),
         "search_pimc_decisions": lambda: _search().pimc_decisions(),
+        "rl": lambda: _rl().rl(seconds),
     }
     from mazzo.ops.replicas import MissingPrerequisite
 
