@@ -31,11 +31,13 @@ def test_training_is_seeded_and_writes_a_policy_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     train = trainer()
-    args = ["--matches", "6", "--hidden", "4", "--batch", "3", "--evaluate-every", "0"]
+    args = ["--imitate", "2", "--epochs", "1", "--matches", "4", "--hidden", "4", "--batch", "2"]
+    args += ["--evaluate-every", "0"]
     assert train.main([*args, "--out", str(tmp_path / "a.npz")]) == 0
     assert train.main([*args, "--out", str(tmp_path / "b.npz")]) == 0
     report = json.loads(capsys.readouterr().out.splitlines()[-1])
-    assert report["matches"] == 6 and report["out"] == str(tmp_path / "b.npz")
+    assert (report["imitate"], report["matches"]) == (2, 4)
+    assert report["out"] == str(tmp_path / "b.npz")
     a, b = load_policy(tmp_path / "a.npz"), load_policy(tmp_path / "b.npz")
     assert (a.game, a.players, len(a.layers)) == ("maraffa", (2,), 2)
     for (wa, ba), (wb, bb) in zip(a.layers, b.layers, strict=True):
@@ -49,7 +51,8 @@ async def test_the_example_tournament_plays_the_trained_policy(
     """As the example's comment says, from a folder holding build/rl/maraffa2.npz."""
     monkeypatch.chdir(tmp_path)
     train = trainer()
-    assert train.main(["--matches", "4", "--hidden", "4", "--evaluate-every", "0"]) == 0
+    tiny = ["--imitate", "2", "--epochs", "1", "--matches", "2", "--hidden", "4"]
+    assert train.main([*tiny, "--evaluate-every", "0"]) == 0
     assert (tmp_path / "build" / "rl" / "maraffa2.npz").is_file()
     config = Config.load(EXAMPLE / "tournament.toml")
     bots = {e.name: e.bots for e in config.entrants}

@@ -17,8 +17,9 @@ from mazzo.rl.policy import Featurizer, load_policy, policy_player, save_policy
 from mazzo.v1 import bot_pb2
 from tests.rl.forms import Form, each_form, play, random_chooser
 
-#: Steps compared per form: enough to cross a hand in every form (a few seconds in all).
-STEPS = 250
+#: Steps compared per form (every phase of a Maraffa hand, and well into a Burraco or
+#: Ramino hand: a few seconds in all).
+STEPS = 120
 
 
 def request_of(env: object, seat: int) -> bot_pb2.ActRequest:

@@ -1,5 +1,6 @@
 """``MazzoEnv(server=...)``: over gRPC to a running server, a seeded run gives the same
-agents, observations, masks and rewards, step for step, as on the in-process engines."""
+agents, observations, masks and rewards, step for step, as on the in-process engines.
+2-player Maraffa in make test; the other forms' first steps in make test-long."""
 
 from __future__ import annotations
 
@@ -82,6 +83,8 @@ def test_a_seeded_match_over_grpc_is_the_in_process_one(server: str) -> None:
     assert remote.rules.finished(remote.match_state) and all(remote.terminations.values())
 
 
+@pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize("form_id", ["maraffa3-dummy", "trionfo5", "burraco2", "ramino4"])
 def test_other_forms_over_grpc_step_as_in_process(server: str, form_id: str) -> None:
     form: Form = next(f for f in FORMS if f.id == form_id)
