@@ -40,6 +40,8 @@ EXAMPLES = [("maraffa", 4), ("burraco", 4), ("ramino", 4)]
 BUILD_TIMEOUT = 1800.0
 RUN_TIMEOUT = 600.0
 START_TIMEOUT = 120.0
+#: Every vector must pass: a runner that skips some is a failure, not a pass.
+VECTOR_COUNT = sum(len(json.loads(p.read_text())["vectors"]) for p in VECTORS.glob("*.json"))
 
 
 class Processes:
@@ -246,8 +248,12 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
         found = re.findall(r"^conformance \S+: passed=(\d+) failed=(\d+)\s*$", out, re.M)
         passed, failed = (int(found[-1][0]), int(found[-1][1])) if found else (0, 0)
         result["conformance"] = {"passed": passed, "failed": failed, "seconds": round(seconds, 1)}
-        if code != 0 or not found or failed or not passed:
-            fail(lang, f"conformance: exit {code}, passed={passed} failed={failed}", tail(out))
+        if code != 0 or not found or failed or passed != VECTOR_COUNT:
+            fail(
+                lang,
+                f"conformance: exit {code}, passed={passed} of {VECTOR_COUNT}, failed={failed}",
+                tail(out),
+            )
 
         examples: dict[str, Any] = {}
         for game, players in EXAMPLES:
@@ -312,6 +318,14 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
         else:
             matches, faults, problems = check_records(records)
             tournament.update(matches=matches, faults=faults)
+            seated = {
+                bot
+                for line in records.read_text().splitlines()
+                for bot in json.loads(line).get("seat_bots", [])
+            }
+            for bot in [*bots.values(), *search_bots.values()]:
+                if f"grpc://{bot}" not in seated:
+                    problems.append(f"grpc://{bot} never took a seat")
             if not matches or problems:
                 fail(
                     "tournament",

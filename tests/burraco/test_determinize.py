@@ -14,7 +14,7 @@ seats. For each view:
   the events the history shows, agrees with everything that was public along the way,
   and ends in the sample.
 
-The number of views is ``MAZZO_DETERMINIZE_VIEWS`` (default 240, split over the
+The number of views is ``MAZZO_DETERMINIZE_VIEWS`` (default 120, split over the
 forms); ``make determinize-check N=...`` runs it large.
 """
 
@@ -35,7 +35,7 @@ from mazzo.games.burraco.view import view
 from mazzo.v1 import game_pb2
 from tests.burraco.determinize_support import FORMS, Form, play, replay_ok
 
-VIEWS = int(os.environ.get("MAZZO_DETERMINIZE_VIEWS", "240"))
+VIEWS = int(os.environ.get("MAZZO_DETERMINIZE_VIEWS", "120"))
 SAMPLES = 3
 SEEN: Counter[str] = Counter()
 

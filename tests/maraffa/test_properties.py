@@ -344,8 +344,9 @@ class Tier(NamedTuple):
 
 FAST = Tier("fast", 30)
 SLOW = Tier("slow", 300)
-#: The combined run of every property on the same matches.
-ALL = Tier("all", 300)
+#: The combined run of every property on the same matches (long: ten times).
+ALL = Tier("all", 30)
+ALL_LONG = Tier("all-long", 300)
 TIERS = [
     pytest.param(FAST, id="fast"),
     pytest.param(SLOW, id="slow", marks=LONG),
@@ -977,7 +978,10 @@ def test_dealer_and_battezzante_rotate_by_the_rules(
 
 
 @pytest.mark.slow
-def test_all_properties_over_many_matches(request: pytest.FixtureRequest) -> None:
+@pytest.mark.parametrize(
+    "tier", [pytest.param(ALL, id="all"), pytest.param(ALL_LONG, id="all-long", marks=LONG)]
+)
+def test_all_properties_over_many_matches(request: pytest.FixtureRequest, tier: Tier) -> None:
     """Every property above, together on the same matches, and a check that the run
     exercised every rule the properties speak of."""
     seen: Counter[str] = Counter()
@@ -1005,7 +1009,7 @@ def test_all_properties_over_many_matches(request: pytest.FixtureRequest) -> Non
         check_rotation(match, steps)
         assert play_match(match) == steps, "replay differs"
 
-    run_matches(request.node.name, ALL, check)
+    run_matches(request.node.name, tier, check)
     for feature in (
         "players 2",
         "players 3",

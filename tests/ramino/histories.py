@@ -25,7 +25,7 @@ from mazzo.games.ramino.validate import _start_of_hand
 from mazzo.games.ramino.view import View, view
 
 #: Views of the random-views test: a few hundred in CI, more for the long check.
-VIEWS = int(os.environ.get("MAZZO_DETERMINIZE_VIEWS", "204"))
+VIEWS = int(os.environ.get("MAZZO_DETERMINIZE_VIEWS", "96"))
 
 
 class Form(NamedTuple):

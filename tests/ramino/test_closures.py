@@ -43,7 +43,7 @@ def compare(count: int, seed: int) -> Counter[int]:
 
 
 def test_the_finder_agrees_with_the_spec_loop() -> None:
-    seen = compare(400, seed=1)
+    seen = compare(150, seed=1)
     assert set(seen) == {0, 1, 2, 3, 5, 6}, seen  # every type was met
 
 
@@ -59,7 +59,7 @@ def test_closing_discards_are_exactly_the_discards_that_leave_a_closure() -> Non
     discard of eleven cards is checked with the spec's loop."""
     rnd = random.Random(3)
     checked = closing = 0
-    while checked < 150:
+    while checked < 60:
         ten = reference.sample_hand(rnd)
         extra = rnd.choice([c for c in range(1, 53) if ten.count(c) < 2])
         hand = tuple(sorted((*ten, extra)))
@@ -74,7 +74,7 @@ def test_closing_discards_are_exactly_the_discards_that_leave_a_closure() -> Non
         assert closing_discards(hand, jokers, dup, allowed) == expected, codes(hand)
         checked += 1
         closing += bool(expected)
-    assert closing > 40  # the sample does exercise hands that close
+    assert closing > 15  # the sample does exercise hands that close
 
 
 def pack_minus(hand: tuple[int, ...], d: int) -> list[int]:

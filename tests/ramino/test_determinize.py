@@ -19,7 +19,7 @@ matches), each of a random seat. For each view:
   far, the end being the sample (for a finished match, the turns are replayed on the
   cards alone).
 
-``MAZZO_DETERMINIZE_VIEWS`` sets the number of views (204 by default).
+``MAZZO_DETERMINIZE_VIEWS`` sets the number of views (96 by default).
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ when it is refused. States come from real matches, so only the padding is wrong.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,7 +40,9 @@ class Padded:
 
     name: str
     rpc: str
-    request: Message
+    # Not in the repr: asyncio and pytest print fixture values, and the text form of a
+    # message of millions of entries takes seconds.
+    request: Message = dataclasses.field(repr=False)
     field: str
 
 

@@ -215,6 +215,7 @@ def test_random_matches_are_never_refused(
 
 
 @pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize(
     ("game", "players", "options", "matches", "moves"),
     [pytest.param(*form[1:], id=form[0]) for form in FORMS],

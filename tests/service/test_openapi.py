@@ -30,6 +30,8 @@ PHASES = (
     if os.environ.get("MAZZO_SCHEMA_COVERAGE")
     else [Phase.generate]
 )
+#: Generated requests per operation: a smoke in make test, more in make fuzz.
+EXAMPLES = 200 if os.environ.get("MAZZO_SCHEMA_COVERAGE") else 30
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +70,9 @@ def test_the_server_serves_its_document(base_url: str) -> None:
 
 
 @schema.parametrize()
-@settings(max_examples=60, deadline=None, phases=PHASES, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES, deadline=None, phases=PHASES, suppress_health_check=list(HealthCheck)
+)
 def test_the_live_api_honours_its_document(case: schemathesis.Case, base_url: str) -> None:
     """Random requests of every shape: no 5xx, and every answer (200 or a
     google.rpc.Status error) matches the documented schema.
