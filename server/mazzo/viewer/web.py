@@ -31,7 +31,7 @@ from mazzo.viewer.frames import frames_of
 
 JSON = "application/json"
 #: The built script; the page needs it.
-SCRIPT = "viewer.js"
+SCRIPT = "main.js"
 MISSING = (
     "<!doctype html><title>Mazzo viewer</title><h1>The viewer is missing</h1>"
     "<p>This build of Mazzo has no viewer page: it is built from TypeScript with "
