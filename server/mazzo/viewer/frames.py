@@ -83,6 +83,16 @@ def _names(record: Json) -> list[str]:
     return [f"seat {s}" for s in range(players)]
 
 
+def _without_history(message: Any, game: str) -> Any:
+    """The message without Burraco's history of the hand: the record has every event
+    already, and written out again in every frame it would make a match's frames grow
+    with the square of its length."""
+    detail = getattr(message, game)
+    if "history" in detail.DESCRIPTOR.fields_by_name:
+        detail.ClearField("history")
+    return message
+
+
 def frames_of(record: Any, with_views: bool = False) -> Json:
     """The frames of one record (``InvalidArgument`` when it is not one, or when the
     rules disagree with it: the message says where, as ``mazzo replay`` would). With
@@ -109,13 +119,15 @@ def frames_of(record: Any, with_views: bool = False) -> Json:
         to_act = None if finished else int(rules.to_act(state))
         wire = game_pb2.GameState()
         codec.state_to_wire(state, 0 if to_act is None else to_act, wire)
-        full = to_json(wire)
-        views = []
+        views, raw = [], []
         for seat in range(players):
             view = game_pb2.GameView()
             codec.view_to_wire(rules.view(state, seat), view)
-            views.append(to_json(view))
-        match_score = [int(x) for x in full.get("matchScore", [])]
+            if with_views:
+                raw.append(to_json(view))
+            views.append(to_json(_without_history(view, game)))
+        full = to_json(_without_history(wire, game))
+        match_score = [int(x) for x in wire.match_score]
         entry = record["moves"][ply - 1] if ply > 0 else None
         if points is not None:
             scores[-1]["totals"] = match_score
@@ -135,7 +147,7 @@ def frames_of(record: Any, with_views: bool = False) -> Json:
             }
         )
         if with_views:
-            frames[-1]["views"] = views
+            frames[-1]["views"] = raw
 
     try:
         done = replay(record, visit)

@@ -174,6 +174,7 @@ def serve_view(path: Path, host: str, port: int, announce: Callable[[str], None]
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    sock.listen(128)  # connections wait in the backlog until uvicorn takes them
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     announce(f"http://{shown}:{bound}/viewer/")
