@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,3 +51,21 @@ def records_file(records: list[dict[str, Any]], tmp_path_factory: pytest.TempPat
     path = tmp_path_factory.mktemp("viewer") / "records.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
+
+
+@pytest.fixture(scope="session")
+def view_server(records_file: Path) -> Iterator[str]:
+    """``mazzo view`` on port 0: the URL it prints."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mazzo.cli", "view", str(records_file), "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:"), url
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)

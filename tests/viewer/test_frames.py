@@ -6,11 +6,9 @@ that seat's GetView: no card the view hides."""
 from __future__ import annotations
 
 import copy
-import subprocess
-import sys
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +51,11 @@ def shown(table: dict[str, Any]) -> Counter[str]:
     return faces
 
 
-def truth(record: dict[str, Any]) -> list[tuple[list[list[str]], list[Counter[str]]]]:
-    """After each move: every seat's hand (codes), and every seat's GetView's cards."""
+def truth(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """After each move, from the rules: ``hands`` (every seat's, as codes), ``views``
+    (the cards in each seat's GetView), ``score`` (the match score) and ``deciding``
+    (the seats that decide for themselves: not a dummy) and ``hidden`` (the seats whose
+    GetView hides their own hand)."""
     game, out = record["game"], []
     codec, rules = CODECS[game], rules_for(game)
 
@@ -63,14 +64,19 @@ def truth(record: dict[str, Any]) -> list[tuple[list[list[str]], list[Counter[st
         codec.state_to_wire(state, 0, wire)
         dealt = to_json(wire)[game]["hands"]
         hands = [[c.removeprefix("CARD_") for c in h.get("cards", [])] for h in dealt]
-        views = []
-        for seat in range(record["players"]):
+        views, hidden = [], []
+        for seat in range(len(hands)):
             view = game_pb2.GameView()
             codec.view_to_wire(rules.view(state, seat), view)
             if game == "burraco":  # the hand's history: no card in it is needed to check
                 view.burraco.ClearField("history")
             views.append(card_names(to_json(view)))
-        out.append((hands, views))
+            hidden.append(getattr(view, game).hand_hidden)
+        deciding = [s for s in range(len(hands)) if rules.controller(state, s) == s]
+        score = [int(x) for x in wire.match_score]
+        out.append(
+            {"hands": hands, "views": views, "hidden": hidden, "score": score, "deciding": deciding}
+        )
 
     assert replay(record, visit).divergence is None
     return out
@@ -81,9 +87,15 @@ def test_every_frame_shows_the_hands_and_each_seat_only_its_view(records: list[A
         frames = frames_of(record)
         expected = truth(record)
         assert len(frames["frames"]) == len(record["moves"]) + 1 == len(expected)
-        for frame, (hands, views) in zip(frames["frames"], expected, strict=True):
+        for frame, now in zip(frames["frames"], expected, strict=True):
+            hands, views = now["hands"], now["views"]
             assert [s["hand"] for s in frame["table"]["seats"]][: len(hands)] == hands
+            assert frame["matchScore"] == now["score"]
+            shown_seats = [s for s, t in enumerate(frame["seats"]) if t is not None]
+            assert shown_seats == now["deciding"]
             for seat, table in enumerate(frame["seats"]):
+                if table is None:
+                    continue
                 extra = shown(table) - views[seat]
                 assert not extra, (record["id"], frame["ply"], seat, extra)
                 for other in table["seats"]:
@@ -198,24 +210,6 @@ async def test_a_build_without_the_page_says_so(monkeypatch: pytest.MonkeyPatch)
         assert reply.status_code == 503 and "make viewer" in reply.text
         listed = (await client.get("/viewer/records")).json()
         assert listed == {"file": "nothing.jsonl", "records": []}
-
-
-@pytest.fixture
-def view_server(records_file: Path) -> Iterator[str]:
-    """``mazzo view`` on port 0: the URL it prints."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mazzo.cli", "view", str(records_file), "--port", "0"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        url = process.stdout.readline().strip()
-        assert url.startswith("http://127.0.0.1:"), url
-        yield url
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def test_mazzo_view_lists_the_files_matches(view_server: str, records: list[Any]) -> None:

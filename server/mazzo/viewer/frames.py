@@ -74,10 +74,14 @@ def check_record(record: Any) -> Json:
     return record
 
 
-def _names(record: Json) -> list[str]:
+def _seat_count(wire: game_pb2.GameState, game: str) -> int:
+    """Seats at the table: one per hand (Maraffa for three seats a dummy too)."""
+    return len(getattr(wire, game).hands)
+
+
+def _names(record: Json, players: int) -> list[str]:
     """Who sat where: the seat's bot, when the record says."""
     bots = record.get("seat_bots")
-    players = int(record["players"])
     if isinstance(bots, list) and len(bots) == players:
         return [f"seat {s}: {str(b)[:60]}" for s, b in enumerate(bots)]
     return [f"seat {s}" for s in range(players)]
@@ -119,13 +123,17 @@ def frames_of(record: Any, with_views: bool = False) -> Json:
         to_act = None if finished else int(rules.to_act(state))
         wire = game_pb2.GameState()
         codec.state_to_wire(state, 0 if to_act is None else to_act, wire)
-        views, raw = [], []
-        for seat in range(players):
+        views, raw, seats = [], [], []
+        for seat in range(_seat_count(wire, game)):
+            if rules.controller(state, seat) != seat:  # a dummy: it sees through its controller
+                seats.append(None)
+                continue
             view = game_pb2.GameView()
             codec.view_to_wire(rules.view(state, seat), view)
             if with_views:
                 raw.append(to_json(view))
             views.append(to_json(_without_history(view, game)))
+            seats.append(table_of(game, [views[-1]], None))
         full = to_json(_without_history(wire, game))
         match_score = [int(x) for x in wire.match_score]
         entry = record["moves"][ply - 1] if ply > 0 else None
@@ -143,7 +151,7 @@ def frames_of(record: Any, with_views: bool = False) -> Json:
                 "finished": finished,
                 "matchScore": match_score,
                 "table": table_of(game, views, full),
-                "seats": [table_of(game, [v], None) for v in views],
+                "seats": seats,
             }
         )
         if with_views:
@@ -161,7 +169,7 @@ def frames_of(record: Any, with_views: bool = False) -> Json:
         "id": str(record.get("id", "")),
         "game": game,
         "players": players,
-        "names": _names(record),
+        "names": _names(record, len(frames[0]["table"]["seats"]) if frames else players),
         "deck": "italian" if game == "maraffa" else "french",
         "handStarts": hand_starts,
         "scores": scores,

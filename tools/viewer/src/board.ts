@@ -78,7 +78,7 @@ export function drawTable(match: Match, index: number, perspective: Perspective)
   if (frame === undefined) return h("div", "board");
   const table = perspective === "all" ? frame.table : frame.seats[perspective];
   const board = h("div", "board");
-  if (table === undefined) return board;
+  if (table === undefined || table === null) return board;
   board.dataset["perspective"] = String(perspective);
   const facts = h("dl", "facts");
   for (const [label, text] of table.facts) facts.append(h("dt", "", label), h("dd", "", text));

@@ -101,9 +101,9 @@ function show(match: Match): void {
   player.index = 0;
   player.perspective = "all";
   seatPicker.replaceChildren(new Option("everything", "all"));
-  for (let s = 0; s < match.players; s++) {
-    seatPicker.append(new Option(`what seat ${s} saw`, String(s)));
-  }
+  match.frames[0]?.seats.forEach((table, s) => {
+    if (table !== null) seatPicker.append(new Option(`what seat ${s} saw`, String(s)));
+  });
   document.body.dataset["game"] = match.game;
   say(`${match.id}: ${match.game}, ${match.players} players, ${match.frames.length - 1} moves`);
   draw();

@@ -36,7 +36,8 @@ export interface Frame {
   finished: boolean;
   matchScore: number[];
   table: Table;
-  seats: Table[];
+  /** What each seat saw (its GetView); null for a seat that decides nothing (a dummy). */
+  seats: (Table | null)[];
 }
 
 export interface HandScore {
