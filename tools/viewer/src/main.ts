@@ -78,7 +78,7 @@ function handStep(direction: 1 | -1): void {
 function stop(): void {
   if (player.timer !== null) window.clearInterval(player.timer);
   player.timer = null;
-  playButton.textContent = "▶ play";
+  playButton.textContent = "Play";
   playButton.setAttribute("aria-pressed", "false");
 }
 
@@ -87,7 +87,7 @@ function play(): void {
   const match = player.match;
   if (match === null) return;
   if (player.index >= match.frames.length - 1) go(0);
-  playButton.textContent = "⏸ pause";
+  playButton.textContent = "Pause";
   playButton.setAttribute("aria-pressed", "true");
   player.timer = window.setInterval(() => {
     if (player.match === null || player.index >= player.match.frames.length - 1) return stop();
