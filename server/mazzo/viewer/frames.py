@@ -123,7 +123,9 @@ def frames_of(record: Any, with_views: bool = False) -> Json:
         to_act = None if finished else int(rules.to_act(state))
         wire = game_pb2.GameState()
         codec.state_to_wire(state, 0 if to_act is None else to_act, wire)
-        views, raw, seats = [], [], []
+        views: list[Json] = []
+        raw: list[Json] = []
+        seats: list[Json | None] = []
         for seat in range(_seat_count(wire, game)):
             if rules.controller(state, seat) != seat:  # a dummy: it sees through its controller
                 seats.append(None)
