@@ -8,8 +8,11 @@ browser for the module. Screenshots, desktop and phone, go to
 
 from __future__ import annotations
 
+import asyncio
 import os
+import queue
 import shutil
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +35,9 @@ DESKTOP, PHONE = (1280, 900), (390, 844)
 #: What the page shows, read in one call: the frame's index, each seat's face-up cards
 #: (None: hidden), every card face on the board, and the score table's rows.
 SNAPSHOT = """
+const [action, value] = arguments;
+if (action === 'go') window.mazzoViewer.go(value);
+if (action === 'seat') window.mazzoViewer.perspective(value);
 const board = document.querySelector('#board .board');
 const seats = [...board.querySelectorAll('.seat')].map(s => {
   const hand = s.querySelector('.hand');
@@ -74,15 +80,21 @@ def open_match(driver: webdriver.Chrome, url: str, records: list[Any], rid: str)
             lambda d: len(Select(d.find_element(By.ID, "match")).options) > 1
         )
     index = next(k for k, r in enumerate(records) if r["id"] == rid)
-    Select(driver.find_element(By.ID, "match")).select_by_value(str(index))
+    driver.execute_script(
+        "const s = document.getElementById('match'); s.value = arguments[0];"
+        "s.dispatchEvent(new Event('change'));",
+        str(index),
+    )
     WebDriverWait(driver, 30).until(
         lambda d: d.find_element(By.ID, "status").text.startswith(f"{rid}:")
     )
     driver.execute_script("document.activeElement.blur()")
 
 
-def snapshot(driver: webdriver.Chrome) -> dict[str, Any]:
-    result: dict[str, Any] = driver.execute_script(SNAPSHOT)
+def snapshot(driver: webdriver.Chrome, action: str = "", value: Any = None) -> dict[str, Any]:
+    """What the page shows, after ``action`` ("go" to a move, "seat" a perspective)
+    when given: one round trip to the browser."""
+    result: dict[str, Any] = driver.execute_script(SNAPSHOT, action, value)
     return result
 
 
@@ -131,11 +143,12 @@ def test_a_whole_match_step_by_step_shows_the_rules_hands_and_scores(
             for e in record["moves"][ply - 1]["events"]
         ):
             ends[ply] = now["score"]
+    by_keys = record["game"] == "maraffa"  # the keyboard once; then one call a move
     for ply, now in enumerate(expected):
         hands, score = now["hands"], now["score"]
-        if ply:
+        if ply and by_keys:
             keys.send_keys(Keys.ARROW_RIGHT).perform()
-        shown = snapshot(browser)
+        shown = snapshot(browser) if by_keys else snapshot(browser, "go", ply)
         assert shown["index"] == ply
         assert shown["seats"][: len(hands)] == hands, (rid, ply)
         assert shown["rows"][-1] == score, (rid, ply)  # the score now
@@ -157,13 +170,16 @@ def test_a_seats_perspective_shows_no_card_its_view_hides(
     record = next(r for r in records if r["id"] == rid)
     expected = truth(record)
     open_match(browser, view_server, records, rid)
-    seats = Select(browser.find_element(By.ID, "perspective"))
-    step = max(1, len(expected) // 8)
+    choices = Select(browser.find_element(By.ID, "perspective")).options
+    assert [o.get_attribute("value") for o in choices] == [
+        "all",
+        *map(str, expected[0]["deciding"]),
+    ]
+    step = max(1, len(expected) // 6)
     for ply in [*range(0, len(expected), step), len(expected) - 1]:
         browser.execute_script(f"window.mazzoViewer.go({ply})")
         for seat in expected[ply]["deciding"]:
-            seats.select_by_value(str(seat))
-            shown = snapshot(browser)
+            shown = snapshot(browser, "seat", seat)
             assert shown["index"] == ply and shown["perspective"] == str(seat)
             view_cards = expected[ply]["views"][seat]
             extra = Counter(shown["faces"]) - view_cards
@@ -173,5 +189,52 @@ def test_a_seats_perspective_shows_no_card_its_view_hides(
                 assert own is None
             else:
                 assert own == expected[ply]["hands"][seat]
-        seats.select_by_value("all")
+        assert snapshot(browser, "seat", "all")["perspective"] == "all"
     assert not errors(browser)
+
+
+@pytest.fixture(scope="module")
+def service_http() -> Iterator[str]:
+    """``mazzo serve``'s servers (gRPC and HTTP) on port 0, in a thread of their own:
+    the HTTP port's base URL."""
+    from mazzo.service.server import start_server, stop_server
+
+    started: queue.Queue[str] = queue.Queue()
+    done = threading.Event()
+
+    async def run() -> None:
+        running, _ = await start_server("127.0.0.1", 0, http_port=0)
+        started.put(f"http://127.0.0.1:{running.http_port}")
+        while not done.is_set():
+            await asyncio.sleep(0.05)
+        await stop_server(running, grace=0.5)
+
+    thread = threading.Thread(target=asyncio.run, args=(run(),), daemon=True)
+    thread.start()
+    try:
+        yield started.get(timeout=60)
+    finally:
+        done.set()
+        thread.join(10)
+
+
+def test_the_service_port_opens_a_file_from_the_users_machine(
+    browser: webdriver.Chrome, service_http: str, records_file: Path, records: list[Any]
+) -> None:
+    browser.get(service_http + "/viewer")  # redirected to /viewer/
+    browser.find_element(By.ID, "file").send_keys(str(records_file))
+    first = records[0]
+    WebDriverWait(browser, 30).until(
+        lambda d: d.find_element(By.ID, "status").text.startswith(f"{first['id']}:")
+    )
+    assert len(Select(browser.find_element(By.ID, "match")).options) == len(records) + 1
+    shown = snapshot(browser, "go", 5)
+    assert shown["seats"] == truth(first)[5]["hands"]
+    # a match the rules refuse is refused in words, not drawn
+    browser.execute_script(
+        "window.mazzoViewer.post(JSON.stringify({mazzo_record: 1, game: 'scopa'}))"
+    )
+    WebDriverWait(browser, 30).until(
+        lambda d: "refused: record.game" in d.find_element(By.ID, "status").text
+    )
+    assert not [e for e in errors(browser) if "/viewer/frames" not in e["message"]]

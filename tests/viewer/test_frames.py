@@ -133,6 +133,8 @@ async def test_the_rest_port_serves_frames_and_the_page(
     with_views = await http.post("/viewer/frames?views=1", json=records[0])
     view = with_views.json()["frames"][3]["views"][1]
     assert view["seat"] == 1 and view["game"] == "maraffa"
+    listed = await http.get("/viewer/records")  # the service serves no file of its own
+    assert listed.json() == {"file": None, "records": []}
     page = await http.get("/viewer/")
     assert page.status_code == 200 and "static/main.js" in page.text
     script = await http.get("/viewer/static/main.js")

@@ -69,10 +69,19 @@ async def frames_json(record: Any, with_views: bool) -> bytes:
     return json.dumps(frames, separators=(",", ":")).encode()
 
 
-def viewer_routes(read_body: ReadBody, refuse: Refuse) -> list[Route]:
-    """``GET /viewer/`` (the page), ``GET /viewer/static/NAME`` and ``POST
-    /viewer/frames`` (a record in, its frames out). ``read_body`` is the REST API's
-    bounded body reader and ``refuse`` its error answer, so the refusals are the API's."""
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+async def _no_file(request: Request) -> Response:
+    """The service has no records file: the page then offers to open one."""
+    return Response(b'{"file": null, "records": []}', media_type=JSON)
+
+
+def viewer_routes(read_body: ReadBody, refuse: Refuse, records: Endpoint = _no_file) -> list[Route]:
+    """``GET /viewer/`` (the page), ``GET /viewer/static/NAME``, ``POST /viewer/frames``
+    (a record in, its frames out) and ``GET /viewer/records`` (the served file's
+    matches: none for the service). ``read_body`` is the REST API's bounded body
+    reader and ``refuse`` its error answer, so the refusals are the API's."""
 
     async def page(request: Request) -> Response:
         body = static_file("index.html")
@@ -110,6 +119,7 @@ def viewer_routes(read_body: ReadBody, refuse: Refuse) -> list[Route]:
         Route("/viewer/", page, methods=["GET"]),
         Route("/viewer/static/{name}", static, methods=["GET"]),
         Route("/viewer/frames", frames, methods=["POST"]),
+        Route("/viewer/records", records, methods=["GET"]),
     ]
 
 
@@ -158,9 +168,8 @@ def view_app(path: Path) -> Starlette:
     async def home(request: Request) -> Response:
         return RedirectResponse("/viewer/")
 
-    routes = viewer_routes(_body, refuse)
+    routes = viewer_routes(_body, refuse, records)
     routes.append(Route("/", home, methods=["GET"]))
-    routes.append(Route("/viewer/records", records, methods=["GET"]))
     routes.append(Route("/viewer/records/{index:int}", one, methods=["GET"]))
     return Starlette(routes=routes)
 

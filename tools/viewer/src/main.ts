@@ -136,8 +136,8 @@ function listMatches(lines: RecordLine[]): void {
 
 async function openServerFile(): Promise<void> {
   const reply = await fetch("records");
-  if (!reply.ok) return; // not `mazzo view`: open a file in the page instead
-  const body = (await reply.json()) as { file: string; records: RecordLine[] };
+  const body = (await reply.json()) as { file: string | null; records: RecordLine[] };
+  if (body.file === null) return; // the service, not `mazzo view`: open a file in the page
   fileLines = [];
   listMatches(body.records);
   say(`${body.file}: ${body.records.length} matches`);
