@@ -129,6 +129,8 @@ async def test_the_rest_port_serves_frames_and_the_page(
     assert reply.status_code == 200, reply.text
     body = reply.json()
     assert len(body["frames"]) == len(record["moves"]) + 1 and "views" not in body["frames"][0]
+    assert reply.headers["content-encoding"] == "gzip"  # httpx asks for it, and unpacks it
+    assert reply.num_bytes_downloaded * 5 < len(reply.content)
     print(f"frames of {record['id']} ({len(record['moves'])} moves): {seconds:.2f} s")
     with_views = await http.post("/viewer/frames?views=1", json=records[0])
     view = with_views.json()["frames"][3]["views"][1]
