@@ -13,6 +13,7 @@ import os
 import queue
 import shutil
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +27,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from mazzo.viewer.frames import frames_of
 from tests.viewer.test_frames import truth
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -238,3 +240,26 @@ def test_the_service_port_opens_a_file_from_the_users_machine(
         lambda d: "refused: record.game" in d.find_element(By.ID, "status").text
     )
     assert not [e for e in errors(browser) if "/viewer/frames" not in e["message"]]
+
+
+def test_play_at_a_chosen_speed_pause_and_jump(
+    browser: webdriver.Chrome, view_server: str, records: list[Any]
+) -> None:
+    open_match(browser, view_server, records, "maraffa-2")
+    Select(browser.find_element(By.ID, "speed")).select_by_value("80")
+    browser.find_element(By.ID, "play").click()
+    WebDriverWait(browser, 20, 0.05).until(lambda d: snapshot(d)["index"] >= 4)
+    browser.find_element(By.ID, "play").click()  # pause
+    paused = snapshot(browser)["index"]
+    assert browser.find_element(By.ID, "play").text == "Play"
+    time.sleep(0.3)  # several ticks of the chosen speed
+    assert snapshot(browser)["index"] == paused
+    box = browser.find_element(By.ID, "move")  # jump by typing a move's number
+    box.clear()
+    box.send_keys("40", Keys.ENTER)
+    assert snapshot(browser)["index"] == 40
+    browser.find_element(By.ID, "hand-next").click()
+    record = next(r for r in records if r["id"] == "maraffa-2")
+    later = [k for k in frames_of(record)["handStarts"] if k > 40] or [len(record["moves"])]
+    assert snapshot(browser)["index"] == later[0]
+    assert not errors(browser)
