@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import logging
 import re
 import socket
 from collections.abc import Awaitable, Callable
@@ -44,6 +45,9 @@ _NAME = re.compile(r"^[a-z0-9_-]+\.(?:html|js|css)$")
 #: Frames are built one record at a time, off the event loop: a long record costs
 #: seconds of CPU, and gRPC and REST calls keep being answered meanwhile.
 _ONE_AT_A_TIME = ThreadPoolExecutor(1, thread_name_prefix="mazzo-viewer")
+
+log = logging.getLogger("mazzo.viewer")
+_INTERNAL = b'{"code": 13, "message": "internal error"}'
 
 Refuse = Callable[[RulesError], Response]
 ReadBody = Callable[[Request], Awaitable[bytes | Response]]
@@ -123,6 +127,9 @@ def viewer_routes(read_body: ReadBody, refuse: Refuse, records: Endpoint = _no_f
             return await frames_response(request, record)
         except RulesError as e:
             return refuse(e)
+        except Exception:  # a bug, not the record's fault: the API's INTERNAL, logged
+            log.exception("frames of a posted record failed")
+            return Response(_INTERNAL, 500, media_type=JSON)
 
     return [
         Route("/viewer", redirect, methods=["GET"]),
