@@ -52,8 +52,6 @@ def check_record(record: Any) -> Json:
         raise bad("seed", "the seed must be an integer")
     if not isinstance(record.get("options"), dict):
         raise bad("options", "options must be an object")
-    if not isinstance(record.get("deal_hash"), str):
-        raise bad("deal_hash", "the deal hash must be a string")
     if not isinstance(record.get("result"), dict) or not isinstance(
         record["result"].get("score"), dict
     ):
