@@ -126,6 +126,15 @@ def _seats(view: Json, detail: Json, hands: list[list[str]] | None) -> list[Json
     return out
 
 
+#: Maraffa's suits by their Italian names (docs/rules/README.md: S H D C).
+ITALIAN_SUITS = {
+    "SUIT_SPADES": "spade (swords)",
+    "SUIT_HEARTS": "coppe (cups)",
+    "SUIT_DIAMONDS": "denari (coins)",
+    "SUIT_CLUBS": "bastoni (batons)",
+}
+
+
 def _maraffa(view: Json, detail: Json, table: Json) -> None:
     t = detail.get("table", {})
     seats, areas, facts = table["seats"], table["areas"], table["facts"]
@@ -133,7 +142,7 @@ def _maraffa(view: Json, detail: Json, table: Json) -> None:
     trionfo = detail.get("trionfo")
     facts.append(["phase", enum(detail.get("phase", ""))])
     if detail.get("trump"):
-        facts.append(["trump", enum(detail["trump"])])
+        facts.append(["trump", ITALIAN_SUITS.get(detail["trump"], enum(detail["trump"]))])
     facts.append(["dealer", f"seat {t.get('dealer', 0)}"])
     if trionfo is None:
         facts.append(["game, hand", f"{t.get('gameNumber', 0)}, {t.get('handNumber', 0)}"])
