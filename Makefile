@@ -10,9 +10,24 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-.PHONY: rl-check rl-ismcts doctor api-docs api-docs-check test-long strength soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+VIEWER := server/mazzo/viewer/static/main.js
+VIEWERNPM := tools/viewer/node_modules/.installed.stamp
 
-all: venv gen
+.PHONY: viewer rl-check rl-ismcts doctor api-docs api-docs-check test-long strength soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+
+all: venv gen viewer
+
+# The viewer's page (docs/viewer.md): TypeScript compiled by tsc, pinned by the
+# committed lock file, into the package's static folder (shipped in the wheel; never
+# committed). Without Node the service runs and the page says it is missing.
+viewer: $(VIEWER)
+$(VIEWERNPM): tools/viewer/package-lock.json
+	npm ci --prefix tools/viewer --prefer-offline --ignore-scripts --no-audit --no-fund
+	touch $@
+
+$(VIEWER): $(VIEWERNPM) tools/viewer/tsconfig.json $(wildcard tools/viewer/src/*.ts)
+	tools/viewer/node_modules/.bin/tsc -p tools/viewer/tsconfig.json
+	touch $@
 
 # Two steps: what serving needs (make run, and the client builds' proto inputs), then
 # what tests, linters, deploy validators, Ray and mazzo.rl's PettingZoo and OpenSpiel
@@ -126,19 +141,22 @@ lint: lint-protos openapi-check api-docs-check deploy-check $(GEN) $(VENV)
 doctor:
 	@python3 scripts/doctor.py
 
+# The viewer is built when Node is here; without it the service runs and its page says
+# the viewer is missing.
 run: $(GEN)
+	@$(MAKE) --no-print-directory viewer || echo "make run: no viewer page (Node and npm build it)"
 	.venv/bin/mazzo serve
 
 # Lint first (ruff, mypy --strict, buf lint): CI holds the code to the same bar.
 # pytest's exit code is passed through as is (5 = no tests collected fails too).
 # The orchestrator's own test (marker clients: its Python part) is left out: the
 # clients-test step runs the orchestrator for every language.
-test: doctor lint
+test: doctor lint $(VIEWER)
 	.venv/bin/pytest -n auto -m "not long and not readme and not clients" tests/
 	$(MAKE) clients-test
 	.venv/bin/pytest -n 2 -m readme tests/test_readme_examples.py
 
-test-fast: lint
+test-fast: lint $(VIEWER)
 	.venv/bin/pytest -n auto -m "not slow and not readme" tests/
 
 # The property tests' ten-times tiers and many-hands runs (about 9 CPU minutes; make
@@ -195,6 +213,7 @@ rl-ismcts: $(GEN) $(VENV)
 
 clean:
 	rm -rf build dist server/*.egg-info server/mazzo/v1 tools/buf/node_modules \
+		tools/viewer/node_modules server/mazzo/viewer/static/*.js \
 		.mypy_cache .ruff_cache .pytest_cache .hypothesis
 	find . -path ./.venv -prune -o -name __pycache__ -type d -exec rm -rf {} +
 

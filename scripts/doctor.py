@@ -30,12 +30,14 @@ class Tool:
 
 TOOLS = (
     Tool("python3", ("python3", "--version"), (3, 11), "run", "the service (.venv)"),
-    Tool("node", ("node", "--version"), (20,), "test", "buf, the TypeScript client"),
+    Tool("node", ("node", "--version"), (20,), "test", "buf, the TypeScript client, the viewer"),
     Tool("npm", ("npm", "--version"), (9,), "test", "buf, the TypeScript client"),
     Tool("go", ("go", "version"), (1, 26), "test", "Go client, OpenAPI and API docs plugins"),
     Tool("java", ("java", "-version"), (17,), "test", "the Java client"),
     Tool("mvn", ("mvn", "--version"), (3,), "test", "bootstraps the Java client's pinned Maven"),
     Tool("cargo", ("cargo", "--version"), (1, 88), "test", "the Rust client"),
+    Tool("chromium", ("chromium", "--version"), (120,), "test", "the viewer's browser tests"),
+    Tool("chromedriver", ("chromedriver", "--version"), (120,), "test", "the viewer's tests"),
 )
 
 VERSION = re.compile(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?")

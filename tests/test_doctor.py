@@ -20,6 +20,8 @@ VERSIONS = {
     "java": "echo 'openjdk version \"17.0.15\" 2025-04-15' >&2",
     "mvn": "printf '\\033[1mApache Maven 3.8.7\\033[m\\nJava version: 17.0.15\\n'",
     "cargo": "echo 'cargo 1.95.0 (f2d3ce0bd 2026-03-21)'",
+    "chromium": "echo 'Chromium 156.0.8078.114 built on Debian GNU/Linux 12 (bookworm)'",
+    "chromedriver": "echo 'ChromeDriver 156.0.8078.114 (a1b2c3-refs/branch-heads/8078@{#1})'",
 }
 
 

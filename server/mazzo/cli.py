@@ -220,6 +220,10 @@ def build_parser() -> argparse.ArgumentParser:
     entropy.add_argument(
         "--secret", metavar="HEX", help="print the commitment of this secret instead"
     )
+    view = sub.add_parser("view", help="watch the matches of a records file in the browser")
+    view.add_argument("records", type=Path, help="a JSON-lines file of match records")
+    view.add_argument("--host", default="127.0.0.1", help="address to listen on (default local)")
+    view.add_argument("--port", type=_port, default=8089, help="HTTP port (0: any; default 8089)")
     return parser
 
 
@@ -557,6 +561,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 2
+    if args.command == "view":
+        from mazzo.viewer.web import serve_view
+
+        try:
+            serve_view(args.records, args.host, args.port, lambda line: print(line, flush=True))
+        except (ValueError, OSError) as e:
+            print(f"mazzo: {e}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            return 130
+        return 0
     if args.command == "bench":
         from mazzo.bench import run_all
 

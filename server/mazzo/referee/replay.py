@@ -59,8 +59,14 @@ def _wire_state(codec: Any, rules: Any, state: Any) -> game_pb2.GameState:
     return msg
 
 
-def replay(record: Json) -> Replayed:
-    """Play a record again; ``divergence`` is the first disagreement, or None."""
+#: Called by ``replay`` with each state it reaches: the number of moves applied so far
+#: (0: the deal), the state, and the move and its events' JSON (None, [] at the deal).
+Visit = Callable[[int, Any, Any, list[Json]], None]
+
+
+def replay(record: Json, visit: Visit | None = None) -> Replayed:
+    """Play a record again; ``divergence`` is the first disagreement, or None. ``visit``
+    sees every state reached, in order (the viewer's frames are built from them)."""
     rid = str(record.get("id", "?"))
     game = record["game"]
     rules, codec = rules_for(game), CODECS[game]
@@ -80,6 +86,8 @@ def replay(record: Json) -> Replayed:
     if why is not None:
         return diverged(None, why)
     out.hands.append((0, state))
+    if visit is not None:
+        visit(0, state, None, [])
     for ply, entry in enumerate(record["moves"]):
         if rules.finished(state):
             return diverged(ply, "a move after the end of the match")
@@ -99,6 +107,8 @@ def replay(record: Json) -> Replayed:
         found = events_json(codec.events_bytes(events, _EVENTS))
         if found != entry["events"]:
             return diverged(ply, f"{move} caused {found}, the record says {entry['events']}")
+        if visit is not None:
+            visit(ply + 1, state, move, found)
         if hooks.hand_dealt(found) and not rules.finished(state):
             out.hands.append((ply + 1, state))
     return _check_end(out, state, diverged)

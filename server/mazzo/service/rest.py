@@ -33,6 +33,7 @@ from mazzo.core.errors import InvalidArgument, RulesError
 from mazzo.service.errors import SHUTTING_DOWN, Admission, status_of
 from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
 from mazzo.service.metrics import Metrics
+from mazzo.viewer.web import viewer_routes
 
 log = logging.getLogger("mazzo.rest")
 
@@ -240,7 +241,8 @@ def build_app(
 ) -> Starlette:
     """A Starlette app serving every annotated RPC of ``service`` through ``servicer``,
     the API's OpenAPI document at ``/openapi.json``, Prometheus metrics at
-    ``/metrics`` and, for HTTP-only probes, ``/healthz`` (503 while shutting down).
+    ``/metrics``, for HTTP-only probes ``/healthz`` (503 while shutting down), and
+    the replay viewer under ``/viewer/`` (docs/viewer.md).
     Large bodies and answers are converted in ``pool`` when one is given; with
     ``admission``, calls share the gRPC side's drain (refused with 503 once it starts,
     waited for while in flight)."""
@@ -268,4 +270,5 @@ def build_app(
     routes.append(Route("/openapi.json", openapi, methods=["GET"]))
     routes.append(Route("/metrics", prometheus, methods=["GET"]))
     routes.append(Route("/healthz", healthz, methods=["GET"]))
+    routes += viewer_routes(_body, lambda e: _status_response(status_of(e)))
     return Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})

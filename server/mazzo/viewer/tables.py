@@ -1,0 +1,290 @@
+"""One table shape for every game, drawn by the page as it is: what the page shows is
+decided here, from the wire JSON of ``GetView`` (and, for the view of everything, of
+the state's hands), never worked out in the browser.
+
+A table is ``{"seats": [...], "areas": [...], "facts": [[label, text], ...]}``:
+
+- a seat: ``{"seat": s, "hand": ["3D", ...] or None, "count": n, "notes": [...]}``;
+  ``hand`` is None when the cards are not to be shown (only ``count``);
+- an area (a trick, the pile, a meld, the stock): ``{"label": ..., "cards": [...],
+  "by": [seat or None, ...] or None, "count": n or None}``; ``count`` alone is a
+  face-down heap of that many cards;
+- facts: the rest of the position in words (trump, phase, bids, pot, declarations).
+
+Cards are the two-character codes of docs/rules (``3D``, ``QS``, ``JK``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+from google.protobuf import json_format
+
+from mazzo.v1 import burraco_pb2, cards_pb2, game_pb2, maraffa_pb2, ramino_pb2
+
+Json = dict[str, Any]
+
+
+def _short_enum_names() -> dict[str, str]:
+    """Every enum value's name without its enum's prefix, in words:
+    ``MARAFFA_SPEECH_MASO_DEI_MASI`` -> ``maso dei masi``; cards keep their code."""
+    out: dict[str, str] = {}
+    for module in (cards_pb2, maraffa_pb2, burraco_pb2, ramino_pb2):
+        for enum in module.DESCRIPTOR.enum_types_by_name.values():
+            prefix = re.sub(r"(?<!^)(?=[A-Z])", "_", enum.name).upper() + "_"
+            for value in enum.values:
+                out[value.name] = value.name.removeprefix(prefix).lower().replace("_", " ")
+    return out
+
+
+SHORT = _short_enum_names()
+
+
+def card(name: str) -> str:
+    """``CARD_3D`` -> ``3D``."""
+    return name.removeprefix("CARD_")
+
+
+def cards(names: Any) -> list[str]:
+    return [card(str(n)) for n in names or [] if n != "CARD_UNSPECIFIED"]
+
+
+def enum(name: Any) -> str:
+    return SHORT.get(str(name), str(name))
+
+
+def _spaced(key: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", key).lower()
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_spaced(k)} {_text(v)}" for k, v in value.items() if not _empty(v))
+        return f"({inner})"
+    if isinstance(value, list):
+        return "[" + " ".join(_text(v) for v in value) + "]"
+    if isinstance(value, str):
+        if value.startswith("CARD_"):
+            return card(value)
+        return enum(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _empty(value: Any) -> bool:
+    if isinstance(value, bool) or value is None:
+        return not value
+    if isinstance(value, str):
+        return value == "" or value.endswith("_UNSPECIFIED")
+    return isinstance(value, list | dict) and not value
+
+
+@lru_cache(maxsize=1 << 14)
+def _words(text: str) -> str:
+    msg = json_format.ParseDict(json.loads(text), game_pb2.Event())
+    full = json_format.MessageToDict(msg, always_print_fields_with_no_presence=True)
+    parts = []
+    for branch in full.values():  # the game's oneof branch
+        for kind, body in branch.items():
+            if not isinstance(body, dict):
+                continue
+            detail = ", ".join(f"{_spaced(k)} {_text(v)}" for k, v in body.items() if not _empty(v))
+            parts.append(f"{_spaced(kind)}: {detail}" if detail else _spaced(kind))
+    return "; ".join(parts)
+
+
+def words(event: Json) -> str:
+    """An event (records' JSON) in words: ``card played: seat 0, card 4C, signal
+    striscio``. Fields at their default are written out where they matter (seat 0)."""
+    return _words(json.dumps(event, sort_keys=True))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _seats(view: Json, detail: Json, hands: list[list[str]] | None) -> list[Json]:
+    sizes = [int(n) for n in detail.get("handSizes", [])]
+    players = len(sizes)
+    own = int(view.get("seat", 0))
+    out: list[Json] = []
+    for s in range(players):
+        hand: list[str] | None = None
+        if hands is not None:
+            hand = hands[s] if s < len(hands) else []
+        elif s == own and not detail.get("handHidden"):
+            hand = cards(detail.get("hand"))
+        elif detail.get("dummyHand") and detail.get("dummySeat", 0) == s:
+            hand = cards(detail.get("dummyHand"))
+        out.append({"seat": s, "hand": hand, "count": sizes[s], "notes": []})
+    to_act = int(view.get("toAct", 0))
+    if not view.get("finished") and out:
+        out[to_act % players]["notes"].append("to act")
+    return out
+
+
+#: Maraffa's suits by their Italian names (docs/rules/README.md: S H D C).
+ITALIAN_SUITS = {
+    "SUIT_SPADES": "spade (swords)",
+    "SUIT_HEARTS": "coppe (cups)",
+    "SUIT_DIAMONDS": "denari (coins)",
+    "SUIT_CLUBS": "bastoni (batons)",
+}
+
+
+def _maraffa(view: Json, detail: Json, table: Json) -> None:
+    t = detail.get("table", {})
+    seats, areas, facts = table["seats"], table["areas"], table["facts"]
+    n = len(seats)
+    trionfo = detail.get("trionfo")
+    facts.append(["phase", enum(detail.get("phase", ""))])
+    if detail.get("trump"):
+        facts.append(["trump", ITALIAN_SUITS.get(detail["trump"], enum(detail["trump"]))])
+    facts.append(["dealer", f"seat {t.get('dealer', 0)}"])
+    if trionfo is None:
+        facts.append(["game, hand", f"{t.get('gameNumber', 0)}, {t.get('handNumber', 0)}"])
+        facts.append(["battezzante", f"seat {t.get('battezzante', 0)}"])
+        facts.append(["target", str(t.get("effectiveTarget", 0))])
+        facts.append(["games won", " - ".join(str(g) for g in t.get("gamesWon", []))])
+    else:
+        facts.append(["deal", str(t.get("handNumber", 0))])
+        facts.append(["first speaker", f"seat {trionfo.get('firstSpeaker', 0)}"])
+        speeches = [
+            f"seat {s.get('seat', 0)} {enum(s.get('speech', ''))}"
+            for s in trionfo.get("auction", [])
+        ]
+        if speeches:
+            facts.append(["auction", ", ".join(speeches)])
+        if "declarer" in trionfo:
+            facts.append(["declarer", f"seat {trionfo['declarer']}"])
+        if trionfo.get("contract"):
+            facts.append(["contract", enum(trionfo["contract"])])
+        if trionfo.get("calledCard"):
+            facts.append(["called card", card(trionfo["calledCard"])])
+        if "amico" in trionfo:
+            facts.append(["amico", f"seat {trionfo['amico']}"])
+    if "marafonaSeat" in detail:
+        facts.append(["marafona", f"declared by seat {detail['marafonaSeat']}"])
+    if "dummySeat" in detail and int(detail["dummySeat"]) < n:
+        seats[int(detail["dummySeat"])]["notes"].append("dummy")
+    for trick_label, trick in (("trick", detail.get("currentTrick")),):
+        if trick and trick.get("cards"):
+            areas.append(_trick(trick_label, trick, n))
+    tricks = detail.get("tricks", [])
+    if tricks:
+        last = _trick(f"last trick (won by seat {tricks[-1].get('winner', 0)})", tricks[-1], n)
+        areas.append(last)
+        won = [0] * n
+        for trick in tricks:
+            won[int(trick.get("winner", 0)) % n] += 1
+        for s, count in enumerate(won):
+            seats[s]["notes"].append(f"{count} tricks")
+    if "stockSize" in detail:
+        areas.append({"label": "stock", "cards": [], "by": None, "count": detail["stockSize"]})
+    if detail.get("drawn"):
+        areas.append({"label": "drawn", "cards": cards(detail["drawn"]), "by": None, "count": None})
+
+
+def _trick(label: str, trick: Json, n: int) -> Json:
+    leader = int(trick.get("leader", 0))
+    played = cards(trick.get("cards"))
+    signals = [enum(s) for s in trick.get("signals", [])]
+    notes = [s if s != "unspecified" else "" for s in signals]
+    return {
+        "label": label,
+        "cards": played,
+        "by": [(leader + i) % n for i in range(len(played))],
+        "count": None,
+        "signals": notes + [""] * (len(played) - len(notes)),
+    }
+
+
+def _burraco(view: Json, detail: Json, table: Json) -> None:
+    t = detail.get("table", {})
+    areas, facts = table["areas"], table["facts"]
+    facts.append(["stage", enum(detail.get("stage", ""))])
+    facts.append(["dealer, hand", f"seat {t.get('dealer', 0)}, hand {t.get('handNumber', 0)}"])
+    for score in detail.get("publicScores", []):
+        seats = "+".join(str(s) for s in score.get("seats", []))
+        melded, bonuses = score.get("melded", 0), score.get("bonuses", 0)
+        facts.append([f"seats {seats}", f"melded {melded}, bonuses {bonuses}"])
+    if detail.get("lastTurn"):
+        facts.append(["last turn", "yes"])
+    if detail.get("forbiddenDiscard"):
+        facts.append(["may not discard", card(detail["forbiddenDiscard"])])
+    areas.append({"label": "stock", "cards": [], "by": None, "count": detail.get("stockSize", 0)})
+    pile = cards(detail.get("discardPile"))
+    areas.append({"label": f"discard pile ({len(pile)})", "cards": pile, "by": None, "count": None})
+    for k, pozzetto in enumerate(detail.get("pozzetti", [])):
+        taken = pozzetto.get("takenBy")
+        label = f"pozzetto {k + 1}" + ("" if taken is None else f" (taken by seat {taken})")
+        areas.append({"label": label, "cards": [], "by": None, "count": pozzetto.get("size", 0)})
+    for meld in detail.get("melds", []):
+        side = "+".join(str(s) for s in meld.get("side", [meld.get("seat", 0)]))
+        kind = enum(meld.get("kind", ""))
+        extra = f", {enum(meld['burraco'])} burraco" if meld.get("burraco") else ""
+        areas.append(
+            {
+                "label": f"meld of seats {side}: {kind}{extra}",
+                "cards": cards(meld.get("cards")),
+                "by": None,
+                "count": None,
+            }
+        )
+
+
+def _ramino(view: Json, detail: Json, table: Json) -> None:
+    t = detail.get("table", {})
+    seats, areas, facts = table["seats"], table["areas"], table["facts"]
+    bets = detail.get("bets", {})
+    facts.append(["phase", enum(detail.get("phase", ""))])
+    facts.append(["dealer, hand", f"seat {t.get('dealer', 0)}, hand {t.get('handNumber', 0)}"])
+    facts.append(["pot", str(bets.get("pot", 0))])
+    if bets.get("stake"):
+        facts.append(["stake", str(bets["stake"])])
+    bids = [
+        f"seat {b.get('seat', 0)} {enum(b.get('action', ''))}"
+        + (f" {b['amount']}" if b.get("amount") else "")
+        for b in bets.get("bids", [])
+    ]
+    if bids:
+        facts.append(["bids", ", ".join(bids)])
+    statuses = bets.get("statuses", [])
+    committed = bets.get("committed", [])
+    for s, seat in enumerate(seats):
+        if s < len(statuses):
+            seat["notes"].append(enum(statuses[s]))
+        if s < len(committed) and int(committed[s]):
+            seat["notes"].append(f"committed {committed[s]}")
+    if detail.get("takenCard"):
+        facts.append(["taken", f"{card(detail['takenCard'])} from {enum(detail.get('taken'))}"])
+    if detail.get("reshuffles"):
+        facts.append(["reshuffles", str(detail["reshuffles"])])
+    last = t.get("lastHand")
+    if last:
+        facts.append(["last hand", f"{enum(last.get('outcome', ''))}, net {last.get('net', [])}"])
+    areas.append({"label": "stock", "cards": [], "by": None, "count": detail.get("stockSize", 0)})
+    pile = cards(detail.get("pile"))
+    areas.append({"label": f"pile ({len(pile)})", "cards": pile, "by": None, "count": None})
+
+
+DRAW = {"maraffa": _maraffa, "burraco": _burraco, "ramino": _ramino}
+
+
+def table_of(game: str, views: list[Json], state: Json | None) -> Json:
+    """The table of one frame. With ``state`` (the full state's JSON): the public
+    parts from ``views[0]`` and every seat's hand from the state. Without: exactly
+    what the one view in ``views`` shows, its seat's own cards and no other."""
+    view = views[0]
+    detail = view.get(game, {})
+    hands = None
+    if state is not None:
+        hands = [cards(h.get("cards")) for h in state.get(game, {}).get("hands", [])]
+    table: Json = {"seats": _seats(view, detail, hands), "areas": [], "facts": []}
+    DRAW[game](view, detail, table)
+    if view.get("finished"):
+        table["facts"].insert(0, ["match", "finished"])
+    return table

@@ -1,0 +1,209 @@
+"""The viewer over HTTP: the page, its files, and frames of a posted match record.
+
+The same routes serve ``mazzo serve``'s REST port (a record opened in the page is
+posted one match at a time, within the body limit) and ``mazzo view RECORDS.jsonl``,
+which adds the file's list of matches. Everything is served from the package: the
+page's script is built from TypeScript by ``make viewer``; without it (no Node when
+the package was built) the page says the viewer is missing, and the frames endpoint
+still works.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import logging
+import re
+import socket
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from mazzo.core.errors import InvalidArgument, RulesError
+from mazzo.referee.records import Json, read_records
+from mazzo.viewer.frames import frames_of
+
+JSON = "application/json"
+#: The built script; the page needs it.
+SCRIPT = "main.js"
+MISSING = (
+    "<!doctype html><title>Mazzo viewer</title><h1>The viewer is missing</h1>"
+    "<p>This build of Mazzo has no viewer page: it is built from TypeScript with "
+    "<code>make viewer</code> (Node and npm), and shipped in the package. The frames "
+    "endpoint (<code>POST /viewer/frames</code>) works without it.</p>"
+)
+_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+_NAME = re.compile(r"^[a-z0-9_-]+\.(?:html|js|css)$")
+#: Frames are built one record at a time, off the event loop: a long record costs
+#: seconds of CPU, and gRPC and REST calls keep being answered meanwhile.
+_ONE_AT_A_TIME = ThreadPoolExecutor(1, thread_name_prefix="mazzo-viewer")
+
+log = logging.getLogger("mazzo.viewer")
+_INTERNAL = b'{"code": 13, "message": "internal error"}'
+
+Refuse = Callable[[RulesError], Response]
+ReadBody = Callable[[Request], Awaitable[bytes | Response]]
+
+
+def static_file(name: str) -> bytes | None:
+    """A file of the built page, or None when it is not there."""
+    if not _NAME.match(name):
+        return None
+    path = resources.files("mazzo.viewer").joinpath("static", name)
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+
+
+def viewer_built() -> bool:
+    return static_file(SCRIPT) is not None
+
+
+def _frames_body(record: Any, with_views: bool, gzipped: bool) -> bytes:
+    body = json.dumps(frames_of(record, with_views), separators=(",", ":")).encode()
+    return gzip.compress(body, 5) if gzipped else body
+
+
+async def frames_response(request: Request, record: Any) -> Response:
+    """The frames of ``record`` as JSON, gzipped for a client that takes it (frames
+    repeat themselves: a whole Burraco match's 2.7 MB are about a tenth of that)."""
+    gzipped = "gzip" in request.headers.get("accept-encoding", "")
+    with_views = request.query_params.get("views") == "1"
+    loop = asyncio.get_running_loop()
+    body = await loop.run_in_executor(_ONE_AT_A_TIME, _frames_body, record, with_views, gzipped)
+    headers = {"content-encoding": "gzip", "vary": "accept-encoding"} if gzipped else None
+    return Response(body, media_type=JSON, headers=headers)
+
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+async def _no_file(request: Request) -> Response:
+    """The service has no records file: the page then offers to open one."""
+    return Response(b'{"file": null, "records": []}', media_type=JSON)
+
+
+def viewer_routes(read_body: ReadBody, refuse: Refuse, records: Endpoint = _no_file) -> list[Route]:
+    """``GET /viewer/`` (the page), ``GET /viewer/static/NAME``, ``POST /viewer/frames``
+    (a record in, its frames out) and ``GET /viewer/records`` (the served file's
+    matches: none for the service). ``read_body`` is the REST API's bounded body
+    reader and ``refuse`` its error answer, so the refusals are the API's."""
+
+    async def page(request: Request) -> Response:
+        body = static_file("index.html")
+        if body is None or not viewer_built():
+            return HTMLResponse(MISSING, 503)
+        return Response(body, media_type="text/html")
+
+    async def redirect(request: Request) -> Response:
+        return RedirectResponse("/viewer/")
+
+    async def static(request: Request) -> Response:
+        name = str(request.path_params["name"])
+        body = static_file(name)
+        if body is None:
+            return refuse(InvalidArgument("name", f"no viewer file {name[:40]!r}"))
+        kind = _TYPES[name[name.rindex(".") :]]
+        return Response(body, media_type=kind, headers={"cache-control": "no-cache"})
+
+    async def frames(request: Request) -> Response:
+        raw = await read_body(request)
+        if isinstance(raw, Response):
+            return raw
+        try:
+            record = json.loads(raw)
+        except (ValueError, RecursionError) as e:  # ValueError: bad JSON or not UTF-8
+            return refuse(InvalidArgument("body", f"not a match record in JSON: {e}"[:300]))
+        try:
+            return await frames_response(request, record)
+        except RulesError as e:
+            return refuse(e)
+        except Exception:  # a bug, not the record's fault: the API's INTERNAL, logged
+            log.exception("frames of a posted record failed")
+            return Response(_INTERNAL, 500, media_type=JSON)
+
+    return [
+        Route("/viewer", redirect, methods=["GET"]),
+        Route("/viewer/", page, methods=["GET"]),
+        Route("/viewer/static/{name}", static, methods=["GET"]),
+        Route("/viewer/frames", frames, methods=["POST"]),
+        Route("/viewer/records", records, methods=["GET"]),
+    ]
+
+
+# --------------------------------------------------------------------------- mazzo view
+
+
+def summary(index: int, record: Json) -> Json:
+    """A line of the file's list of matches."""
+    result = record.get("result", {}) if isinstance(record.get("result"), dict) else {}
+    return {
+        "index": index,
+        "id": str(record.get("id", index)),
+        "game": str(record.get("game", "?")),
+        "players": record.get("players"),
+        "moves": len(record.get("moves", [])) if isinstance(record.get("moves"), list) else 0,
+        "winners": result.get("winners", []),
+        "forfeit": result.get("forfeit"),
+    }
+
+
+def view_app(path: Path) -> Starlette:
+    """``mazzo view``: the viewer, plus ``GET /viewer/records`` (the file's matches,
+    read again at each request, so a file still being written shows its new matches)
+    and ``GET /viewer/records/{index}`` (one match's frames)."""
+    from mazzo.service.errors import status_of
+    from mazzo.service.rest import _body, _status_response
+
+    def refuse(e: RulesError) -> Response:
+        return _status_response(status_of(e))
+
+    async def records(request: Request) -> Response:
+        found = [summary(k, r) for k, r in enumerate(read_records(path))]
+        return Response(json.dumps({"file": path.name, "records": found}), media_type=JSON)
+
+    async def one(request: Request) -> Response:
+        found = read_records(path)
+        index = int(request.path_params["index"])
+        if not 0 <= index < len(found):
+            return refuse(InvalidArgument("index", f"the file has matches 0..{len(found) - 1}"))
+        try:
+            return await frames_response(request, found[index])
+        except RulesError as e:
+            return refuse(e)
+
+    async def home(request: Request) -> Response:
+        return RedirectResponse("/viewer/")
+
+    routes = viewer_routes(_body, refuse, records)
+    routes.append(Route("/", home, methods=["GET"]))
+    routes.append(Route("/viewer/records/{index:int}", one, methods=["GET"]))
+    return Starlette(routes=routes)
+
+
+def serve_view(path: Path, host: str, port: int, announce: Callable[[str], None]) -> None:
+    """Serve ``view_app(path)`` until interrupted; ``announce`` gets the page's URL
+    (with the port the system chose for port 0)."""
+    import uvicorn
+
+    read_records(path)  # a file that is not records fails here, before serving
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)  # connections wait in the backlog until uvicorn takes them
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    announce(f"http://{shown}:{bound}/viewer/")
+    if not viewer_built():
+        announce("the viewer page is missing from this build (make viewer); frames still work")
+    config = uvicorn.Config(view_app(path), log_level="warning", lifespan="off")
+    asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
