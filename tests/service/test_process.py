@@ -162,10 +162,29 @@ def test_workers_die_with_a_killed_parent() -> None:
         check_serving(port)
         proc.kill()
         proc.wait(START_TIMEOUT)
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline and any(os.path.exists(f"/proc/{p}") for p in workers):
+    deadline = time.monotonic() + 2 * START_TIMEOUT
+    while time.monotonic() < deadline and any(_alive(p) for p in workers):
         time.sleep(0.1)
-    assert not any(os.path.exists(f"/proc/{p}") for p in workers)
+    assert not any(_alive(p) for p in workers), [_status(p) for p in workers]
+
+
+def _alive(pid: int) -> bool:
+    """Running, as opposed to gone or a zombie: an orphan that exited holds no port,
+    and waits for the machine's init to reap it."""
+    return _status(pid).get("State", "Z").split()[0] not in ("Z", "X")
+
+
+def _status(pid: int) -> dict[str, str]:
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return {}
+    fields = dict(line.split(":\t", 1) for line in text.splitlines() if ":\t" in line)
+    return {
+        k: v.strip()
+        for k, v in fields.items()
+        if k in ("Name", "State", "PPid", "SigPnd", "ShdPnd")
+    }
 
 
 def _load(
