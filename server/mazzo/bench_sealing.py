@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from mazzo.bench import Report, _Calls, _per_call, _server_process
+from mazzo.bench_search import position_after
 from mazzo.codec import CODECS
 from mazzo.games.registry import rules_for
 
@@ -41,19 +42,6 @@ def _key_file() -> Iterator[Path]:
         yield path
 
 
-def _mid_state(game: str, players: int, plays: int, seed: int) -> Any:
-    from mazzo.v1 import game_pb2
-
-    rules, codec = rules_for(game), CODECS[game]
-    state, _ = rules.deal(codec.options(game_pb2.GameOptions()), players, seed)
-    rnd = random.Random(seed)
-    for _ in range(plays):
-        legal = rules.legal_moves(state)
-        safe = [m for m in legal if type(m).__name__ != "Claim"] or legal
-        state, _ = rules.apply(state, rnd.choice(safe))
-    return state
-
-
 def seal_open(seconds: float) -> Report:
     """Microseconds per seal and per open of one token, in-process."""
     from mazzo.service.sealing import Key, Sealer
@@ -63,7 +51,7 @@ def seal_open(seconds: float) -> Report:
     report: Report = {}
     for game, players, plays in (("maraffa", 4, 20), ("burraco", 4, 40)):
         rules, codec = rules_for(game), CODECS[game]
-        state = _mid_state(game, players, plays, seed=3)
+        state = position_after(game, players, plays, seed=3)
         data = codec.state_bytes(state, rules.to_act(state))
         token = sealer.seal(data, match_id, 7, 0, players)
         assert sealer.open(token)[1] == data

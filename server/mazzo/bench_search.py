@@ -20,7 +20,7 @@ from mazzo.games.registry import rules_for
 from mazzo.players.playout import Horizon, PolicyKind, per_move, play_units, units_of
 
 
-def _position(game: str, players: int, plays: int, seed: int, options: Any = None) -> Any:
+def position_after(game: str, players: int, plays: int, seed: int, options: Any = None) -> Any:
     """A state ``plays`` random moves into a match (never a Maraffa claim)."""
     rules, codec = rules_for(game), CODECS[game]
     from mazzo.v1 import game_pb2
@@ -135,7 +135,7 @@ def determinize_rates(seconds: float) -> Report:
     report: Report = {}
     for game, players, plays in SAMPLED:
         rules = rules_for(game)
-        state = _position(game, players, plays, seed=3)
+        state = position_after(game, players, plays, seed=3)
         seat = rules.controller(state, rules.to_act(state))
         view = rules.view(state, seat)
         count, samples = 0, 0
@@ -158,7 +158,7 @@ def _determinize_over_grpc(seconds: float) -> Report:
     from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
     rules, codec = rules_for("maraffa"), CODECS["maraffa"]
-    state = _position("maraffa", 4, 17, seed=3)
+    state = position_after("maraffa", 4, 17, seed=3)
     view = game_pb2.GameView()
     codec.view_to_wire(rules.view(state, rules.to_act(state)), view)
 
@@ -187,7 +187,7 @@ def simulate_vs_in_process(seconds: float) -> Report:
     from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
     rules, codec = rules_for("maraffa"), CODECS["maraffa"]
-    state = _position("maraffa", 4, 17, seed=3)
+    state = position_after("maraffa", 4, 17, seed=3)
     seat = rules.to_act(state)
     view = rules.view(state, seat)
     wire_state, wire_view = game_pb2.GameState(), game_pb2.GameView()
@@ -249,7 +249,7 @@ def pimc_decisions(count: int = 60) -> Report:
     engine = LocalEngine()
     times = []
     for i in range(-1, count):  # decision -1 warms up (imports, the sampler's tables)
-        state = _position("maraffa", 4, 1 + (i * 7) % 36, seed=100 + abs(i))
+        state = position_after("maraffa", 4, 1 + (i * 7) % 36, seed=100 + abs(i))
         rules = rules_for("maraffa")
         position = LocalPosition(
             rules, CODECS["maraffa"], state, rules.to_act(state), False, rules.legal_moves(state)
