@@ -131,14 +131,15 @@ class LiveHub:
             self._finished.append({k: v for k, v in payload.items() if k != "table"})
 
     def recorded(self, record: Json) -> None:
-        """A tournament's ``on_record``: progress, and the standings now and then (they
-        are computed from every record, so at most a fifth of the time goes to them)."""
+        """A tournament's ``on_record``: progress, and the standings (computed from every
+        record: skipped for a record that comes sooner than four times their cost, so
+        at most a fifth of the time goes to them; the final ones come with ``finish``)."""
         self._recorded.append(record)
         self.done += 1
         now = time.monotonic()
         if now >= self._next_rating or self.done >= self.total:
             self._rate()
-            self._next_rating = now + max(0.5, 4 * (time.monotonic() - now))
+            self._next_rating = now + 4 * (time.monotonic() - now)
         self._push(self._standings_payload())
 
     def preload(self, records: Sequence[Json]) -> None:
@@ -176,7 +177,7 @@ class LiveHub:
                 self._standings = summary.get("standings", self._standings)
                 self._pairings = summary.get("pairings", self._pairings)
         self.over = True
-        self._push({"type": "over", **self._standings_payload()})
+        self._push({**self._standings_payload(), "type": "over"})
 
     def _standings_payload(self) -> Json:
         with self._lock:
