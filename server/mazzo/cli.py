@@ -194,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--ray-temp-dir", type=Path, metavar="DIR", help="a local Ray's session folder"
     )
 
+    _add_ui_options(tour)
     tour.add_argument(
         "--entropy",
         type=Path,
@@ -225,6 +226,88 @@ def build_parser() -> argparse.ArgumentParser:
     view.add_argument("--host", default="127.0.0.1", help="address to listen on (default local)")
     view.add_argument("--port", type=_port, default=8089, help="HTTP port (0: any; default 8089)")
     return parser
+
+
+def _moves(text: str) -> int:
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of moves (0 or more)")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 86400:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
+    return value
+
+
+def _add_ui_options(cmd: argparse.ArgumentParser) -> None:
+    """The live view's options (docs/viewer.md#live), for ``match`` and ``tournament``."""
+    cmd.add_argument(
+        "--ui",
+        type=_port,
+        metavar="PORT",
+        help="serve a live page of the event on this port (0: any free one; the URL is printed)",
+    )
+    cmd.add_argument(
+        "--ui-host", default="127.0.0.1", help="address of the live page (default local)"
+    )
+    cmd.add_argument(
+        "--ui-delay",
+        type=_moves,
+        metavar="MOVES",
+        help="show every hand on the live page this many moves late (default: only once the "
+        "hand is over; 0 shows them at once: only when no bot's operator is watching)",
+    )
+    cmd.add_argument(
+        "--ui-pace",
+        type=_seconds,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait this long after each move, to follow the play by eye (default 0)",
+    )
+    cmd.add_argument(
+        "--ui-linger",
+        type=_seconds,
+        metavar="SECONDS",
+        help="keep the live page up this long after the event (default: until Ctrl-C)",
+    )
+
+
+@contextlib.contextmanager
+def _live_view(
+    args: argparse.Namespace, title: str, entrants: list[str], total: int
+) -> Iterator[Any]:
+    """With ``--ui``: the live page's hub, served on its own thread for the block and
+    lingering after it; else None."""
+    if args.ui is None:
+        if args.ui_delay is not None or args.ui_pace or args.ui_linger is not None:
+            raise ValueError("--ui-delay, --ui-pace and --ui-linger are for --ui")
+        yield None
+        return
+    from mazzo.viewer.live import LiveHub, LiveServer, linger
+    from mazzo.viewer.web import viewer_built
+
+    hub = LiveHub(title, entrants, total, args.ui_delay)
+    server = LiveServer(hub, args.ui_host, args.ui)
+    print(f"live view: {server.start()}", flush=True)
+    if not viewer_built():
+        print("the viewer page is missing from this build (make viewer)", flush=True)
+    try:
+        yield hub
+        if hub.over:  # not after a Ctrl-C
+            linger(args.ui_linger, lambda line: print(line, flush=True))
+    finally:
+        server.stop()
+
+
+def _watcher(args: argparse.Namespace, hub: Any) -> Any:
+    from mazzo.referee.watch import Watcher
+
+    return None if hub is None else Watcher(hub.send, args.ui_delay, args.ui_pace)
 
 
 def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
@@ -278,6 +361,7 @@ def _add_match(sub: argparse._SubParsersAction[_Parser]) -> None:
     match.add_argument("--id", default=None, help="the match id in the record")
     match.add_argument("--records", type=Path, help="append the record (one JSON line) here")
     _add_referee_options(match)
+    _add_ui_options(match)
 
 
 def _clock_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -348,7 +432,7 @@ def _match(args: argparse.Namespace) -> int:
     if args.bot_logs:
         args.bot_logs.mkdir(parents=True, exist_ok=True)
 
-    async def play() -> dict[str, Any]:
+    async def play(watcher: Any) -> dict[str, Any]:
         # SIGTERM stops the match as Ctrl-C does: the bots are closed on the way out.
         task = asyncio.current_task()
         assert task is not None
@@ -364,18 +448,24 @@ def _match(args: argparse.Namespace) -> int:
             published,
             args.ca,
             args.seal,
+            watcher,
         )
 
-    try:
-        with _reaping_bots():
-            record = asyncio.run(play())
-    except (KeyboardInterrupt, asyncio.CancelledError):
-        print(f"{spec.id}: stopped before the end; no record written", file=sys.stderr)
-        return 130
-    if args.records is not None:
-        with RecordWriter(args.records) as out:
-            out.write(record)
-    print(summary_line(record))
+    with _live_view(args, f"match {spec.id}", [], 1) as hub:
+        try:
+            with _reaping_bots():
+                record = asyncio.run(play(_watcher(args, hub)))
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            print(f"{spec.id}: stopped before the end; no record written", file=sys.stderr)
+            return 130
+        if args.records is not None:
+            with RecordWriter(args.records) as out:
+                out.write(record)
+        print(summary_line(record), flush=True)
+        if hub is not None:
+            hub.entrants = [side["entrant"] for side in record["sides"]]
+            hub.recorded(record)
+            hub.finish()
     return 0
 
 
@@ -383,7 +473,7 @@ def _tournament(args: argparse.Namespace) -> int:
     import dataclasses
 
     from mazzo.referee.sprt import Sprt
-    from mazzo.referee.tournament import Config, render, run_tournament
+    from mazzo.referee.tournament import Config, run_tournament
 
     config = Config.load(args.config)
     if args.concurrency:
@@ -417,31 +507,49 @@ def _tournament(args: argparse.Namespace) -> int:
         backend = RayBackend(args.ray_address, args.ray_temp_dir, args.bot_logs, args.ca)
     elif args.ray_address or args.ray_temp_dir:
         raise ValueError("--ray-address and --ray-temp-dir are for --backend ray")
-    with _reaping_bots(backend is None):
-        outcome = asyncio.run(
-            run_tournament(
-                config,
-                records,
-                args.resume,
-                sprt,
-                not args.no_progress,
-                logs=args.bot_logs,
-                backend=backend,
-                ca=args.ca,
+    names = [e.name for e in config.entrants]
+    with _live_view(args, config.name, names, len(config.jobs())) as hub:
+        if hub is not None:
+            if args.resume:
+                from mazzo.referee.records import read_records
+
+                hub.preload(read_records(records))
+            if backend is not None:
+                print("live view: matches on Ray are not shown as they are played", flush=True)
+        with _reaping_bots(backend is None):
+            outcome = asyncio.run(
+                run_tournament(
+                    config,
+                    records,
+                    args.resume,
+                    sprt,
+                    not args.no_progress,
+                    logs=args.bot_logs,
+                    on_record=None if hub is None else hub.recorded,
+                    backend=backend,
+                    ca=args.ca,
+                    watcher=_watcher(args, hub),
+                )
             )
-        )
+        if hub is not None and not outcome.interrupted:
+            hub.finish(outcome.summary)
+        _print_outcome(args, records, outcome)
+    return 130 if outcome.interrupted else 0
+
+
+def _print_outcome(args: argparse.Namespace, records: Path, outcome: Any) -> None:
+    from mazzo.referee.tournament import render
+
     summary_path = args.summary or records.with_name(records.name + ".summary.json")
     summary_path.write_text(json.dumps(outcome.summary, indent=2) + "\n")
     print(render(outcome.summary), end="")
-    print(f"summary: {summary_path}")
+    print(f"summary: {summary_path}", flush=True)
     if outcome.interrupted:
         print(
             f"stopped: {outcome.summary['matches']} of {outcome.summary['scheduled']} matches "
             "recorded; --resume continues",
             file=sys.stderr,
         )
-        return 130
-    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:

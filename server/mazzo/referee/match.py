@@ -25,13 +25,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from google.protobuf import json_format
 
 from mazzo.core import fair
 from mazzo.players.builtins import random_index
 from mazzo.referee.bots import BotPool, BotSpec, await_reachable, check_startable
-from mazzo.referee.engine import Engine
+from mazzo.referee.engine import Engine, LocalPosition
 from mazzo.referee.games import hooks_for
 from mazzo.referee.records import (
     FORMAT,
@@ -43,6 +44,7 @@ from mazzo.referee.records import (
     to_json,
 )
 from mazzo.referee.transports import Fault, Reply, Transport
+from mazzo.referee.watch import MatchWatch, Watcher
 from mazzo.v1 import bot_pb2, game_pb2
 
 #: Matches interleave on one event loop: let the others run every this many moves.
@@ -171,6 +173,17 @@ def lineup_seats(
     return slots
 
 
+async def _domain_state(engine: Engine, position: Any, game: str) -> Any:
+    """The rules' own state of a position: at hand for the in-process and sealed
+    engines, decoded from the wire for a remote one (only when a match is watched)."""
+    local = getattr(position, "local", position)
+    if isinstance(local, LocalPosition):
+        return local.state
+    from mazzo.codec import CODECS
+
+    return CODECS[game].state_from_wire(await engine.state(position))
+
+
 def _adjudicate(reply: Reply, request: bot_pb2.ActRequest) -> tuple[int, Fault | None, str]:
     """The chosen index, or the fault of the answer."""
     if reply.fault is not None or reply.response is None:
@@ -204,10 +217,13 @@ async def play_match(
     rules: FaultRules = FaultRules(),
     ledger: FaultLedger | None = None,
     on_deal: Callable[[Json], None] | None = None,
+    watcher: Watcher | None = None,
 ) -> Json:
     """Play one match to its end (or a forfeit) and return its record. ``on_deal`` is
     given the record's header (with the deal's commitment) before the first move; the
-    salt that opens the commitment is in the record only, at the end."""
+    salt that opens the commitment is in the record only, at the end. ``watcher`` is
+    told of the match as it is played, public information only (``referee.watch``);
+    without one the loop does nothing more per move than one test."""
     started = datetime.now(UTC)
     wall = time.perf_counter()
     ledger = ledger if ledger is not None else FaultLedger(rules.disqualify_after)
@@ -247,6 +263,15 @@ async def play_match(
     }
     if on_deal is not None:
         on_deal(record)
+    watch: MatchWatch | None = None
+    seen: Any = None  # the rules' state of the position, while watched
+    if watcher is not None:
+        from mazzo.codec import CODECS
+        from mazzo.games.registry import rules_for
+
+        watch = MatchWatch(watcher, record, rules_for(spec.game), CODECS[spec.game], hooks)
+        seen = await _domain_state(engine, position, spec.game)
+        watch.dealt(seen)
     moves: list[Json] = []
     faults: list[Json] = []
     forfeit: Json | None = None
@@ -321,6 +346,13 @@ async def play_match(
             entry["events"] = events_json(events)
             moves.append(entry)
             ply += 1
+            if watch is not None and not watch.broken:
+                assert watcher is not None
+                at = time.time()
+                before, seen = seen, await _domain_state(engine, position, spec.game)
+                watch.moved(ply, entry, before, seen, at)
+                if watcher.pace > 0:
+                    await asyncio.sleep(watcher.pace)
             if ply % YIELD_EVERY == 0:
                 await asyncio.sleep(0)
     finally:
@@ -352,6 +384,8 @@ async def play_match(
         started=started.isoformat(timespec="seconds"),
         duration_s=round(time.perf_counter() - wall, 3),
     )
+    if watch is not None:
+        watch.ended(record, seen)
     return record
 
 
@@ -465,10 +499,12 @@ async def run_match(
     on_deal: Callable[[Json], None] | None = None,
     ca: Path | None = None,
     seal: bool = False,
+    watcher: Watcher | None = None,
 ) -> Json:
     """``mazzo match``: one match between the given bots; returns its record. ``ca``
     checks the certificates of ``grpcs://`` bots and service; ``seal`` plays through
-    the service's sealed tokens, each bot given its own seat's."""
+    the service's sealed tokens, each bot given its own seat's; ``watcher``: the live
+    view (``referee.watch``)."""
     from mazzo.referee.engine import engine_for
 
     sides, deciders = table_of(spec.game, spec.players, spec.options_message())
@@ -478,7 +514,9 @@ async def run_match(
     engine = engine_for(service, ca, seal)
     pools = Pools(logs=logs, ca=ca)
     try:
-        return await play_match(spec, lineup, engine, pools, clock, rules, on_deal=on_deal)
+        return await play_match(
+            spec, lineup, engine, pools, clock, rules, on_deal=on_deal, watcher=watcher
+        )
     finally:
         await pools.close()
         await engine.close()

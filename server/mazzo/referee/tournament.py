@@ -47,6 +47,7 @@ from mazzo.referee.ratings import match_scores, standings
 from mazzo.referee.records import Json, RecordWriter, read_records, repair
 from mazzo.referee.schedule import Job, pairings, schedule
 from mazzo.referee.sprt import Sprt
+from mazzo.referee.watch import Watcher
 
 
 @dataclass(frozen=True)
@@ -354,8 +355,11 @@ class LocalBackend:
 
     name = "local"
 
-    def __init__(self, logs: Path | None = None, ca: Path | None = None) -> None:
+    def __init__(
+        self, logs: Path | None = None, ca: Path | None = None, watcher: Watcher | None = None
+    ) -> None:
         self._logs = logs
+        self._watcher = watcher
         self._ca = ca
         self._config: Config | None = None
         self._engine: Engine | None = None
@@ -369,7 +373,14 @@ class LocalBackend:
         config, engine = self._config, self._engine
         assert config is not None and engine is not None, "start() the backend first"
         record = await play_match(
-            job.spec, job.lineup, engine, self._pools, config.clock, config.faults, ledger
+            job.spec,
+            job.lineup,
+            engine,
+            self._pools,
+            config.clock,
+            config.faults,
+            ledger,
+            watcher=self._watcher,
         )
         record["tournament"] = tournament_tag(config, job)
         return record
@@ -406,10 +417,12 @@ async def run_tournament(
     on_record: Callable[[Json], None] | None = None,
     backend: Backend | None = None,
     ca: Path | None = None,
+    watcher: Watcher | None = None,
 ) -> Outcome:
     """Play the scheduled matches not yet recorded, ``config.concurrency`` at a time, on
     ``backend`` (default: this process); ``stop_after`` (for tests) stops like a Ctrl-C
-    once that many new matches are recorded."""
+    once that many new matches are recorded. ``watcher`` watches the matches played in
+    this process (the live view; not those of another backend)."""
     jobs = config.jobs()
     order = {job.spec.id: i for i, job in enumerate(jobs)}
     by_id = {job.spec.id: job for job in jobs}
@@ -436,7 +449,7 @@ async def run_tournament(
     decision = _decide(sprt, recorded, names, config.duplicate)
     pending = iter([] if decision else [j for j in jobs if j.spec.id not in done])
     bar = Progress(len(jobs), len(done), progress)
-    backend = backend if backend is not None else LocalBackend(logs, ca)
+    backend = backend if backend is not None else LocalBackend(logs, ca, watcher)
     stop = asyncio.Event()
     new = 0
 

@@ -84,8 +84,9 @@ def _empty(value: Any) -> bool:
 
 
 @lru_cache(maxsize=1 << 14)
-def _words(text: str) -> str:
-    msg = json_format.ParseDict(json.loads(text), game_pb2.Event())
+def _words(text: str, kind: str = "event") -> str:
+    message = game_pb2.Event() if kind == "event" else game_pb2.Move()
+    msg = json_format.ParseDict(json.loads(text), message)
     full = json_format.MessageToDict(msg, always_print_fields_with_no_presence=True)
     parts = []
     for branch in full.values():  # the game's oneof branch
@@ -101,6 +102,11 @@ def words(event: Json) -> str:
     """An event (records' JSON) in words: ``card played: seat 0, card 4C, signal
     striscio``. Fields at their default are written out where they matter (seat 0)."""
     return _words(json.dumps(event, sort_keys=True))
+
+
+def move_words(move: Json) -> str:
+    """A move (records' JSON) in words: ``play card: card 4C``."""
+    return _words(json.dumps(move, sort_keys=True), "move")
 
 
 # --------------------------------------------------------------------------- tables

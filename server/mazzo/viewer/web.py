@@ -157,10 +157,10 @@ def summary(index: int, record: Json) -> Json:
     }
 
 
-def view_app(path: Path) -> Starlette:
-    """``mazzo view``: the viewer, plus ``GET /viewer/records`` (the file's matches,
-    read again at each request, so a file still being written shows its new matches)
-    and ``GET /viewer/records/{index}`` (one match's frames)."""
+def records_routes(load: Callable[[], tuple[str, list[Json]]]) -> list[Route]:
+    """The viewer's routes over a list of records: ``GET /viewer/records`` (their
+    summaries) and ``GET /viewer/records/{index}`` (one match's frames). ``load`` gives
+    the list's name and records, asked again at each request."""
     from mazzo.service.errors import status_of
     from mazzo.service.rest import _body, _status_response
 
@@ -168,11 +168,12 @@ def view_app(path: Path) -> Starlette:
         return _status_response(status_of(e))
 
     async def records(request: Request) -> Response:
-        found = [summary(k, r) for k, r in enumerate(read_records(path))]
-        return Response(json.dumps({"file": path.name, "records": found}), media_type=JSON)
+        name, found = load()
+        listed = [summary(k, r) for k, r in enumerate(found)]
+        return Response(json.dumps({"file": name, "records": listed}), media_type=JSON)
 
     async def one(request: Request) -> Response:
-        found = read_records(path)
+        _, found = load()
         index = int(request.path_params["index"])
         if not 0 <= index < len(found):
             return refuse(InvalidArgument("index", f"the file has matches 0..{len(found) - 1}"))
@@ -181,12 +182,21 @@ def view_app(path: Path) -> Starlette:
         except RulesError as e:
             return refuse(e)
 
+    routes = viewer_routes(_body, refuse, records)
+    routes.append(Route("/viewer/records/{index:int}", one, methods=["GET"]))
+    return routes
+
+
+def view_app(path: Path) -> Starlette:
+    """``mazzo view``: the viewer, plus ``GET /viewer/records`` (the file's matches,
+    read again at each request, so a file still being written shows its new matches)
+    and ``GET /viewer/records/{index}`` (one match's frames)."""
+
     async def home(request: Request) -> Response:
         return RedirectResponse("/viewer/")
 
-    routes = viewer_routes(_body, refuse, records)
+    routes = records_routes(lambda: (path.name, read_records(path)))
     routes.append(Route("/", home, methods=["GET"]))
-    routes.append(Route("/viewer/records/{index:int}", one, methods=["GET"]))
     return Starlette(routes=routes)
 
 

@@ -141,7 +141,9 @@ async function openServerFile(): Promise<void> {
   fileLines = [];
   listMatches(body.records);
   say(`${body.file}: ${body.records.length} matches`);
-  const first = body.records[0];
+  // ?match=ID (a link from the live page): that match, else the first
+  const wanted = new URLSearchParams(window.location.search).get("match");
+  const first = body.records.find((r) => r.id === wanted) ?? body.records[0];
   if (first !== undefined) {
     picker.value = String(first.index);
     await loadFrames(fetch(`records/${first.index}`));
