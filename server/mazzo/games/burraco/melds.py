@@ -18,7 +18,7 @@ melds of a hand (``triples``) reads per-suit rank masks through small tables.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import lru_cache
 from typing import NamedTuple
@@ -322,6 +322,7 @@ class _Entry(NamedTuple):
     with_wild: tuple[tuple[int, ...], ...]
 
 
+@lru_cache(maxsize=SIGNATURES)
 def _suit_entry(key: int) -> _Entry:
     """The sequences of three cards within one suit: ``key`` is the suit's 13-bit rank
     field (its 2 included) and, above it, the suit."""
@@ -345,6 +346,7 @@ def _suit_entry(key: int) -> _Entry:
     return _Entry(alone, tuple(slots))
 
 
+@lru_cache(maxsize=SIGNATURES)
 def _rank_entry(key: int) -> _Entry:
     """The combinations of three cards of one rank: ``key`` has bit ``c`` for each card of
     the rank held and bit ``c + 1`` for each held twice."""
@@ -368,17 +370,6 @@ def _rank_entry(key: int) -> _Entry:
     return _Entry(alone, (*slots, ()))
 
 
-#: Memos of the two functions above. Their keys are bounded by construction (a suit's
-#: 13-bit field times four suits; a rank's cards held once or twice), so plain dicts do.
-_SUIT_ENTRIES: dict[int, _Entry] = {}
-_RANK_ENTRIES: dict[int, _Entry] = {}
-
-
-def _remember(memo: dict[int, _Entry], key: int, make: Callable[[int], _Entry]) -> _Entry:
-    entry = memo[key] = make(key)
-    return entry
-
-
 def triples(hand_mask: int, twice_mask: int, banned_ranks: int) -> list[int]:
     """Every valid 3-card meld that a hand can lay down, as sorted keys (§3.7 order).
 
@@ -395,7 +386,7 @@ def triples(hand_mask: int, twice_mask: int, banned_ranks: int) -> list[int]:
         field = hand_mask >> shift & FULL_RANKS
         naturals = field & _NOT_TWO
         if field & (field - 1):  # two ranks or more
-            entry = _SUIT_ENTRIES.get(field | s) or _remember(_SUIT_ENTRIES, field | s, _suit_entry)
+            entry = _suit_entry(field | s)
             keys.extend(entry.alone)
             with_wild = entry.with_wild
             for i in slots:
@@ -412,7 +403,7 @@ def triples(hand_mask: int, twice_mask: int, banned_ranks: int) -> list[int]:
         candidates ^= low
         rank = RANK_MASK[low.bit_length() - 1]
         key = hand_mask & rank | (twice_mask & rank) << 1
-        entry = _RANK_ENTRIES.get(key) or _remember(_RANK_ENTRIES, key, _rank_entry)
+        entry = _rank_entry(key)
         keys.extend(entry.alone)
         with_wild = entry.with_wild
         for i in slots:

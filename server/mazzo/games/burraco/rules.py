@@ -14,6 +14,7 @@ only small hands pay for the full check of each listed move.
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 
 from mazzo.core.cards import code
 from mazzo.core.errors import IllegalMove, InvalidArgument, NotAllowedNow
@@ -23,6 +24,7 @@ from mazzo.games.burraco.cards import BIT, DECK, WILD
 from mazzo.games.burraco.melds import (
     COMBINATION,
     PULITO,
+    SIGNATURES,
     Sig,
     add_card,
     interpret,
@@ -373,17 +375,17 @@ def _check_meld(state: State, seat: int, move: OpenMeld) -> _Checked | tuple[str
     return _Checked(hand, melds, meld)
 
 
-_SIGNATURES: dict[tuple[int, ...], Sig | str] = {}
-
-
 def _signature(cards: tuple[int, ...]) -> Sig | str:
-    """``signature`` memoised for the 3-card melds the listing offers (a bounded set)."""
+    """``signature`` memoised for the 3-card melds the listing offers; a client may
+    send any three cards of its hand in any order, so the memo is bounded."""
     if len(cards) != 3:
         return signature(cards)
-    sig = _SIGNATURES.get(cards)
-    if sig is None:
-        sig = _SIGNATURES[cards] = signature(cards)
-    return sig
+    return _triple_signature(cards)
+
+
+@lru_cache(maxsize=SIGNATURES)
+def _triple_signature(cards: tuple[int, ...]) -> Sig | str:
+    return signature(cards)
 
 
 def _meld_error(state: State, seat: int, move: OpenMeld) -> str | None:
