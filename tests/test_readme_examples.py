@@ -174,9 +174,7 @@ def script(name: str, ports: dict[str, int]) -> tuple[str, list[str]]:
         port = ports["50051"]
         # With a seal key made now, as make clients-test's server has: the conformance
         # runners' sealed vectors need one (docs/sealing.md).
-        lines.append(
-            "(umask 077; echo \"readme $(head -c 32 /dev/urandom | base64)\" >seal.keys)"
-        )
+        lines.append('(umask 077; echo "readme $(head -c 32 /dev/urandom | base64)" >seal.keys)')
         lines.append(
             f"setsid mazzo serve --host 127.0.0.1 --port {port} --http-port {ports['8080']} "
             "--seal-key-file seal.keys "
