@@ -206,8 +206,9 @@ async def play_match(
     on_deal: Callable[[Json], None] | None = None,
 ) -> Json:
     """Play one match to its end (or a forfeit) and return its record. ``on_deal`` is
-    given the record's header (with the deal's commitment) before the first move; the
-    salt that opens the commitment is in the record only, at the end."""
+    given the record's header (with the deal's commitment, and when sealed the
+    service's ``sealed`` match id and commitment) before the first move; the salt that
+    opens the commitment is in the record only, at the end."""
     started = datetime.now(UTC)
     wall = time.perf_counter()
     ledger = ledger if ledger is not None else FaultLedger(rules.disqualify_after)
@@ -246,7 +247,8 @@ async def play_match(
         },
     }
     if on_deal is not None:
-        on_deal(record)
+        sealed_at_deal = engine.sealed(position)  # the service's commitment, no salt yet
+        on_deal(record if sealed_at_deal is None else {**record, "sealed": sealed_at_deal})
     moves: list[Json] = []
     faults: list[Json] = []
     forfeit: Json | None = None
