@@ -2,7 +2,8 @@
 """Build and check every client under clients/ against one live Mazzo server.
 
 For each clients/<lang>/ with a Makefile and run-bot (the client contract):
-``make build`` (timed), ``run-conformance`` on clients/conformance/vectors,
+``make build`` (timed), ``run-conformance`` on clients/conformance/vectors (the
+server has a seal key made for the run, for the sealed vectors),
 ``run-example`` for Maraffa (4 players), Burraco and Ramino, ``run-bot --port 0``, and
 ``run-search-bot --port 0 --service <the server>`` where the client has one. Then one
 short Maraffa tournament through the referee in which every language's bots take a
@@ -17,6 +18,7 @@ the end, also on failure or Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import json
 import os
@@ -200,6 +202,15 @@ def check_records(path: Path) -> tuple[int, int, list[str]]:
     return matches, faults, problems
 
 
+def seal_key_file(work: Path) -> Path:
+    """A key file made now, for this run only (the sealed vectors need a server with a
+    key, docs/sealing.md): never committed, gone with the temporary folder."""
+    path = work / "seal.keys"
+    path.write_text(f"clients-test {base64.b64encode(os.urandom(32)).decode()}\n")
+    path.chmod(0o600)
+    return path
+
+
 def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any]:
     only = set(args.only.split(",")) if args.only else None
     langs = discover(only)
@@ -230,8 +241,9 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
     built = [lang for lang in langs if results[lang]["build_ok"] is not False]
 
     server_log = (work / "server.log").open("w")
+    keys = ["--seal-key-file", str(seal_key_file(work))]
     server = procs.start(
-        [*MAZZO, "serve", "--host", "127.0.0.1", "--port", "0", "--no-http"],
+        [*MAZZO, "serve", "--host", "127.0.0.1", "--port", "0", "--no-http", *keys],
         server_log,
         stdout_pipe=True,
     )

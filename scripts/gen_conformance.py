@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
+import hashlib
 import json
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -29,10 +32,12 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2
 
 from mazzo.codec import CODECS
+from mazzo.core import fair
 from mazzo.core.errors import RulesError
 from mazzo.games.registry import rules_for
 from mazzo.service.errors import status_of
 from mazzo.service.game_service import GameService
+from mazzo.service.sealing import Key, Sealer
 from mazzo.v1 import cards_pb2, game_pb2, game_service_pb2
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,8 +85,8 @@ class Service:
     is a bug and stops the generator.
     """
 
-    def __init__(self) -> None:
-        self.servicer = GameService()
+    def __init__(self, sealer: Sealer | None = None) -> None:
+        self.servicer = GameService(sealer=sealer)
         self.loop = asyncio.new_event_loop()
 
     def call(self, rpc: str, request: Message) -> Outcome:
@@ -122,6 +127,18 @@ class Vector:
             "request": to_json(self.request),
             "expect": self.outcome.expect(),
         }
+
+
+@dataclass
+class Raw:
+    """A vector that is not one call: a sealed exchange of several calls (``steps``),
+    or a check a client makes locally (``verify_deal_commitment``)."""
+
+    name: str
+    data: Json
+
+    def to_json(self) -> Json:
+        return {"name": self.name, **self.data}
 
 
 @dataclass
@@ -213,7 +230,7 @@ class Generator:
 
     def __init__(self, service: Service) -> None:
         self.service = service
-        self.files: dict[str, list[Vector]] = {}
+        self.files: dict[str, list[Vector | Raw]] = {}
         self.surprises: list[str] = []
         self.notes: list[str] = []
         self.pending: list[str] = []
@@ -1324,11 +1341,250 @@ def search_service_errors(gen: Generator, play: Play) -> None:
     )
 
 
+# --------------------------------------------------------------------------- sealing
+
+#: The forms sealed here: every seat holds a token (no 3-player dummy).
+SEALED_DEALS = [("maraffa", 4, 7), ("burraco", 4, 3), ("ramino", 4, 5)]
+#: What a runner clears from a sealed answer before comparing it: random, or keyed by
+#: the server's key (it checks their shape instead: ``expect.sealed``).
+RANDOM_FIELDS = ("sealed_states", "match_id", "deal_commitment")
+#: A token altered in one byte: the last byte of the ciphertext, before the 16-byte tag.
+FLIP_BYTE = -17
+
+
+class Sealed:
+    """One sealed exchange: calls of the real servicer with a throwaway key, each
+    kept as a step of the vector (its request, the earlier token it takes, and what
+    the service answered, random fields aside). It starts with the sealed ``Deal``."""
+
+    def __init__(self, service: Service, name: str, description: str, deal: Message) -> None:
+        self.service = service
+        self.name = name
+        self.description = description
+        self.steps: list[Json] = []
+        self.answers: list[Any] = []
+        dealt = self.call("Deal", deal)
+        assert isinstance(dealt, game_service_pb2.DealResponse)
+        #: The seat that decides first.
+        self.first: int = dealt.seat
+
+    def call(
+        self,
+        rpc: str,
+        request: Any,
+        token: tuple[int, int] | None = None,
+        flip: bool = False,
+        moves: int = 0,
+    ) -> Any:
+        """``request`` with the token of ``token`` = (step, seat) put in, sent; the
+        answer (None for an error). ``moves``: the move number of the answer's tokens."""
+        step: Json = {"rpc": rpc, "request": to_json(request)}
+        if token is not None:
+            at, seat = token
+            raw = bytearray(self.answers[at].sealed_states[seat])
+            step["token"] = {"step": at, "seat": seat}
+            if flip:
+                raw[FLIP_BYTE] ^= 0x01
+                step["token"]["flip_byte"] = FLIP_BYTE
+            request.sealed_state = bytes(raw)
+        outcome = self.service.call(rpc, request)
+        expect = outcome.expect()
+        if outcome.response is not None:
+            shown = type(outcome.response)()
+            shown.CopyFrom(outcome.response)
+            tokens = list(getattr(shown, "sealed_states", []))
+            for name in RANDOM_FIELDS:
+                if name in shown.DESCRIPTOR.fields_by_name:
+                    shown.ClearField(name)
+            expect = {"response": to_json(shown)}
+            if tokens:
+                expect["sealed"] = {"tokens": len(tokens), "move": moves}
+        step["expect"] = expect
+        self.steps.append(step)
+        self.answers.append(outcome.response)
+        return outcome.response
+
+    def vector(self) -> Raw:
+        return Raw(self.name, {"description": self.description, "steps": self.steps})
+
+
+def sealed_vectors(gen: Generator, service: Service) -> None:
+    """Every game played sealed: the deal's tokens, each seat's view, the decider's
+    moves and first move, and the refusals of an altered token and of a token used
+    for another seat (docs/sealing.md)."""
+    for game, players, seed in SEALED_DEALS:
+        deal = game_service_pb2.DealRequest(game=game, players=players, seed=seed, seal=True)
+        gen.files[f"{game}-sealed"] = [
+            sealed_deal_and_views(service, game, deal).vector(),
+            sealed_play(service, game, deal).vector(),
+            sealed_altered(service, game, deal).vector(),
+            sealed_other_seat(service, game, deal).vector(),
+        ]
+
+
+def sealed_deal_and_views(
+    service: Service, game: str, deal: game_service_pb2.DealRequest
+) -> Sealed:
+    run = Sealed(
+        service,
+        f"{game}/sealed/deal-and-views",
+        f"A sealed {deal.players}-player deal: one token per seat (their headers name "
+        "the match, move 0 and the seat), no state, the seat that decides; each seat's "
+        "token gives that seat's view.",
+        deal,
+    )
+    for seat in range(deal.players):
+        run.call("GetView", game_service_pb2.GetViewRequest(seat=seat), (0, seat))
+    return run
+
+
+def sealed_play(service: Service, game: str, deal: game_service_pb2.DealRequest) -> Sealed:
+    run = Sealed(
+        service,
+        f"{game}/sealed/play",
+        "The deciding seat's token gives its legal moves and plays the first: fresh "
+        "tokens for every seat at move 1, the events and the next seat, whose new token "
+        "gives its moves.",
+        deal,
+    )
+    first = run.first
+    moves = run.call("LegalMoves", game_service_pb2.LegalMovesRequest(seat=first), (0, first))
+    applied = run.call(
+        "ApplyMove",
+        game_service_pb2.ApplyMoveRequest(seat=first, move=moves.moves[0]),
+        (0, first),
+        moves=1,
+    )
+    nxt = applied.seat
+    run.call("LegalMoves", game_service_pb2.LegalMovesRequest(seat=nxt), (2, nxt))
+    return run
+
+
+def sealed_altered(service: Service, game: str, deal: game_service_pb2.DealRequest) -> Sealed:
+    run = Sealed(
+        service,
+        f"{game}/sealed/altered-token",
+        "A token altered in one byte is refused (INVALID_ARGUMENT on sealed_state) by "
+        "GetView, LegalMoves and ApplyMove; the unaltered token still works.",
+        deal,
+    )
+    first = run.first
+    run.call("GetView", game_service_pb2.GetViewRequest(seat=first), (0, first), flip=True)
+    run.call("LegalMoves", game_service_pb2.LegalMovesRequest(seat=first), (0, first), flip=True)
+    legal = run.call("LegalMoves", game_service_pb2.LegalMovesRequest(seat=first), (0, first))
+    run.call(
+        "ApplyMove",
+        game_service_pb2.ApplyMoveRequest(seat=first, move=legal.moves[0]),
+        (0, first),
+        flip=True,
+    )
+    return run
+
+
+def sealed_other_seat(service: Service, game: str, deal: game_service_pb2.DealRequest) -> Sealed:
+    run = Sealed(
+        service,
+        f"{game}/sealed/other-seat",
+        "A token serves its own seat only: sent as another seat's, it is refused "
+        "(INVALID_ARGUMENT on seat); the token of a seat that does not decide gets no "
+        "moves and plays none (FAILED_PRECONDITION on seat).",
+        deal,
+    )
+    first = run.first
+    other = (first + 1) % deal.players
+    run.call("GetView", game_service_pb2.GetViewRequest(seat=first), (0, other))
+    run.call("LegalMoves", game_service_pb2.LegalMovesRequest(seat=first), (0, other))
+    run.call("LegalMoves", game_service_pb2.LegalMovesRequest(seat=other), (0, other))
+    plain = deal_request(game, deal.players, deal.seed)
+    move = service.ok("Deal", plain).legal_moves[0]
+    run.call("ApplyMove", game_service_pb2.ApplyMoveRequest(seat=other, move=move), (0, other))
+    return run
+
+
+# --------------------------------------------------------------------------- fair deals
+
+#: The deals whose commitments the clients open locally (docs/fair-deals.md).
+COMMITTED_DEALS = [("maraffa", 4, 77), ("burraco", 4, 78), ("ramino", 4, 79)]
+
+
+def fixed_salt(game: str) -> bytes:
+    """A salt for the vectors: fixed, so they regenerate alike (a real one is random
+    or keyed)."""
+    return hashlib.blake2b(f"mazzo conformance salt {game}".encode(), digest_size=32).digest()
+
+
+def commitment_vectors(gen: Generator) -> None:
+    """A deal's commitment and what opens it (salt, seed, the dealt state), which every
+    client checks with its own ``verify_deal_commitment``, and the same with a card,
+    the salt or the seed changed, which must not open it."""
+    vectors: list[Vector | Raw] = []
+    for game, players, seed in COMMITTED_DEALS:
+        dealt = gen.service.ok("Deal", deal_request(game, players, seed)).state
+        salt = fixed_salt(game)
+        committed = fair.commitment(salt, seed, state_hash(dealt))
+        changed = edited(dealt, functools.partial(change_a_card, game))
+        other_salt = bytes([salt[0] ^ 0x01]) + salt[1:]
+        for case, description, state, salt_given, seed_given, valid in [
+            (
+                "opens",
+                f"A {game} deal's commitment opens with its salt, seed and dealt state "
+                "(BLAKE2b-256, docs/fair-deals.md).",
+                dealt,
+                salt,
+                seed,
+                True,
+            ),
+            (
+                "changed-card",
+                "The same, one card of the deal changed: refused.",
+                changed,
+                salt,
+                seed,
+                False,
+            ),
+            (
+                "changed-salt",
+                "The same, one bit of the salt changed: refused.",
+                dealt,
+                other_salt,
+                seed,
+                False,
+            ),
+            ("changed-seed", "The same, the seed one more: refused.", dealt, salt, seed + 1, False),
+        ]:
+            opens = fair.commitment_matches(committed, salt_given, seed_given, state_hash(state))
+            assert opens is valid, (game, case)
+            given = {
+                "commitment": committed.hex(),
+                "salt": salt_given.hex(),
+                "seed": str(seed_given),
+                "dealt_state": to_json(state),
+            }
+            data = {"description": description, "verify_deal_commitment": given}
+            data["expect"] = {"valid": valid}
+            vectors.append(Raw(f"{game}/verify-deal-commitment/{case}", data))
+    gen.files["fair-deals"] = vectors
+
+
+def state_hash(state: game_pb2.GameState) -> bytes:
+    return fair.deal_hash(state.SerializeToString(deterministic=True))
+
+
+def change_a_card(game: str, state: game_pb2.GameState) -> None:
+    """Seat 0's first card swapped for seat 1's first (the same cards, but not this
+    seed's deal)."""
+    hands = getattr(state, game).hands
+    a, b = hands[0].cards, hands[1].cards
+    a[0], b[0] = b[0], a[0]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder")
     args = parser.parse_args(argv)
     service = Service()
+    # A throwaway key: the vectors hold no token, only what any key gives alike.
+    sealing = Service(Sealer([Key("conformance", os.urandom(32))]))
     gen = Generator(service)
     try:
         service_vectors(gen)
@@ -1336,8 +1592,11 @@ def main(argv: list[str] | None = None) -> int:
         burraco(gen)
         ramino(gen)
         search(gen)
+        sealed_vectors(gen, sealing)
+        commitment_vectors(gen)
     finally:
         service.close()
+        sealing.close()
     if gen.notes:
         print("\n".join(gen.notes), file=sys.stderr)
     if gen.pending:

@@ -172,8 +172,12 @@ def script(name: str, ports: dict[str, int]) -> tuple[str, list[str]]:
     serves = any("mazzo serve" in c.text for c in cmds)
     if not serves:  # the README assumes the service that `make run` starts
         port = ports["50051"]
+        # With a seal key made now, as make clients-test's server has: the conformance
+        # runners' sealed vectors need one (docs/sealing.md).
+        lines.append('(umask 077; echo "readme $(head -c 32 /dev/urandom | base64)" >seal.keys)')
         lines.append(
             f"setsid mazzo serve --host 127.0.0.1 --port {port} --http-port {ports['8080']} "
+            "--seal-key-file seal.keys "
             f">>servers.log 2>&1 & echo $! >>servers.pids; wait_port {port}"
         )
     for cmd in cmds:

@@ -214,6 +214,12 @@ def build_parser() -> argparse.ArgumentParser:
         "1 a record fails, 2 unreadable, 3 older records with no commitment)",
     )
     verify.add_argument("records", type=Path, help="a JSON-lines file of match records")
+    verify.add_argument(
+        "--commitments",
+        type=Path,
+        help="the commitments published before each match's first move (default: "
+        "RECORDS' .commitments file beside it, when there is one): each record's must match",
+    )
 
     entropy = sub.add_parser(
         "entropy", help="a new entropy secret for a tournament, and the commitment to publish"
@@ -576,10 +582,15 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from mazzo.referee.records import read_whole_records
+    from mazzo.referee.records import commitments_path, read_commitments, read_whole_records
     from mazzo.referee.verify import report, verify
 
-    verdict = verify(read_whole_records(args.records))
+    published = None
+    path = args.commitments or commitments_path(args.records)
+    if args.commitments is not None or path.is_file():
+        published = read_commitments(path)
+        print(f"{args.records}: checked against the commitments published in {path}")
+    verdict = verify(read_whole_records(args.records), published)
     print(report(verdict, str(args.records)))
     return verdict.code
 

@@ -21,12 +21,19 @@ from mazzo.cli import main
 from mazzo.codec import CODECS
 from mazzo.core import fair
 from mazzo.games.registry import rules_for
-from mazzo.referee.match import MatchSpec
-from mazzo.referee.records import RecordWriter, read_records
+from mazzo.referee.match import Entrant, MatchSpec
+from mazzo.referee.records import (
+    RecordWriter,
+    commitments_path,
+    read_commitments,
+    read_records,
+)
 from mazzo.referee.replay import _wire_state, replay
 from mazzo.referee.schedule import deal_seed
 from mazzo.referee.tournament import Config, run_tournament
 from mazzo.referee.verify import FAILED, OK, UNPROVEN, verify
+from mazzo.v1 import bot_pb2
+from tests.referee.conftest import ScriptedBot, ServeBot
 
 H, R = "builtin:heuristic", "builtin:random"
 SECRETS = {"heuristic": bytes(range(32)), "random": bytes(range(100, 132))}
@@ -47,11 +54,17 @@ def entropy_config(**kw: Any) -> Config:
 
 
 @pytest.fixture(scope="module")
-def records(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The records file of one tournament with entropy (its commitments beside it)."""
     path = tmp_path_factory.mktemp("verify") / "r.jsonl"
     config = entropy_config().with_reveals({n: s.hex() for n, s in SECRETS.items()})
     asyncio.run(run_tournament(config, path, progress=False))
-    return read_records(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def records(played: Path) -> list[dict[str, Any]]:
+    return read_records(played)
 
 
 def problems(record: dict[str, Any]) -> list[str]:
@@ -276,3 +289,74 @@ def test_the_mazzo_entropy_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["entropy", "--secret", made["secret"]]) == 0
     assert json.loads(capsys.readouterr().out) == made
     assert main(["entropy", "--secret", "abcd"]) == 2
+
+
+async def test_a_tournament_publishes_each_commitment_before_the_first_move(
+    tmp_path: Path, grpc_bot: ServeBot
+) -> None:
+    """A bot reads the commitments file on each match's first decision it gets: the
+    match's line is there (written and flushed), with the commitment its record has
+    at the end, and no salt."""
+    path = tmp_path / "r.jsonl"
+    seen: dict[str, str] = {}
+
+    def first_move(request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
+        lines = commitments_path(path).read_text(encoding="utf-8").splitlines()
+        ended = len(path.read_text().splitlines()) if path.exists() else 0
+        # One match at a time: the ended ones' lines, and the line of the match in play.
+        assert len(lines) == ended + 1
+        for line in lines:
+            entry = json.loads(line)
+            seen.setdefault(entry["id"], entry["deal_commitment"])
+            assert "deal_salt" not in entry
+        seen.setdefault("calls", "")
+        seen["calls"] += "."
+        return bot_pb2.ActResponse(index=0)
+
+    bot = await grpc_bot(ScriptedBot(first_move))
+    config = Config(
+        name="published",
+        game="maraffa",
+        entrants=(Entrant("reader", (bot,)), Entrant("random", (R,))),
+        deals=2,
+        options={"maraffa": {"target": 11}},
+    )
+    await run_tournament(config, path, progress=False)
+    records = read_records(path)
+    assert len(records) == 4 and seen.pop("calls")
+    # Every match's commitment was in the file at the reader's first decision in it
+    # (seen then), and is the record's.
+    assert seen == {r["id"]: r["deal_commitment"] for r in records}
+    published = read_commitments(commitments_path(path))
+    assert set(published) == set(seen)
+    assert all(published[r["id"]]["seed"] == r["seed"] for r in records)
+    assert verify(records, published).code == OK
+
+
+def test_verify_rejects_a_record_whose_commitment_was_not_the_published_one(
+    played: Path, records: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    published = read_commitments(commitments_path(played))
+    assert set(published) == {r["id"] for r in records}
+    assert verify(records, published).code == OK
+    # The whole match dealt again with another salt after the commitment was
+    # published: the record opens its own commitment, not the published one.
+    changed = copy.deepcopy(published)
+    changed[records[1]["id"]]["deal_commitment"] = "00" * 32
+    verdict = verify(records, changed)
+    assert verdict.failures == [
+        (records[1]["id"], "its deal commitment is not the one published before its first move")
+    ]
+    missing = {k: v for k, v in published.items() if k != records[2]["id"]}
+    assert [what for _, what in verify(records, missing).failures] == [
+        "its deal commitment was not published before its first move"
+    ]
+    # mazzo verify finds the file beside the records, or takes --commitments.
+    assert main(["verify", str(played)]) == OK
+    assert "checked against the commitments published in" in capsys.readouterr().out
+    forged = tmp_path / "forged.jsonl"
+    with RecordWriter(forged) as out:
+        for entry in changed.values():
+            out.write(entry)
+    assert main(["verify", str(played), "--commitments", str(forged)]) == FAILED
+    assert "not the one published before its first move" in capsys.readouterr().out

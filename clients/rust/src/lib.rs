@@ -1,6 +1,7 @@
 //! Generated Mazzo types and the small helpers the binaries share: argument
 //! parsing, move filtering, the gRPC status code names, the GameService channel
-//! with the repo's service config, and the bot server's life cycle.
+//! with the repo's service config, the bot server's life cycle, and the check of a
+//! deal's commitment ([`verify_deal_commitment`]).
 
 /// `mazzo.v1`: messages, the `GameService` client and the `Bot` server, generated
 /// at build time from `proto/mazzo/v1`.
@@ -342,6 +343,43 @@ pub fn parse_opt<T: std::str::FromStr>(
                 .map_err(|_| format!("--{name}: not a valid number: {v}"))
         })
         .transpose()
+}
+
+/// Whether `salt`, `seed` and the dealt state open `commitment`: a deal's
+/// commitment, checked locally (docs/fair-deals.md in the Mazzo repository). The
+/// dealer publishes it before the first move and reveals the salt at the end;
+/// `dealt` is the `GameState` that `Deal` gives for the revealed seed.
+///
+/// ```text
+/// deal_hash  = BLAKE2b-256(the dealt GameState's wire bytes)
+/// commitment = BLAKE2b-256("mazzo.v1 deal commitment" 0x00 || salt (32 bytes)
+///                          || seed (8 bytes, little-endian) || deal_hash)
+/// ```
+pub fn verify_deal_commitment(
+    commitment: &[u8],
+    salt: &[u8],
+    seed: u64,
+    dealt: &pb::GameState,
+) -> bool {
+    use blake2::digest::consts::U32;
+    use blake2::{Blake2b, Digest};
+    type Blake2b256 = Blake2b<U32>;
+    if commitment.len() != 32 || salt.len() != 32 {
+        return false;
+    }
+    let deal_hash = Blake2b256::digest(prost::Message::encode_to_vec(dealt));
+    let found = Blake2b256::new()
+        .chain_update(b"mazzo.v1 deal commitment\0")
+        .chain_update(salt)
+        .chain_update(seed.to_le_bytes())
+        .chain_update(deal_hash)
+        .finalize();
+    // Constant time: every byte compared whatever the first difference.
+    found
+        .iter()
+        .zip(commitment)
+        .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+        == 0
 }
 
 #[cfg(test)]

@@ -220,10 +220,11 @@ async def play_match(
     watcher: Watcher | None = None,
 ) -> Json:
     """Play one match to its end (or a forfeit) and return its record. ``on_deal`` is
-    given the record's header (with the deal's commitment) before the first move; the
-    salt that opens the commitment is in the record only, at the end. ``watcher`` is
-    told of the match as it is played, public information only (``referee.watch``);
-    without one the loop does nothing more per move than one test."""
+    given the record's header (with the deal's commitment, and when sealed the
+    service's ``sealed`` match id and commitment) before the first move; the salt that
+    opens the commitment is in the record only, at the end. ``watcher`` is told of the
+    match as it is played, public information only (``referee.watch``); without one
+    the loop does nothing more per move than one test."""
     started = datetime.now(UTC)
     wall = time.perf_counter()
     ledger = ledger if ledger is not None else FaultLedger(rules.disqualify_after)
@@ -262,7 +263,8 @@ async def play_match(
         },
     }
     if on_deal is not None:
-        on_deal(record)
+        sealed_at_deal = engine.sealed(position)  # the service's commitment, no salt yet
+        on_deal(record if sealed_at_deal is None else {**record, "sealed": sealed_at_deal})
     watch: MatchWatch | None = None
     seen: Any = None  # the rules' state of the position, while watched
     if watcher is not None:

@@ -98,6 +98,52 @@ class RecordWriter:
         self.close()
 
 
+#: The first key of a line of a commitments file (``commitments_path``), its format.
+COMMITMENT_FORMAT = 1
+
+
+def commitments_path(records: Path) -> Path:
+    """Where a tournament publishes each match's deal commitment before its first move:
+    beside its records, ``r.jsonl`` -> ``r.commitments.jsonl`` (docs/fair-deals.md)."""
+    return records.with_name(f"{records.stem}.commitments{records.suffix}")
+
+
+def published_commitment(header: Json) -> Json:
+    """The line published for a match before its first move: its id, seed and deal
+    commitment (and, played ``--seal``, the service's match id and commitment); no
+    salt, which only the record reveals at the end."""
+    line: Json = {
+        "mazzo_commitment": COMMITMENT_FORMAT,
+        "id": header["id"],
+        "seed": header["seed"],
+        "deal_commitment": header["deal_commitment"],
+    }
+    sealed = header.get("sealed")
+    if isinstance(sealed, dict):
+        line["sealed"] = {k: sealed[k] for k in ("match_id", "deal_commitment") if k in sealed}
+    return line
+
+
+def read_commitments(path: Path) -> dict[str, Json]:
+    """A commitments file's lines by match id; a match published again (a match
+    played anew after an interrupted run) keeps its last line. A torn last line (an
+    interrupted write) is skipped; any other line that does not read is an error."""
+    published: dict[str, Json] = {}
+    with path.open(encoding="utf-8") as f:
+        lines = [line for line in f if line.strip()]
+    for i, line in enumerate(lines):
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            if i == len(lines) - 1 and not line.endswith("\n"):
+                break
+            raise ValueError(f"{path}: line {i + 1} is not JSON") from None
+        if not isinstance(entry, dict) or entry.get("mazzo_commitment") != COMMITMENT_FORMAT:
+            raise ValueError(f"{path}: line {i + 1} is not a published commitment")
+        published[str(entry["id"])] = entry
+    return published
+
+
 def iter_records(lines: Iterable[str], torn_ok: bool = True) -> Iterator[Json]:
     """Records of a JSON-lines text; a torn last line (an interrupted write) is skipped,
     or with ``torn_ok`` false refused."""

@@ -44,7 +44,14 @@ from mazzo.referee.match import (
     table_of,
 )
 from mazzo.referee.ratings import match_scores, standings
-from mazzo.referee.records import Json, RecordWriter, read_records, repair
+from mazzo.referee.records import (
+    Json,
+    RecordWriter,
+    commitments_path,
+    published_commitment,
+    read_records,
+    repair,
+)
 from mazzo.referee.schedule import Job, pairings, schedule
 from mazzo.referee.sprt import Sprt
 from mazzo.referee.watch import Watcher
@@ -364,6 +371,9 @@ class LocalBackend:
         self._config: Config | None = None
         self._engine: Engine | None = None
         self._pools = Pools(logs=logs, ca=ca)
+        #: Given each match's header before its first move (``run_tournament``
+        #: publishes its deal commitment with it).
+        self.on_deal: Callable[[Json], None] | None = None
 
     async def start(self, config: Config) -> None:
         self._config = config
@@ -380,6 +390,7 @@ class LocalBackend:
             config.clock,
             config.faults,
             ledger,
+            on_deal=self.on_deal,
             watcher=self._watcher,
         )
         record["tournament"] = tournament_tag(config, job)
@@ -475,6 +486,14 @@ async def run_tournament(
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
     writer = RecordWriter(records_path)
+    # Each match's deal commitment, published (written and flushed) before its first
+    # move, beside the records (docs/fair-deals.md). Ray's workers play their matches
+    # elsewhere: their commitments are in the records only.
+    published: RecordWriter | None = None
+    if isinstance(backend, LocalBackend):
+        repair(commitments_path(records_path))
+        publisher = published = RecordWriter(commitments_path(records_path))
+        backend.on_deal = lambda header: publisher.write(published_commitment(header))
     started = time.perf_counter()
     try:
         await backend.start(config)
@@ -499,6 +518,8 @@ async def run_tournament(
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signum)
         writer.close()
+        if published is not None:
+            published.close()
         bar.close()
         await backend.close()
     recorded.sort(key=lambda r: order[r["id"]])

@@ -8,7 +8,10 @@ act, legal, with the recorded events, and the recorded result):
 - its seed is the one the schedule gives (a tournament's base seed and deal number),
   mixed with every entrant's revealed entropy when the tournament committed to some,
   and each secret opens its entrant's commitment;
-- the records of one tournament agree on its base seed and its entrants' entropy.
+- the records of one tournament agree on its base seed and its entrants' entropy;
+- given the commitments a tournament published before each match's first move (its
+  ``.commitments`` file beside the records), every record's commitment is the one
+  published for its match (and, played ``--seal``, the service's too).
 
 Older records (before commitments) replay, but their deals cannot be proven fair:
 they are counted apart, and make the exit code 3 rather than 0.
@@ -16,7 +19,7 @@ they are counted apart, and make the exit code 3 rather than 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from mazzo.core import fair
@@ -78,8 +81,31 @@ def seed_problem(record: Json, seen: dict[str, Json]) -> str | None:
     return None
 
 
-def verify(records: Iterable[Json]) -> Verdict:
-    """Every record checked in full; every failure kept (not only the first)."""
+def publication_problem(record: Json, published: Mapping[str, Json]) -> str | None:
+    """What differs between a record's commitments and those published before its
+    first move (None if nothing)."""
+    entry = published.get(str(record.get("id")))
+    if entry is None:
+        return "its deal commitment was not published before its first move"
+    if entry.get("deal_commitment") != record.get("deal_commitment"):
+        return "its deal commitment is not the one published before its first move"
+    if entry.get("seed") != record.get("seed"):
+        return "its seed is not the one published before its first move"
+    sealed, early = record.get("sealed"), entry.get("sealed")
+    if (sealed is None) != (early is None) or (
+        isinstance(sealed, dict)
+        and isinstance(early, dict)
+        and (sealed.get("match_id"), sealed.get("deal_commitment"))
+        != (early.get("match_id"), early.get("deal_commitment"))
+    ):
+        return "its service's commitment is not the one published before its first move"
+    return None
+
+
+def verify(records: Iterable[Json], published: Mapping[str, Json] | None = None) -> Verdict:
+    """Every record checked in full; every failure kept (not only the first).
+    ``published``: the commitments published before each match's first move, by
+    match id (``records.read_commitments``); each record's must match."""
     verdict = Verdict()
     seen: dict[str, Json] = {}
     for record in records:
@@ -95,6 +121,8 @@ def verify(records: Iterable[Json]) -> Verdict:
             verdict.failures.append((rid, str(done.divergence).removeprefix(f"{rid} ")))
             continue
         problem = seed_problem(record, seen)
+        if problem is None and published is not None:
+            problem = publication_problem(record, published)
         if problem is not None:
             verdict.failures.append((rid, problem))
         elif "deal_commitment" not in record:

@@ -1,17 +1,23 @@
 // Command conformance runs the language-neutral conformance vectors
 // (clients/conformance/README.md) against a live GameService: it proves this
 // client builds requests, parses responses (proto3 JSON included) and reads
-// rich error details the way the server means them.
+// rich error details the way the server means them. A sealed vector is a sequence
+// of calls, each step's token taken from an earlier answer; a
+// verify_deal_commitment vector is checked locally, with no call.
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,6 +29,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"mazzo/clients/go/fair"
 	mazzov1 "mazzo/clients/go/gen/mazzo/v1"
 	"mazzo/clients/go/internal/service"
 )
@@ -34,15 +41,41 @@ type vectorFile struct {
 }
 
 type vector struct {
-	Name    string          `json:"name"`
+	Name string `json:"name"`
+	call
+	// A sealed exchange: calls in order, tokens taken from earlier answers.
+	Steps []call `json:"steps"`
+	// A deal's commitment, checked locally by fair.VerifyDealCommitment.
+	Commitment *struct {
+		Commitment string          `json:"commitment"`
+		Salt       string          `json:"salt"`
+		Seed       string          `json:"seed"`
+		DealtState json.RawMessage `json:"dealt_state"`
+	} `json:"verify_deal_commitment"`
+}
+
+type call struct {
 	RPC     string          `json:"rpc"`
 	Request json.RawMessage `json:"request"`
-	Expect  struct {
+	// The token this step sends: sealed_states[Seat] of step Step's answer,
+	// one byte XORed with 1 when FlipByte is set (negative: from the end).
+	Token *struct {
+		Step     int  `json:"step"`
+		Seat     int  `json:"seat"`
+		FlipByte *int `json:"flip_byte"`
+	} `json:"token"`
+	Expect struct {
 		Response json.RawMessage `json:"response"`
 		Error    *struct {
 			Code  string `json:"code"`
 			Field string `json:"field"`
 		} `json:"error"`
+		// The answer's tokens: how many, at which move number.
+		Sealed *struct {
+			Tokens int    `json:"tokens"`
+			Move   uint32 `json:"move"`
+		} `json:"sealed"`
+		Valid *bool `json:"valid"`
 	} `json:"expect"`
 }
 
@@ -129,37 +162,154 @@ func main() {
 
 // check runs one vector and returns what differed, or "" when it passed.
 func check(rpcs map[string]rpc, v vector) string {
-	m, ok := rpcs[v.RPC]
+	switch {
+	case v.Steps != nil:
+		return checkSealed(rpcs, v.Steps)
+	case v.Commitment != nil:
+		return checkCommitment(v)
+	}
+	_, problem := checkCall(rpcs, v.call, nil)
+	return problem
+}
+
+// checkCall makes one call (with the token of its step put in) and returns the
+// answer and what differed, or "" when it held.
+func checkCall(rpcs map[string]rpc, c call, answers []proto.Message) (proto.Message, string) {
+	m, ok := rpcs[c.RPC]
 	if !ok {
-		return fmt.Sprintf("unknown rpc %q", v.RPC)
+		return nil, fmt.Sprintf("unknown rpc %q", c.RPC)
 	}
 	req := m.newReq()
-	if err := protojson.Unmarshal(v.Request, req); err != nil {
-		return fmt.Sprintf("cannot parse request as %s: %v", req.ProtoReflect().Descriptor().FullName(), err)
+	if err := protojson.Unmarshal(c.Request, req); err != nil {
+		return nil, fmt.Sprintf("cannot parse request as %s: %v", req.ProtoReflect().Descriptor().FullName(), err)
+	}
+	if c.Token != nil {
+		if c.Token.Step >= len(answers) || answers[c.Token.Step] == nil {
+			return nil, fmt.Sprintf("no answer at step %d", c.Token.Step)
+		}
+		tokens := sealedStates(answers[c.Token.Step])
+		token := append([]byte(nil), tokens[c.Token.Seat]...)
+		if c.Token.FlipByte != nil {
+			i := *c.Token.FlipByte
+			if i < 0 {
+				i += len(token)
+			}
+			token[i] ^= 1
+		}
+		r := req.ProtoReflect()
+		r.Set(r.Descriptor().Fields().ByName("sealed_state"), protoreflect.ValueOfBytes(token))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	got, err := m.call(ctx, req)
 
 	switch {
-	case v.Expect.Error != nil:
-		return checkError(err, v.Expect.Error.Code, v.Expect.Error.Field)
-	case v.Expect.Response != nil:
+	case c.Expect.Error != nil:
+		return nil, checkError(err, c.Expect.Error.Code, c.Expect.Error.Field)
+	case c.Expect.Response != nil:
 		if err != nil {
 			st := status.Convert(err)
-			return fmt.Sprintf("expected a response, got %s: %s", codeName(st.Code()), st.Message())
+			return nil, fmt.Sprintf("expected a response, got %s: %s", codeName(st.Code()), st.Message())
 		}
 		want := m.newResp()
-		if err := protojson.Unmarshal(v.Expect.Response, want); err != nil {
-			return fmt.Sprintf("cannot parse expected response as %s: %v", want.ProtoReflect().Descriptor().FullName(), err)
+		if err := protojson.Unmarshal(c.Expect.Response, want); err != nil {
+			return nil, fmt.Sprintf("cannot parse expected response as %s: %v", want.ProtoReflect().Descriptor().FullName(), err)
 		}
-		if !proto.Equal(got, want) {
-			return "response differs: " + firstDiff(want.ProtoReflect(), got.ProtoReflect(), "")
+		shown := got
+		if c.Expect.Sealed != nil {
+			// Random, or keyed by the server's key: their shape is checked instead.
+			shown = proto.Clone(got)
+			r := shown.ProtoReflect()
+			for _, name := range []protoreflect.Name{"sealed_states", "match_id", "deal_commitment"} {
+				if fd := r.Descriptor().Fields().ByName(name); fd != nil {
+					r.Clear(fd)
+				}
+			}
 		}
-		return ""
+		if !proto.Equal(shown, want) {
+			return nil, "response differs: " + firstDiff(want.ProtoReflect(), shown.ProtoReflect(), "")
+		}
+		return got, ""
 	default:
-		return "vector expects neither a response nor an error"
+		return nil, "vector expects neither a response nor an error"
 	}
+}
+
+// sealedStates is an answer's sealed_states (nil for an answer without them).
+func sealedStates(m proto.Message) [][]byte {
+	switch r := m.(type) {
+	case *mazzov1.DealResponse:
+		return r.GetSealedStates()
+	case *mazzov1.ApplyMoveResponse:
+		return r.GetSealedStates()
+	}
+	return nil
+}
+
+// checkSealed runs a sealed exchange: each answer's tokens are checked by their
+// header (docs/sealing.md: version 1, key id, match id, move, seat, seats).
+func checkSealed(rpcs map[string]rpc, steps []call) string {
+	var answers []proto.Message
+	var matchID []byte
+	for i, step := range steps {
+		got, problem := checkCall(rpcs, step, answers)
+		if problem != "" {
+			return fmt.Sprintf("step %d (%s): %s", i, step.RPC, problem)
+		}
+		answers = append(answers, got)
+		want := step.Expect.Sealed
+		if got == nil || want == nil {
+			continue
+		}
+		tokens := sealedStates(got)
+		if len(tokens) != want.Tokens {
+			return fmt.Sprintf("step %d: %d tokens, expected %d", i, len(tokens), want.Tokens)
+		}
+		for seat, t := range tokens {
+			if len(t) < 2 || t[0] != 1 || t[1] < 1 || t[1] > 32 || len(t) < 2+int(t[1])+22+12+16 {
+				return fmt.Sprintf("step %d: token %d has no version 1 header", i, seat)
+			}
+			n := 2 + int(t[1])
+			id, move := t[n:n+16], binary.BigEndian.Uint32(t[n+16:n+20])
+			if move != want.Move || int(t[n+20]) != seat || int(t[n+21]) != len(tokens) {
+				return fmt.Sprintf("step %d: token %d: move %d, seat %d of %d", i, seat, move, t[n+20], t[n+21])
+			}
+			if matchID == nil {
+				matchID = id
+			} else if !bytes.Equal(id, matchID) {
+				return fmt.Sprintf("step %d: token %d is of another match", i, seat)
+			}
+		}
+		if d, ok := got.(*mazzov1.DealResponse); ok {
+			if d.GetMatchId() != hex.EncodeToString(matchID) || len(d.GetDealCommitment()) != 32 {
+				return fmt.Sprintf("step %d: match_id %q or a deal_commitment of %d bytes", i, d.GetMatchId(), len(d.GetDealCommitment()))
+			}
+		}
+	}
+	return ""
+}
+
+// checkCommitment opens a deal's commitment locally with fair.VerifyDealCommitment.
+func checkCommitment(v vector) string {
+	c := v.Commitment
+	commitment, err1 := hex.DecodeString(c.Commitment)
+	salt, err2 := hex.DecodeString(c.Salt)
+	seed, err3 := strconv.ParseUint(c.Seed, 10, 64)
+	dealt := &mazzov1.GameState{}
+	err4 := protojson.Unmarshal(c.DealtState, dealt)
+	for _, err := range []error{err1, err2, err3, err4} {
+		if err != nil {
+			return fmt.Sprintf("bad vector: %v", err)
+		}
+	}
+	valid, err := fair.VerifyDealCommitment(commitment, salt, seed, dealt)
+	if err != nil {
+		return err.Error()
+	}
+	if v.Expect.Valid == nil || valid != *v.Expect.Valid {
+		return fmt.Sprintf("VerifyDealCommitment gave %v", valid)
+	}
+	return ""
 }
 
 // checkError compares a call's error with the expected code name and, when
