@@ -4,7 +4,8 @@
 For each clients/<lang>/ with a Makefile and run-bot (the client contract):
 ``make build`` (timed), ``run-conformance`` on clients/conformance/vectors (the
 server has a seal key made for the run, for the sealed vectors),
-``run-example`` for Maraffa (4 players), Burraco and Ramino, ``run-bot --port 0``, and
+``run-example`` for Maraffa, Burraco and Ramino (4 players, a whole short match each:
+``--options`` for a target of 1 or one hand), ``run-bot --port 0``, and
 ``run-search-bot --port 0 --service <the server>`` where the client has one. Then one
 short Maraffa tournament through the referee in which every language's bots take a
 seat (teams of two languages: one's random starter beside the next one's search
@@ -41,7 +42,13 @@ MAZZO = [sys.executable, "-m", "mazzo"]
 # quick profile (no optimiser) halves its cold build: these bots show they play, the
 # READMEs' strength figures come from release builds.
 BUILD_VARIABLES = ["PROFILE=quick"]
-EXAMPLES = [("maraffa", 4), ("burraco", 4), ("ramino", 4)]
+#: (game, players, --options): each a whole match through Deal, ApplyMove and Score,
+#: kept short (a random 4-player Ramino match to the default end takes ~14,000 moves).
+EXAMPLES = [
+    ("maraffa", 4, '{"maraffa": {"target": 1}}'),
+    ("burraco", 4, '{"burraco": {"hands": 1}}'),
+    ("ramino", 4, '{"ramino": {"matchHands": 1}}'),
+]
 
 BUILD_TIMEOUT = 1800.0
 RUN_TIMEOUT = 600.0
@@ -274,9 +281,9 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
             )
 
         examples: dict[str, Any] = {}
-        for game, players in EXAMPLES:
+        for game, players, options in EXAMPLES:
             argv = [str(folder / "run-example"), "--target", target, "--game", game]
-            argv += ["--players", str(players), "--seed", "1"]
+            argv += ["--players", str(players), "--seed", "1", "--options", options]
             code, out, seconds = procs.run(argv, work / f"{lang}-example-{game}.log", RUN_TIMEOUT)
             last = out.strip().splitlines()[-1] if out.strip() else ""
             ok = code == 0 and last.startswith(f"finished {game} players={players} ")

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protojson"
+
 	mazzov1 "mazzo/clients/go/gen/mazzo/v1"
 	"mazzo/clients/go/internal/moves"
 	"mazzo/clients/go/internal/service"
@@ -29,17 +31,26 @@ func main() {
 	game := flag.String("game", "maraffa", "game id: maraffa, burraco or ramino")
 	players := flag.Uint("players", 0, "number of players (0: the game's default)")
 	seed := flag.Uint64("seed", 1, "seed of the deal and of the move choice")
+	optionsJSON := flag.String("options", "", `the game's options, GameOptions in proto3 JSON (e.g. {"ramino":{"matchHands":1}})`)
 	flag.Parse()
 	if *target == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*target, *game, uint32(*players), *seed); err != nil {
+	var options *mazzov1.GameOptions
+	if *optionsJSON != "" {
+		options = &mazzov1.GameOptions{}
+		if err := protojson.Unmarshal([]byte(*optionsJSON), options); err != nil {
+			fmt.Fprintf(os.Stderr, "example: --options: %v\n", err)
+			os.Exit(2)
+		}
+	}
+	if err := run(*target, *game, uint32(*players), *seed, options); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(target, game string, players uint32, seed uint64) error {
+func run(target, game string, players uint32, seed uint64, options *mazzov1.GameOptions) error {
 	conn, err := service.Dial(target)
 	if err != nil {
 		return fmt.Errorf("connect %s: %w", target, err)
@@ -53,7 +64,7 @@ func run(target, game string, players uint32, seed uint64) error {
 	}
 
 	ctx, cancel := call()
-	dealt, err := client.Deal(ctx, &mazzov1.DealRequest{Game: game, Players: players, Seed: seed})
+	dealt, err := client.Deal(ctx, &mazzov1.DealRequest{Game: game, Options: options, Players: players, Seed: seed})
 	cancel()
 	if err != nil {
 		return fmt.Errorf("Deal: %w", err)

@@ -12,8 +12,9 @@ import random
 import sys
 
 import grpc
+from google.protobuf import json_format
 
-from mazzo.v1 import game_service_pb2, game_service_pb2_grpc
+from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 from mazzo_starter.bot import has_signal, is_claim
 from mazzo_starter.service import game_service_channel
 
@@ -21,11 +22,16 @@ from mazzo_starter.service import game_service_channel
 MAX_MOVES = 1_000_000
 
 
-def play(target: str, game: str, players: int, seed: int) -> str:
+def play(
+    target: str, game: str, players: int, seed: int, options: game_pb2.GameOptions | None = None
+) -> str:
     rng = random.Random(seed)
     with game_service_channel(target) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
-        dealt = stub.Deal(game_service_pb2.DealRequest(game=game, players=players, seed=seed))
+        request = game_service_pb2.DealRequest(game=game, players=players, seed=seed)
+        if options is not None:
+            request.options.CopyFrom(options)
+        dealt = stub.Deal(request)
         state, moves = dealt.state, list(dealt.legal_moves)
         count = 0
         while not state.finished:
@@ -49,9 +55,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="maraffa", help="maraffa, burraco or ramino")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--options",
+        metavar="JSON",
+        help='GameOptions in proto3 JSON, e.g. {"ramino":{"matchHands":1}}',
+    )
     args = parser.parse_args(argv)
+    options = None
+    if args.options is not None:
+        try:
+            options = json_format.Parse(args.options, game_pb2.GameOptions())
+        except json_format.ParseError as e:
+            print(f"example: --options: {e}".replace("\n", " "), file=sys.stderr)
+            return 2
     try:
-        print(play(args.target, args.game, args.players, args.seed), flush=True)
+        print(play(args.target, args.game, args.players, args.seed, options), flush=True)
     except grpc.RpcError as e:
         print(f"example: {e.code().name}: {e.details()}", file=sys.stderr)
         return 1

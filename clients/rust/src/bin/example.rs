@@ -4,10 +4,12 @@
 
 use std::time::Duration;
 
-use mazzo_client::pb::{ApplyMoveRequest, DealRequest, ScoreRequest};
-use mazzo_client::{game_service, parse_args, parse_opt, random_move};
+use mazzo_client::pb::{ApplyMoveRequest, DealRequest, GameOptions, ScoreRequest};
+use mazzo_client::{game_service, parse_args, parse_opt, random_move, FILE_DESCRIPTOR_SET};
+use prost_reflect::{DescriptorPool, DynamicMessage};
 
-const USAGE: &str = "example --target HOST:PORT [--game maraffa] [--players N] [--seed N]";
+const USAGE: &str =
+    "example --target HOST:PORT [--game maraffa] [--players N] [--seed N] [--options JSON]";
 /// A guard against a server that never ends a match.
 const MAX_MOVES: u64 = 1_000_000;
 
@@ -20,7 +22,7 @@ async fn main() {
 }
 
 async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    let args = parse_args(&["target", "game", "players", "seed"], USAGE)?;
+    let args = parse_args(&["target", "game", "players", "seed", "options"], USAGE)?;
     let target = args
         .get("target")
         .ok_or(format!("--target is required\nusage: {USAGE}"))?;
@@ -32,13 +34,19 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let players: u32 = parse_opt(&args, "players")?.unwrap_or(0);
     let seed: u64 = parse_opt(&args, "seed")?.unwrap_or_else(|| fastrand::u64(..));
     let mut rng = fastrand::Rng::with_seed(seed);
+    let options = args.get("options").map(|json| {
+        parse_options(json).unwrap_or_else(|e| {
+            eprintln!("example: --options: {e}");
+            std::process::exit(2);
+        })
+    });
 
     // Every call retries UNAVAILABLE as clients/service-config.json says.
     let (client, retry) = game_service(target, Some(Duration::from_secs(30)))?;
 
     let request = DealRequest {
         game: game.clone(),
-        options: None,
+        options,
         players,
         seed,
         // Fields added to the contract later keep their defaults.
@@ -103,4 +111,17 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         winners.join(",")
     );
     Ok(())
+}
+
+/// The `--options` flag: the deal's `GameOptions` in proto3 JSON, read through the
+/// descriptor set (unknown fields rejected), then transcoded to the prost type.
+fn parse_options(json: &str) -> Result<GameOptions, Box<dyn std::error::Error>> {
+    let pool = DescriptorPool::decode(FILE_DESCRIPTOR_SET)?;
+    let desc = pool
+        .get_message_by_name("mazzo.v1.GameOptions")
+        .ok_or("no message mazzo.v1.GameOptions")?;
+    let mut de = serde_json::Deserializer::from_str(json);
+    let dynamic = DynamicMessage::deserialize(desc, &mut de)?;
+    de.end()?;
+    Ok(dynamic.transcode_to()?)
 }

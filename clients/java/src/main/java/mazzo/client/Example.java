@@ -1,5 +1,7 @@
 package mazzo.client;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.util.List;
@@ -7,6 +9,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import mazzo.v1.Game.GameOptions;
 import mazzo.v1.Game.GameState;
 import mazzo.v1.Game.Move;
 import mazzo.v1.GameServiceGrpc;
@@ -24,7 +27,8 @@ import mazzo.v1.GameServiceOuterClass.ScoreResponse;
  */
 public final class Example {
   private static final String USAGE =
-      "usage: run-example --target HOST:PORT [--game maraffa] [--players N] [--seed N]";
+      "usage: run-example --target HOST:PORT [--game maraffa] [--players N] [--seed N]"
+          + " [--options JSON]";
   /** A guard against a match that never ends; far above any real match. */
   private static final int MAX_MOVES = 1_000_000;
 
@@ -33,7 +37,7 @@ public final class Example {
   public static void main(String[] args) throws InterruptedException {
     Cli cli;
     try {
-      cli = Cli.parse(args, Set.of("target", "game", "players", "seed"), USAGE);
+      cli = Cli.parse(args, Set.of("target", "game", "players", "seed", "options"), USAGE);
       cli.require("target", USAGE);
     } catch (Cli.UsageError e) {
       System.err.println(e.getMessage());
@@ -43,6 +47,11 @@ public final class Example {
     String game = cli.get("game", "maraffa");
     int players = cli.getInt("players", 0, USAGE);
     Long givenSeed = cli.getSeed(USAGE);
+    DealRequest.Builder deal = DealRequest.newBuilder().setGame(game).setPlayers(players);
+    String options = cli.get("options", null);
+    if (options != null) {
+      deal.setOptions(parseOptions(options));
+    }
     long seed = givenSeed != null ? givenSeed : new Random().nextInt(Integer.MAX_VALUE);
     Random random = new Random(seed);
     System.err.println("example: game=" + game + " seed=" + Long.toUnsignedString(seed));
@@ -53,7 +62,7 @@ public final class Example {
       DealResponse dealt =
           service
               .withDeadlineAfter(30, TimeUnit.SECONDS)
-              .deal(DealRequest.newBuilder().setGame(game).setPlayers(players).setSeed(seed).build());
+              .deal(deal.setSeed(seed).build());
       GameState state = dealt.getState();
       List<Move> legal = dealt.getLegalMovesList();
       int moves = 0;
@@ -93,5 +102,21 @@ public final class Example {
     } finally {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
+  }
+
+  /**
+   * The --options flag: the deal's GameOptions in proto3 JSON, unknown fields rejected. A bad
+   * value: one line on stderr and exit 2.
+   */
+  private static GameOptions parseOptions(String json) {
+    GameOptions.Builder options = GameOptions.newBuilder();
+    try {
+      JsonFormat.parser().merge(json, options);
+    } catch (InvalidProtocolBufferException | RuntimeException e) {
+      String reason = e.getMessage() == null ? e.toString() : e.getMessage();
+      System.err.println("example: --options: " + reason.strip().replaceAll("\\s*\\R\\s*", " "));
+      System.exit(2);
+    }
+    return options.build();
   }
 }
