@@ -159,7 +159,7 @@ def tournament_toml(bots: dict[str, str], search_bots: dict[str, str], records: 
     """Teams of two languages (each plays with the next one: every bot sits beside
     another language's): a language's random starter and the next language's search
     starter (its random one when it has none), against each other and a builtin bot,
-    round-robin, duplicate deals."""
+    round-robin, one deal a pairing."""
     langs = sorted(bots)
     lines = [
         'name = "clients-test"',
@@ -168,7 +168,7 @@ def tournament_toml(bots: dict[str, str], search_bots: dict[str, str], records: 
         "seed = 2026",
         'format = "round-robin"',
         "deals = 1",  # a search starter takes up to 1 s a move: the run stays short
-        "duplicate = true",
+        "duplicate = false",  # 15 matches: every bot takes a seat in five
         "concurrency = 2",
         f"records = {json.dumps(str(records))}",
         "",
