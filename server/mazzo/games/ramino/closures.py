@@ -144,7 +144,7 @@ def _set_picks(r: int, avail: tuple[int, ...]) -> tuple[tuple[int, int, int], ..
 Combo = tuple[int, int, int, tuple[int, ...]]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def _combos(local: int, c: int, wild: bool, runs: bool, dup: bool) -> tuple[Combo, ...]:
     """Every simple combination holding ``c``, the lowest card left, with at most one W
     if ``wild``. ``local`` holds the other cards of c's rank and suit (c taken out); the
