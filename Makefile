@@ -41,7 +41,7 @@ $(SERVE): pyproject.toml setup.py
 	touch $@
 
 $(VENV): $(SERVE)
-	$(PY) -m pip install --quiet -e '.[dev,deploy,ray,rl]'
+	$(PY) -m pip install --quiet -e '.[dev,deploy,ray,rl,anchors]'
 	touch $@
 
 # The editable install imports from server/ and may skip the build hook, so the

@@ -95,3 +95,19 @@ def test_bench_reports_sealing_overhead() -> None:
     for in_flight in (1, 16):
         rates = figures[f"apply_move_in_flight_{in_flight}"]
         assert rates["sealed_apply_move_per_second"] > 0 and rates["sealed_over_plain"] > 0
+
+
+def test_anchors_put_our_hands_beside_openspiel_and_rlcard_in_one_run() -> None:
+    """``--anchors``: the anchors extra is installed by make test, so every anchor is
+    measured (none skipped) and each ratio is ours over theirs from this one run."""
+    report = run_bench("--seconds", "0.2", "--anchors", "--only", "maraffa_state_codec")
+    anchors = report["anchors"]
+    assert isinstance(anchors, dict)
+    ours, theirs, ratios = anchors["hands_per_cpu_second"], anchors["anchors"], anchors["ratios"]
+    assert set(theirs) == {"openspiel_hearts", "openspiel_gin_rummy", "rlcard_gin_rummy"}
+    for name, anchor in theirs.items():
+        assert "skipped" not in anchor, (name, anchor)
+        assert anchor["games"] > 0 and anchor["moves_per_game"] > 10, (name, anchor)
+    hearts = theirs["openspiel_hearts"]["games_per_cpu_second"]
+    assert ratios["maraffa_4p_per_openspiel_hearts"] == round(ours["maraffa_4p"] / hearts, 3)
+    assert all(isinstance(r, float) and r > 0 for r in ratios.values()), ratios

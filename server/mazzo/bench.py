@@ -677,8 +677,13 @@ def _rl() -> Any:
 
 
 def run_all(
-    seconds: float = 2.0, only: list[str] | None = None, closure_hands: int = 2000
+    seconds: float = 2.0,
+    only: list[str] | None = None,
+    closure_hands: int = 2000,
+    anchors: bool = False,
 ) -> Report:
+    """Every measurement (or ``only`` these); ``anchors``: also ``bench_anchors``, which
+    needs the ``anchors`` extra."""
     measurements: dict[str, Callable[[], Report]] = {
         "maraffa_random_hands_4p": lambda: maraffa_random_hands(4, seconds),
         "maraffa_random_hands_3p": lambda: maraffa_random_hands(3, seconds / 2),
@@ -709,6 +714,10 @@ def run_all(
         "sealed_apply_move_vs_plain": lambda: _sealing().sealed_vs_plain(4 * seconds),
         "rl": lambda: _rl().rl(seconds),
     }
+    if anchors or (only is not None and "anchors" in only):
+        from mazzo import bench_anchors
+
+        measurements["anchors"] = lambda: bench_anchors.anchors(seconds)
     from mazzo.ops.replicas import MissingPrerequisite
 
     unknown = sorted(set(only or ()) - set(measurements))

@@ -144,6 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=2000,
         help="Ramino hands for the closure check and the agreement with the spec's loop",
     )
+    bench.add_argument(
+        "--anchors",
+        action="store_true",
+        help="also our engines against OpenSpiel's and RLCard's (pip install 'mazzo[anchors]')",
+    )
     _add_match(sub)
 
     tour = sub.add_parser("tournament", help="play a tournament described by a TOML file")
@@ -695,7 +700,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from mazzo.bench import run_all
 
         try:
-            report = run_all(args.seconds, args.only, args.closure_hands)
+            only = args.only
+            if args.anchors and only is not None:
+                only = [*only, "anchors"]
+            report = run_all(args.seconds, only, args.closure_hands, anchors=args.anchors)
         except ValueError as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 2
