@@ -30,9 +30,9 @@ $(VIEWER): $(VIEWERNPM) tools/viewer/tsconfig.json $(wildcard tools/viewer/src/*
 	touch $@
 
 # Two steps: what serving needs (make run, and the client builds' proto inputs), then
-# what tests, linters, deploy validators, Ray and mazzo.rl's PettingZoo and OpenSpiel
-# add (make test); a user who only serves never pays for the second (Ray, Envoy,
-# kubernetes-validate, OpenSpiel: some 500 MB).
+# what tests, linters, deploy validators, Ray, mazzo.rl's PettingZoo and OpenSpiel and
+# the bench's anchors add (make test); a user who only serves never pays for the second
+# (Ray, Envoy, kubernetes-validate, OpenSpiel, RLCard: some 500 MB).
 venv: $(VENV)
 $(SERVE): pyproject.toml setup.py
 	@python3 scripts/doctor.py --for run
