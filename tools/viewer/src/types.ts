@@ -31,7 +31,7 @@ export interface Frame {
   seat: number | null;
   move: string | null;
   /** The move in the engine's notation ("play 4C"); `move` is it in words. */
-  notation: string | null;
+  notation?: string | null;
   fault: string | null;
   events: string[];
   toAct: number | null;
