@@ -46,8 +46,35 @@ def hidden_cards(record: dict[str, Any]) -> list[set[str]]:
     return out
 
 
+#: A card in words, as the move and event texts name it: its rank (Italian words for
+#: Maraffa's deck, English for the French one, or the short rank of ``4-5-6 of
+#: hearts``) and its suit.
+_RANK_WORDS = {
+    "A": ("asso", "ace", "A"),
+    "T": ("10",),
+    "J": ("fante", "jack", "J"),
+    "Q": ("cavallo", "queen", "Q"),
+    "K": ("re", "king", "K"),
+}
+_SUIT_WORDS = {
+    "S": ("spade", "spades"),
+    "H": ("coppe", "hearts"),
+    "D": ("denari", "diamonds"),
+    "C": ("bastoni", "clubs"),
+}
+
+
 def _mentions(text: str, card: str) -> bool:
-    return re.search(rf"(?<![A-Za-z0-9]){card}(?![A-Za-z0-9])", text) is not None
+    """``card`` (a code: 3D) is in ``text``, as its code or in words (the 3 of denari,
+    the queen of hearts, 4-5-6 of hearts)."""
+    if re.search(rf"(?<![A-Za-z0-9]){card}(?![A-Za-z0-9])", text):
+        return True
+    if card == "JK":
+        return False
+    ranks = "|".join(_RANK_WORDS.get(card[0], (card[0],)))
+    suits = "|".join(_SUIT_WORDS[card[1]])
+    spelled = rf"(?<![\w-])(?:\w+-)*(?:{ranks})(?:-\w+)* of (?:{suits})(?![\w])"
+    return re.search(spelled, text) is not None
 
 
 def check(records: dict[str, dict[str, Any]], payloads: Iterable[dict[str, Any]]) -> int:

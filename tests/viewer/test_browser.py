@@ -127,6 +127,23 @@ def test_every_game_and_form_loads(
             wide = browser.execute_script("return document.documentElement.scrollWidth")
             assert wide <= PHONE[0] + 1, (record["id"], wide)
             browser.set_window_size(*DESKTOP)
+    # a Ramino closure, shown as its combinations right after the closing move
+    closing = [
+        (record["id"], ply)
+        for record in records
+        if record["game"] == "ramino"
+        for ply, entry in enumerate(record["moves"], 1)
+        if any("handClosed" in e.get("ramino", {}) for e in entry["events"])
+    ]
+    assert closing
+    rid, ply = closing[0]
+    open_match(browser, view_server, records, rid)
+    browser.execute_script(f"window.mazzoViewer.go({ply})")
+    labels = browser.execute_script(
+        "return [...document.querySelectorAll('#board .board')].map(b => b.textContent)"
+    )
+    assert " closes: " in "".join(labels)
+    shoot(browser, "ramino-closure")
     assert not errors(browser)
 
 

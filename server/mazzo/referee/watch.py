@@ -190,7 +190,7 @@ class MatchWatch:
             self.broken = True
 
     def _moved(self, ply: int, entry: Json, before: Any, state: Any, at: float) -> None:
-        from mazzo.viewer.tables import move_words, words
+        from mazzo.viewer.texts import event_text, move_text
 
         events = entry["events"]
         ended = self.hooks.hand_points(events) is not None
@@ -199,9 +199,9 @@ class MatchWatch:
             "id": self.id,
             "ply": ply,
             "seat": entry["seat"],
-            "move": move_words(entry["move"]),
+            "move": move_text(entry["move"]),
             "fault": entry.get("fault"),
-            "events": [words(e) for e in events],
+            "events": [event_text(e) for e in events],
             "at": at,
         }
         payload.update(self._position(state))

@@ -5,7 +5,8 @@ A record is played again by ``mazzo replay``'s own code (``referee.replay``), wh
 checks every move; frame k is the position after k moves (frame 0: the deal). Each
 frame carries the table seen by everyone (every hand face up), the table seen by each
 seat (built from that seat's ``GetView`` and nothing else), each seat's ``GetView``
-itself, the move and its events as text, and the match score. The tables are
+itself, the move and its events as sentences (``viewer.texts``; the move also in the
+engine's notation), and the match score. The tables are
 one shape for every game (``viewer.tables``), which the page draws.
 
 A posted record may be anything: ``check_record`` refuses what is not a record's
@@ -24,7 +25,8 @@ from mazzo.referee.games import hooks_for
 from mazzo.referee.records import FORMAT, Json, to_json
 from mazzo.referee.replay import replay
 from mazzo.v1 import game_pb2
-from mazzo.viewer.tables import table_of, words
+from mazzo.viewer.tables import table_of
+from mazzo.viewer.texts import event_text, move_text
 
 #: The most moves a record may hold: a long Burraco match to 2005 is a few thousand.
 MAX_MOVES = 20_000
@@ -144,9 +146,10 @@ def frames_of(record: Any, with_views: bool = False) -> Json:
                 "ply": ply,
                 "hand": len(hand_starts),
                 "seat": None if entry is None else entry["seat"],
-                "move": None if move is None else str(move),
+                "move": None if entry is None else move_text(entry["move"]),
+                "notation": None if move is None else str(move),
                 "fault": None if entry is None else entry.get("fault"),
-                "events": [words(e) for e in events],
+                "events": [event_text(e) for e in events],
                 "toAct": to_act,
                 "finished": finished,
                 "matchScore": match_score,

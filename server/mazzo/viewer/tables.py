@@ -275,6 +275,45 @@ def _ramino(view: Json, detail: Json, table: Json) -> None:
     areas.append({"label": "stock", "cards": [], "by": None, "count": detail.get("stockSize", 0)})
     pile = cards(detail.get("pile"))
     areas.append({"label": f"pile ({len(pile)})", "cards": pile, "by": None, "count": None})
+    closure = (last or {}).get("closure")
+    if closure and detail.get("phase") != "RAMINO_PHASE_PLAY":  # until the next hand's play
+        dup = bool(t.get("options", {}).get("setDuplicateSuits"))
+        areas.extend(_closure_areas(closure, dup))
+
+
+def _closure_areas(closure: Json, dup: bool) -> list[Json]:
+    """The last hand's closure as its combinations (``seat 0 closes: run 5-6-7 of
+    hearts``), split by the Ramino engine's own ``melds.closure_groups`` from what the
+    closure shows (the ten cards, the joker and the code it stands for, the type)."""
+    from mazzo.games.ramino.melds import closure_groups
+    from mazzo.viewer.texts import group_label
+
+    def number(name: Any) -> int:
+        return int(cards_pb2.Card.Value(str(name))) if name else 0
+
+    ten = [number(c) for c in closure.get("cards", [])]
+    kind = int(
+        ramino_pb2.RaminoClosureType.Value(closure.get("type", "RAMINO_CLOSURE_TYPE_UNSPECIFIED"))
+    )
+    joker, stands_for = number(closure.get("joker")), number(closure.get("standsFor"))
+    seat = closure.get("seat", 0)
+    out: list[Json] = []
+    for group in closure_groups(ten, joker, stands_for, kind, dup):
+        concrete = list(group.cards)
+        if group.joker:
+            concrete[concrete.index(group.joker)] = group.stands_for
+        label = group_label(group.kind, concrete, group.joker, group.stands_for)
+        out.append(
+            {
+                "label": f"seat {seat} closes: {label}",
+                "cards": [
+                    card(cards_pb2.Card.Name(cards_pb2.Card.ValueType(c))) for c in group.cards
+                ],
+                "by": None,
+                "count": None,
+            }
+        )
+    return out
 
 
 DRAW = {"maraffa": _maraffa, "burraco": _burraco, "ramino": _ramino}

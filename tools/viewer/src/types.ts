@@ -30,6 +30,8 @@ export interface Frame {
   hand: number;
   seat: number | null;
   move: string | null;
+  /** The move in the engine's notation ("play 4C"); `move` is it in words. */
+  notation?: string | null;
   fault: string | null;
   events: string[];
   toAct: number | null;
