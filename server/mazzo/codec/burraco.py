@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from mazzo.codec.common import (
     MEMO_ENTRIES,
+    TABLE_ENTRIES,
     as_wire,
     members_checker,
     memo_for,
@@ -172,7 +173,7 @@ def _score_to_wire(score: HandScore, out: burraco_pb2.BurracoHandScore) -> None:
 # --------------------------------------------------------------------------- state
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _table_from_bytes(
     data: bytes, seed: int, counter: int, totals: tuple[int, ...], players: int
 ) -> Table:
@@ -192,7 +193,7 @@ def _table_from_bytes(
     )
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _table_bytes(table: Table) -> bytes:
     """The wire ``BurracoTable`` of a table (the generator and totals travel elsewhere)."""
     t = burraco_pb2.BurracoTable(

@@ -75,7 +75,7 @@ def memoised_encoder(build: Callable[[T], _Message]) -> Callable[[T], bytes]:
     """The wire bytes of what ``build`` makes of a value, memoised: options are encoded
     into every state and reply, and there are few distinct sets of them."""
 
-    @lru_cache(maxsize=1024)
+    @lru_cache(maxsize=TABLE_ENTRIES)
     def encode(value: T) -> bytes:
         return build(value).SerializeToString()
 
@@ -97,6 +97,14 @@ def option_enum(value: int, enum: type[E], default: E, field: str) -> E:
 #: (the bench's and the soak's 64), few enough that a server under steady load
 #: reaches its full size within minutes and then stays flat (``make soak``).
 MEMO_ENTRIES = 1024
+
+#: Entries of each memo of a match's slow-changing parts (tables, options, match
+#: scores, the deal's seed and counter): each changes at most once a hand, so under
+#: steady load only a few new ones come each second, and a memo of 1,024 (or the
+#: validators' 4,096) was still filling, and the server's memory still growing, ten
+#: minutes into ``make soak``. Four times the 64 matches in flight of the soak and
+#: the bench, as the state memo (``service.state_memo``).
+TABLE_ENTRIES = 256
 
 #: The longest wire bytes a decoder's memo keeps as a key. proto3 keeps unknown
 #: fields, so a client can make a table or a set of options as long as a whole
@@ -122,7 +130,7 @@ def memoised_decoder(
     """``decode`` memoised on the message's bytes: a match keeps its options from deal
     to end, so each distinct set is decoded (and checked) once."""
 
-    @lru_cache(maxsize=1024)
+    @lru_cache(maxsize=TABLE_ENTRIES)
     def from_bytes(data: bytes, field: str) -> T:
         return decode(parse(data), field)
 

@@ -15,6 +15,7 @@ from google.protobuf.message import Message
 
 from mazzo.codec.common import (
     MEMO_ENTRIES,
+    TABLE_ENTRIES,
     as_wire,
     members_checker,
     memo_for,
@@ -185,7 +186,7 @@ def form_of(options: Options, players: int) -> int:
     return DECK39 if players == 3 and options.deck39 else CLASSIC
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _options_bytes(options: Options, form: int) -> bytes:
     out = maraffa_pb2.MaraffaOptions()
     _fill_options(options, out, form)
@@ -317,7 +318,7 @@ def _hand(msg: maraffa_pb2.MaraffaHand, seat: int) -> int:
     return hand_mask(msg.cards, f"{P}hands[{seat}].cards")
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _table_from_bytes(
     data: bytes, seed: int, counter: int, totals: tuple[int, ...], players: int
 ) -> Table:
@@ -373,7 +374,7 @@ def _claim_to_wire(claim: ClaimResult, out: maraffa_pb2.MaraffaClaimResult) -> N
     out.seat, out.team, out.value, out.needed, out.valid = claim
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _table_bytes(table: Table) -> bytes:
     """The wire ``MaraffaTable`` of a table, memoised like its decoding."""
     t = maraffa_pb2.MaraffaTable()
@@ -490,17 +491,17 @@ def _packed(key: bytes, values: tuple[int, ...]) -> bytes:
     return key + varint(len(values)) + bytes(values)
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _table_entry(table: Table) -> bytes:
     return entry(_TABLE, _table_bytes(table))
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _rng_entry(seed: int, counter: int) -> bytes:
     return entry(_RNG, maraffa_pb2.MaraffaRng(seed=seed, counter=counter).SerializeToString())
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _match_score(totals: tuple[int, ...]) -> bytes:
     return game_pb2.GameState(match_score=totals).SerializeToString()
 

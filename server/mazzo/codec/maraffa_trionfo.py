@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from mazzo.codec.common import MEMO_ENTRIES, as_wire, memo_for
+from mazzo.codec.common import TABLE_ENTRIES, as_wire, memo_for
 from mazzo.codec.maraffa import (
     TRIONFO,
     cards_from_wire,
@@ -118,7 +118,7 @@ def deal_from_wire(msg: maraffa_pb2.MaraffaTrionfoDeal, field: str) -> DealScore
     )
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _table_from_bytes(
     table: bytes,
     last_deal: bytes | None,
@@ -208,7 +208,7 @@ def _speech(level: int) -> maraffa_pb2.MaraffaSpeech.ValueType:
     return _SpeechV(level if level else _SPEECH_PASS)
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _table_bytes(table: TrionfoTable) -> bytes:
     """The table part of a wire state (``MaraffaState.table`` and the match fields of
     ``MaraffaState.trionfo``), as bytes of a ``MaraffaState``; memoised."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from mazzo.codec.common import (
     MEMO_ENTRIES,
+    TABLE_ENTRIES,
     as_wire,
     by_number,
     members_checker,
@@ -263,7 +264,7 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
     )
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _table_from_bytes(data: bytes, seed: int, counter: int, players: int) -> Table:
     """Match-level fields change once a hand: decoding them is memoised."""
     t = ramino_pb2.RaminoTable.FromString(data)
@@ -338,7 +339,7 @@ _HANDS, _STOCK, _PILE, _TURNS = (_S[n].number for n in ("hands", "stock", "pile"
 _BIDS = ramino_pb2.RaminoBets.DESCRIPTOR.fields_by_name["bids"].number
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
+@lru_cache(maxsize=TABLE_ENTRIES)
 def _table_bytes(table: Table) -> bytes:
     """The wire ``RaminoTable`` of a table, memoised like its decoding."""
     t = ramino_pb2.RaminoTable(

@@ -60,7 +60,9 @@ def _seat(value: int, seats: int, field: str) -> None:
         raise InvalidState(field, f"seat {value} is out of range 0..{seats - 1}")
 
 
-@lru_cache(maxsize=4096)
+# A table changes once a hand: a few new ones a second under load; 256 is four times
+# the 64 matches in flight of the soak and the bench (codec.common.TABLE_ENTRIES).
+@lru_cache(maxsize=256)
 def check_table(table: Table) -> None:
     """Checks of the match-level fields. Memoised: they change at most once a hand, and
     a ``Table`` is an immutable value."""

@@ -69,7 +69,9 @@ def validate(state: TrionfoState) -> None:
         raise InvalidState(R + "last_deal", "a finished match's last deal is the deal in the state")
 
 
-@lru_cache(maxsize=4096)
+# A table changes once a hand: a few new ones a second under load; 256 is four times
+# the 64 matches in flight of the soak and the bench (codec.common.TABLE_ENTRIES).
+@lru_cache(maxsize=256)
 def check_table(table: TrionfoTable) -> None:
     """Checks of the match-level fields; memoised, as they change once a deal."""
     try:

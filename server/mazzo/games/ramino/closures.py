@@ -464,7 +464,7 @@ def best_closure(ten: Sequence[int], jokers: int = 1, dup: bool = False) -> Clos
     return _best_closure(pack(ten), jokers, dup)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def _best_closure(m: int, jokers: int, dup: bool) -> Closure:
     n = _count(m)
     memo: dict[int, bool] = {}
@@ -497,7 +497,7 @@ def _best_closure(m: int, jokers: int, dup: bool) -> Closure:
 # --------------------------------------------------------------------------- legal moves
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def can_close(m: int, jokers: int, dup: bool) -> bool:
     """Is ``best_closure`` of these ten packed cards at least 1? Cheaper than computing it."""
     wild = jokers > 0

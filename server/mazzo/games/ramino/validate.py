@@ -80,7 +80,9 @@ def _seat(value: int, players: int, field: str) -> None:
         raise InvalidState(field, f"seat {value} is out of range 0..{players - 1}")
 
 
-@lru_cache(maxsize=4096)
+# A table changes once a hand: a few new ones a second under load; 256 is four times
+# the 64 matches in flight of the soak and the bench (codec.common.TABLE_ENTRIES).
+@lru_cache(maxsize=256)
 def check_table(table: Table) -> None:
     """The match-level fields. Memoised: they change once a hand, and a ``Table`` is an
     immutable value."""
