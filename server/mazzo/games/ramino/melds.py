@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from mazzo.games.ramino.cards import FIGURES, RANK, SUIT
 from mazzo.games.ramino.closures import ClosureType
+from mazzo.games.ramino.reference import is_set
 
 
 class Group(NamedTuple):
@@ -49,21 +50,12 @@ def _run_order(cards: Sequence[int]) -> tuple[int, ...] | None:
     return None
 
 
-def _is_set(cards: Sequence[int], dup: bool) -> bool:
-    suits = [SUIT[c] for c in cards]
-    return (
-        len(cards) in (3, 4)
-        and len({RANK[c] for c in cards}) == 1
-        and (dup or len(set(suits)) == len(suits))
-    )
-
-
 def _combinations(hand: Sequence[int], dup: bool, sets_only: bool) -> list[Group]:
     """Every simple combination inside the ten cards (copies told apart by place)."""
     out: dict[tuple[int, ...], Group] = {}
     for size in range(3, len(hand) + 1):
         for picked in combinations(sorted(hand), size):
-            if _is_set(picked, dup):
+            if is_set(picked, dup):
                 out.setdefault(picked, Group("set", picked))
             elif not sets_only:
                 run = _run_order(picked)
