@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -140,6 +141,10 @@ def _guarded(
             await context.abort(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
         try:
             return await _call(request, context)
+        except grpc.aio.AbortError as abort:
+            _unlink(abort)
+            del request, context
+            raise
         finally:
             admission.leave()
 
@@ -152,6 +157,9 @@ def _guarded(
             service, method = observed.labels[1], observed.labels[2]
             span = start_span(tracer, service, method, context.invocation_metadata())
         code = grpc.StatusCode.OK
+        # When the answer was ready. A reply is sent after this function returns, a
+        # refusal by awaiting the abort: neither send is the call's handling time.
+        ready: float | None = None
         try:
             if deserialize is not None:
                 request = parse(deserialize, request, "request")
@@ -162,6 +170,7 @@ def _guarded(
             status = status_of(e)
             code = _CODES[status.code]
             observed.rejected.labels(type(e).__name__).inc()
+            ready = time.perf_counter()
             await context.abort_with_status(rpc_status.to_status(status))
         except grpc.aio.AbortError:
             code = context.code() or grpc.StatusCode.UNKNOWN
@@ -173,9 +182,10 @@ def _guarded(
                 observed.method,
                 extra={"request_id": current_request_id()},
             )
+            ready = time.perf_counter()
             await context.abort(grpc.StatusCode.INTERNAL, "internal error")
         finally:
-            elapsed = time.perf_counter() - start
+            elapsed = (ready or time.perf_counter()) - start
             observed.handling.observe(elapsed)
             observed.handled(code)
             if span is not None:
@@ -199,6 +209,19 @@ def _guarded(
 
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def _unlink(abort: grpc.aio.AbortError) -> None:
+    """Free a refused call's data now rather than at the next full collection.
+
+    gRPC keeps the abort on the call's state, and the abort's traceback keeps the
+    handler's frames, whose ``context`` keeps the call's state: a cycle, holding the
+    request and its decoded state, that only the cyclic collector frees. With one call
+    in three refused (the fuzz), those cycles made full collections of 30-40 ms that
+    held every call on the loop. Clearing the finished frames, dropping the domain
+    error it was raised from, and the caller deleting its own ``context`` breaks it."""
+    traceback.clear_frames(abort.__traceback__)
+    abort.__context__ = None
 
 
 def _metadata_value(context: grpc.aio.ServicerContext, key: str) -> str | None:
