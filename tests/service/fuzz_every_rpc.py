@@ -191,7 +191,13 @@ async def _http_call(
     if rpc == "Deal":
         game = body.pop("game", "") or "maraffa"
         route = route.format(game=game[:200].replace("/", "_").replace("\x00", "_") or "x")
-    reply = await http.post(route, json=body)
+    try:
+        reply = await http.post(route, json=body)
+    except httpx.TransportError as e:  # a problem to report, not the end of the run
+        tally.http += 1
+        tally.codes[f"{rpc}:HTTP-{type(e).__name__}"] += 1
+        tally.bad(f"HTTP {rpc} {why}: {type(e).__name__} {str(e)[:200]}")
+        return
     tally.http += 1
     tally.codes[f"{rpc}:HTTP{reply.status_code}"] += 1
     if reply.status_code == 200:

@@ -4,6 +4,7 @@ one client cannot queue work without end on a process's one event loop."""
 from __future__ import annotations
 
 from mazzo.service.server import (
+    HTTP_KEEP_ALIVE_SECONDS,
     HTTP_LIMIT_CONCURRENCY,
     SERVER_OPTIONS,
     SHARED_PORT_OPTIONS,
@@ -22,5 +23,7 @@ async def test_http_requests_at_once_are_bounded() -> None:
     try:
         assert running.http is not None
         assert running.http.config.limit_concurrency == HTTP_LIMIT_CONCURRENCY == 512
+        # Idle connections outlive client pools' (httpx: 5 s) and load balancers' (60 s).
+        assert running.http.config.timeout_keep_alive == HTTP_KEEP_ALIVE_SECONDS > 60
     finally:
         await stop_server(running, grace=0.5)

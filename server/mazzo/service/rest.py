@@ -25,7 +25,7 @@ from google.rpc import code_pb2, status_pb2
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
@@ -184,7 +184,8 @@ def _endpoint(
 async def _body(request: Request) -> bytes | Response:
     """The request's JSON body, or the refusal: 415 for a body that is not JSON, 413 for
     one over ``MAX_BODY_BYTES`` (told by its length, or found while reading, before
-    the rest is read), 408 for one that does not arrive within ``BODY_SECONDS``."""
+    the rest is read), 408 for one that does not arrive within ``BODY_SECONDS``, 499
+    (never sent) for a client that left before its body arrived."""
     kind = request.headers.get("content-type", JSON).split(";")[0].strip().lower()
     if kind != JSON:
         return _refusal(415, "body", f"send the body as {JSON}, not {kind or 'nothing'}")
@@ -204,6 +205,11 @@ async def _body(request: Request) -> bytes | Response:
         why = f"the body did not arrive within {BODY_SECONDS:g} s"
         return _status_response(
             status_pb2.Status(code=code_pb2.DEADLINE_EXCEEDED, message=f"body: {why}"), 408
+        )
+    except ClientDisconnect:  # the client's doing, not an error of ours: CANCELLED, 499
+        why = "the client closed the connection before its body arrived"
+        return _status_response(
+            status_pb2.Status(code=code_pb2.CANCELLED, message=f"body: {why}"), 499
         )
     return b"".join(chunks)
 

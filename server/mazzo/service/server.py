@@ -55,6 +55,12 @@ SHARED_PORT_OPTIONS: list[tuple[str, int]] = [
 #: HTTP connections and requests at once; past it uvicorn answers 503 at once instead
 #: of letting every request wait on the one event loop the gRPC calls share.
 HTTP_LIMIT_CONCURRENCY = 512
+#: How long an idle HTTP connection stays open. uvicorn's default, 5 s, is also the
+#: idle expiry of common client pools (httpx's), so a client could send a request on
+#: a connection the server was closing that instant and get a read error (seen once
+#: in a million fuzzed requests). Longer than client pools and than a load balancer's
+#: usual 60 s, so the other side closes first.
+HTTP_KEEP_ALIVE_SECONDS = 65
 
 
 class PortInUseError(RuntimeError):
@@ -186,6 +192,7 @@ async def _start_http(
         log_level="warning",
         lifespan="off",
         limit_concurrency=HTTP_LIMIT_CONCURRENCY,
+        timeout_keep_alive=HTTP_KEEP_ALIVE_SECONDS,
         **secure,
     )
     http = uvicorn.Server(config)
