@@ -54,8 +54,11 @@ def play_matches(matches: int, seed: int, max_moves: int) -> dict[str, Any]:
 
     service = GameService()
     loop = asyncio.new_event_loop()
+    responses = 0
 
     def call(rpc: str, request: Message, digest: Any) -> Any:
+        nonlocal responses
+        responses += 1
         response = loop.run_until_complete(getattr(service, rpc)(request, None))
         digest.update(response.SerializeToString(deterministic=True))
         return response
@@ -84,7 +87,9 @@ def play_matches(matches: int, seed: int, max_moves: int) -> dict[str, Any]:
             hashes[label].append(digest.hexdigest())
     service.simulator.close()
     loop.close()
-    return {"build": current().describe(), "compiled": current().compiled, "hashes": hashes}
+    build = current()
+    report = {"build": build.describe(), "compiled": build.compiled, "responses": responses}
+    return {**report, "hashes": hashes}
 
 
 def run_build(pure: bool, args: argparse.Namespace) -> dict[str, Any]:
@@ -122,6 +127,7 @@ def main() -> int:
         "builds": [compiled["build"], pure["build"]],
         "matches_per_form": args.matches,
         "forms": len(FORMS),
+        "responses_per_build": compiled["responses"],
         "identical": not differ,
         "first_differing_match": differ,
         "seconds": round(time.perf_counter() - start, 1),
