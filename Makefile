@@ -242,6 +242,7 @@ clean:
 		tools/viewer/node_modules server/mazzo/viewer/static/*.js \
 		.mypy_cache .ruff_cache .pytest_cache .hypothesis
 	find . -path ./.venv -prune -o -name __pycache__ -type d -exec rm -rf {} +
+	find server -name '*.so' -delete  # a compiled editable install's extensions
 
 distclean: clean
 	rm -rf .venv
