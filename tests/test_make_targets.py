@@ -29,7 +29,7 @@ def plan(target: str) -> list[str]:
 def test_make_run_installs_only_what_serving_needs() -> None:
     steps = plan("run")
     installs = [step for step in steps if "pip install" in step]
-    assert installs == [".venv/bin/python -m pip install --quiet -e ."], installs
+    assert installs == ["MAZZO_PURE=1 .venv/bin/python -m pip install --quiet -e ."], installs
     assert steps[0] == "python3 scripts/doctor.py --for run"  # prerequisites first
     assert steps[-1] == ".venv/bin/mazzo serve"
 

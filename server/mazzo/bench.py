@@ -681,9 +681,11 @@ def run_all(
     only: list[str] | None = None,
     closure_hands: int = 2000,
     anchors: bool = False,
+    builds: bool = False,
 ) -> Report:
     """Every measurement (or ``only`` these); ``anchors``: also ``bench_anchors``, which
-    needs the ``anchors`` extra."""
+    needs the ``anchors`` extra; ``builds``: also ``bench_builds``, compiled against pure
+    Python."""
     measurements: dict[str, Callable[[], Report]] = {
         "maraffa_random_hands_4p": lambda: maraffa_random_hands(4, seconds),
         "maraffa_random_hands_3p": lambda: maraffa_random_hands(3, seconds / 2),
@@ -718,12 +720,22 @@ def run_all(
         from mazzo import bench_anchors
 
         measurements["anchors"] = lambda: bench_anchors.anchors(seconds)
+    if builds or (only is not None and "builds" in only):
+        from mazzo import bench_builds
+
+        measurements["builds"] = lambda: bench_builds.builds(seconds, closure_hands)
     from mazzo.ops.replicas import MissingPrerequisite
 
     unknown = sorted(set(only or ()) - set(measurements))
     if unknown:
         raise ValueError(f"no benchmark {unknown[0]!r}; there are: {', '.join(measurements)}")
-    report: Report = {"python": sys.version.split()[0], "seconds_per_measurement": seconds}
+    from mazzo.buildinfo import current
+
+    report: Report = {
+        "python": sys.version.split()[0],
+        "build": current().describe(),
+        "seconds_per_measurement": seconds,
+    }
     for name, measure in measurements.items():
         if only is None or name in only:
             try:

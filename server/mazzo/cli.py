@@ -49,12 +49,16 @@ def _deals(text: str) -> int:
 
 
 def _version() -> str:
+    """The installed version and which build runs (``mazzo 0.1.0 (pure Python)``)."""
     from importlib.metadata import PackageNotFoundError, version
 
+    from mazzo.buildinfo import current
+
     try:
-        return version("mazzo")
+        installed = version("mazzo")
     except PackageNotFoundError:  # run from the sources, not installed
-        return "(not installed)"
+        installed = "(not installed)"
+    return f"{installed} ({current().describe()})"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -148,6 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--anchors",
         action="store_true",
         help="also our engines against OpenSpiel's and RLCard's (pip install 'mazzo[anchors]')",
+    )
+    bench.add_argument(
+        "--builds",
+        action="store_true",
+        help="also the compiled build against pure Python, in child processes (make compiled)",
     )
     _add_match(sub)
 
@@ -701,9 +710,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         try:
             only = args.only
-            if args.anchors and only is not None:
-                only = [*only, "anchors"]
-            report = run_all(args.seconds, only, args.closure_hands, anchors=args.anchors)
+            if only is not None:
+                only = [*only, *(name for name in ("anchors", "builds") if vars(args)[name])]
+            report = run_all(
+                args.seconds, only, args.closure_hands, anchors=args.anchors, builds=args.builds
+            )
         except ValueError as e:
             print(f"mazzo: {e}", file=sys.stderr)
             return 2

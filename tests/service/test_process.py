@@ -17,6 +17,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from mazzo import __version__
+from mazzo.buildinfo import current
 from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1 import game_service_pb2_grpc
 
@@ -63,6 +65,16 @@ def test_serve_on_port_zero_announces_the_port_and_stops_cleanly_on_sigterm() ->
         assert "shutting down" in out
 
 
+def test_the_first_log_line_names_the_build() -> None:
+    """docs/compiled.md: an operator reads in the log which build of the engines serves."""
+    with serve("--port", "0", "--no-http") as (proc, _):
+        assert proc.stderr is not None
+        first = json.loads(proc.stderr.readline())
+    build = current()
+    assert first["message"] == f"mazzo {__version__} ({build.describe()})", first
+    assert first["build"] == build.label
+
+
 def test_host_and_port_come_from_the_environment() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -102,18 +114,22 @@ def test_a_bad_port_is_refused_by_the_command_line() -> None:
 def test_a_wheel_built_from_the_sources_carries_the_generated_code(
     tmp_path: os.PathLike[str],
 ) -> None:
-    """``pip install .`` works from a clean clone: the build generates mazzo.v1."""
+    """``pip install .`` works from a clean clone: the build generates mazzo.v1. This is
+    the pure wheel (``MAZZO_PURE=1``: for any platform); make compiled-test checks the
+    compiled build."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     result = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), root],
         capture_output=True,
         text=True,
         timeout=600,
+        env={**os.environ, "MAZZO_PURE": "1"},
     )
     assert result.returncode == 0, result.stderr
     import zipfile
 
     (wheel,) = [p for p in os.listdir(tmp_path) if p.endswith(".whl")]
+    assert wheel.endswith("-py3-none-any.whl"), wheel
     names = zipfile.ZipFile(os.path.join(tmp_path, wheel)).namelist()
     for module in (
         "game_service_pb2.py",

@@ -11,6 +11,8 @@ import httpx
 import pytest
 import pytest_asyncio
 
+from mazzo import __version__
+from mazzo.buildinfo import current
 from mazzo.service.rest import http_rules
 from mazzo.service.server import GAME_SERVICE, start_server, stop_server
 from mazzo.v1 import cards_pb2, game_service_pb2_grpc
@@ -152,6 +154,11 @@ async def test_metrics_count_calls_by_method_code_and_game(servers: Any) -> None
     assert 'mazzo_requests_rejected_total{reason="InvalidArgument"} 1.0' in text
     assert 'mazzo_deals_total{game="maraffa"} 2.0' in text
     assert 'mazzo_http_requests_total{route="/v1/games/{game}:deal",status="200"} 1.0' in text
+    build = current()
+    assert (
+        f'mazzo_build_info{{build="{build.label}",compiled_modules="{build.modules}",'
+        f'version="{__version__}"}} 1.0'
+    ) in text
 
 
 async def test_access_log_lines_carry_the_callers_request_id(

@@ -18,7 +18,7 @@ SEATS = 4
 #: Sides of a hand: 2 pairs, 2 players, or 3 players alone (§2.1, §2.4).
 SIDES = 3
 #: Match totals: per pair with 4 players, per player with 2 or 3.
-MATCH_SIDES = 3
+MATCH_SIDES: int = 3
 #: Seats of one side: a pair.
 PAIR = 2
 #: P1, P2 and, in the 3-player phase of §2.4.5, P3.

@@ -130,9 +130,12 @@ def memoised_decoder(
     """``decode`` memoised on the message's bytes: a match keeps its options from deal
     to end, so each distinct set is decoded (and checked) once."""
 
-    @lru_cache(maxsize=TABLE_ENTRIES)
-    def from_bytes(data: bytes, field: str) -> T:
+    def decode_bytes(data: bytes, field: str) -> T:
         return decode(parse(data), field)
+
+    # Wrapped by a call, not by a decorator: compiled by mypyc, a decorated nested
+    # function read by a sibling closure is unbound there (UnboundLocalError).
+    from_bytes = lru_cache(maxsize=TABLE_ENTRIES)(decode_bytes)
 
     def from_wire(msg: Msg, field: str) -> T:
         data = msg.SerializeToString()

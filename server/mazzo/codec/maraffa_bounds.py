@@ -21,7 +21,7 @@ SIDES = 3
 #: Trionfo); a hand never grows (with 2 players each trick's draw makes up the card played).
 HAND = 13
 #: Match totals: one per side, one per seat in Trionfo.
-MATCH_SIDES = SEATS
+MATCH_SIDES: int = SEATS
 #: 2 players: 10 cards each, the other 20 are the stock (§2.3).
 STOCK = PACK - 2 * 10
 #: The most tricks of a hand: 20 with 2 players (40 cards, 2 a trick).

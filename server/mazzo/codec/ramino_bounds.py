@@ -22,9 +22,9 @@ from mazzo.games.ramino.cards import DECK
 from mazzo.games.ramino.options import HAND_SIZES, MAX_RESHUFFLES, MAX_STAKE, PLAYER_COUNTS
 from mazzo.games.ramino.rules import PILE_TURNS_PER_PLAYER
 
-SEATS = max(PLAYER_COUNTS)
+SEATS: int = max(PLAYER_COUNTS)
 #: Match totals: each player's balance.
-MATCH_SIDES = SEATS
+MATCH_SIDES: int = SEATS
 #: The fewest cards at the table's seats: 2 players of 9 cards; every seat is dealt,
 #: also those who sit out or fold (§4.3), and keeps its cards to the end of the hand.
 DEALT = min(PLAYER_COUNTS) * min(HAND_SIZES)

@@ -7,12 +7,23 @@ types; the codec of that game turns them into wire messages and back.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Generic, Protocol, TypeVar
 
 S = TypeVar("S")
 M = TypeVar("M")
 Opt = TypeVar("Opt")
+
+#: What ``__reduce__`` returns: how pickle makes the value again.
+Reduced = tuple[type[Any], tuple[object, ...]]
+
+
+def reduce_frozen(record: Any) -> Reduced:
+    """A frozen dataclass's ``__reduce__``: its class and its field values. Pickle's
+    default sets the attributes one by one on a new object, which a frozen class
+    compiled by mypyc refuses (``FrozenInstanceError``); its constructor takes them
+    whole, in both builds. States travel pickled to Simulate's worker processes."""
+    return type(record), tuple(getattr(record, f.name) for f in fields(record))
 
 
 @dataclass(frozen=True)
@@ -34,12 +45,18 @@ class SideScore:
     match_total: int
     detail: Any
 
+    def __reduce__(self) -> Reduced:
+        return reduce_frozen(self)
+
 
 @dataclass(frozen=True)
 class ScoreReport:
     sides: tuple[SideScore, ...]
     finished: bool
     winners: tuple[int, ...]
+
+    def __reduce__(self) -> Reduced:
+        return reduce_frozen(self)
 
 
 class Rules(Protocol, Generic[S, M, Opt]):

@@ -2,13 +2,17 @@
 
 ``grpc_server_started_total``, ``grpc_server_handled_total`` and
 ``grpc_server_handling_seconds`` follow go-grpc-prometheus, so existing dashboards
-work; ``mazzo_*`` counters say what the service did per game. Each server owns its
-registry (several servers may live in one process, e.g. in tests).
+work; ``mazzo_*`` counters say what the service did per game, and ``mazzo_build_info``
+which build of the engines serves (``build="mypyc"`` or ``"pure"``: docs/compiled.md).
+Each server owns its registry (several servers may live in one process, e.g. in tests).
 """
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Histogram, Info, generate_latest
+
+from mazzo import __version__
+from mazzo.buildinfo import current
 
 #: Handling times here run from tens of microseconds to about a second.
 BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
@@ -48,6 +52,10 @@ class Metrics:
             "Requests refused as the client's mistake, by kind (InvalidState, IllegalMove, ...).",
             ("reason",),
             registry=self.registry,
+        )
+        build = current()
+        Info("mazzo_build", "Which build of the engines serves.", registry=self.registry).info(
+            {"version": __version__, "build": build.label, "compiled_modules": str(build.modules)}
         )
         self.http = Counter(
             "mazzo_http_requests_total",

@@ -18,6 +18,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from opentelemetry.trace import Tracer
 
+from mazzo import __version__
+from mazzo.buildinfo import current
 from mazzo.service.errors import Admission, DomainErrorInterceptor
 from mazzo.service.game_service import GameService, add_to_server
 from mazzo.service.metrics import Metrics
@@ -237,6 +239,8 @@ async def serve(
     sealer: Sealer | None = None,
 ) -> None:
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
+    build = current()
+    log.info("mazzo %s (%s)", __version__, build.describe(), extra={"build": build.label})
     tracer = configured_tracer()
     running, bound = await start_server(
         host, port, http_port, access_log, reuse_port, tracer, tls, sealer

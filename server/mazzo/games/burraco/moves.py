@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from mazzo.core.cards import card, codes
+from mazzo.core.rules import Reduced, reduce_frozen
 from mazzo.games.burraco.melds import Kind, key_cards
 
 
@@ -20,6 +21,9 @@ class Move:
     """Base of the five Burraco moves."""
 
     __slots__ = ()
+
+    def __reduce__(self) -> Reduced:
+        return reduce_frozen(self)
 
 
 @dataclass(frozen=True, slots=True)

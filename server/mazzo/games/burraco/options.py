@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mazzo.core.rules import Reduced, reduce_frozen
+
 PLAYER_COUNTS = (2, 3, 4)
 DEFAULT_PLAYERS = 4
 #: §2.4.5: with three players and the phase switch, the game changes at 1000 and ends at 1505.
@@ -29,6 +31,9 @@ class Options:
     single_card_pile_rule: bool = True
     three_player_phase_switch: bool = True
     first_dealer: int | None = None
+
+    def __reduce__(self) -> Reduced:
+        return reduce_frozen(self)
 
     def end_target(self, players: int) -> int:
         """The total that ends a match played to a target (§4.3, §2.4.5)."""

@@ -45,6 +45,11 @@ class Move:
 
     __slots__ = ()
 
+    def __repr__(self) -> str:
+        # A def, not ``__repr__ = __str__`` in each class: mypyc cannot compile that
+        # alias (SystemError at import).
+        return str(self)
+
 
 class PlayCard(Move):
     __slots__ = ("card", "marafona", "signal")
@@ -65,8 +70,6 @@ class PlayCard(Move):
             text += " marafona"
         return text
 
-    __repr__ = __str__
-
 
 class DeclareTrump(Move):
     __slots__ = ("suit",)
@@ -78,8 +81,6 @@ class DeclareTrump(Move):
     def __str__(self) -> str:
         return "trump " + SUITS[self.suit]
 
-    __repr__ = __str__
-
 
 class RequestRedeal(Move):
     __slots__ = ()
@@ -87,16 +88,12 @@ class RequestRedeal(Move):
     def __str__(self) -> str:
         return "redeal"
 
-    __repr__ = __str__
-
 
 class Claim(Move):
     __slots__ = ()
 
     def __str__(self) -> str:
         return "claim"
-
-    __repr__ = __str__
 
 
 class Bid(Move):
@@ -111,8 +108,6 @@ class Bid(Move):
     def __str__(self) -> str:
         return "bid " + self.contract.name.lower()
 
-    __repr__ = __str__
-
 
 class Pass(Move):
     """Trionfo: pass in the auction."""
@@ -121,8 +116,6 @@ class Pass(Move):
 
     def __str__(self) -> str:
         return "pass"
-
-    __repr__ = __str__
 
 
 class CallTrump(Move):
@@ -138,8 +131,6 @@ class CallTrump(Move):
 
     def __str__(self) -> str:
         return f"trump {SUITS[self.suit]} call {code(self.card)}"
-
-    __repr__ = __str__
 
 
 #: PLAYS[card][signal][marafona]: every play move, built once.

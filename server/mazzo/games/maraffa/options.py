@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from mazzo.core.cards import card
+from mazzo.core.rules import Reduced, reduce_frozen
 
 
 class Fractions(IntEnum):
@@ -92,6 +93,9 @@ class Options:
     trionfo_stop_when_decided: bool = False
     match_deals: int = 10
     count_thrown_in: bool = True
+
+    def __reduce__(self) -> Reduced:
+        return reduce_frozen(self)
 
     def __post_init__(self) -> None:
         """Resolve the form-dependent defaults, so that a state (and the hot path) only

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 
 from mazzo.core.errors import InvalidArgument
+from mazzo.core.rules import Reduced, reduce_frozen
 
 
 class BuioSeat(IntEnum):
@@ -51,6 +52,9 @@ class Options:
     allow_credit: bool = True
     match_hands: int | None = None
     first_dealer: int | None = None
+
+    def __reduce__(self) -> Reduced:
+        return reduce_frozen(self)
 
     @property
     def buio_on(self) -> bool:

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The compiled build against pure Python: the same seeded random matches, every
+response compared byte for byte (docs/compiled.md).
+
+Each build runs in a process of its own (``MAZZO_PURE=1`` for pure Python, which
+imports the sources even where compiled modules are installed) and plays, through
+the real ``GameService`` in-process, ``--matches`` random matches of every game and
+form: ``Deal``, then at every move ``LegalMoves``, ``GetView`` of the seat to act,
+``Score`` and ``ApplyMove``. Every response is serialised deterministically and
+hashed per match; the parent compares the two lists of hashes and names the first
+match that differs. Exit status: 0 identical, 1 a difference, 2 no compiled build.
+
+    python scripts/differential.py --matches 10000       # the issue's long run
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from typing import Any
+
+DECK39 = "MARAFFA_THREE_PLAYER_FORM_DECK39"
+#: Every game and form: (label, game, players, options as proto3 JSON).
+FORMS: list[tuple[str, str, int, dict[str, Any]]] = [
+    ("maraffa-4p", "maraffa", 4, {"target": 11}),
+    ("maraffa-3p-dummy", "maraffa", 3, {"target": 11}),
+    ("maraffa-3p-deck39", "maraffa", 3, {"target": 11, "threePlayerForm": DECK39}),
+    ("maraffa-2p", "maraffa", 2, {"target": 11}),
+    ("maraffa-5p-trionfo", "maraffa", 5, {"matchDeals": 1}),
+    ("burraco-4p", "burraco", 4, {"hands": 1}),
+    ("burraco-3p", "burraco", 3, {"hands": 1}),
+    ("burraco-2p", "burraco", 2, {"hands": 1}),
+    ("ramino-4p", "ramino", 4, {"matchHands": 1}),
+    ("ramino-3p", "ramino", 3, {"matchHands": 1}),
+    ("ramino-2p", "ramino", 2, {"matchHands": 1}),
+]
+
+
+def play_matches(matches: int, seed: int, max_moves: int) -> dict[str, Any]:
+    """This process's build: per form, one hash of every response of each match."""
+    from google.protobuf import json_format
+    from google.protobuf.message import Message
+
+    from mazzo.buildinfo import current
+    from mazzo.service.game_service import GameService
+    from mazzo.v1 import game_service_pb2 as pb
+
+    service = GameService()
+    loop = asyncio.new_event_loop()
+    responses = 0
+
+    def call(rpc: str, request: Message, digest: Any) -> Any:
+        nonlocal responses
+        responses += 1
+        response = loop.run_until_complete(getattr(service, rpc)(request, None))
+        digest.update(response.SerializeToString(deterministic=True))
+        return response
+
+    hashes: dict[str, list[str]] = {}
+    for label, game, players, options in FORMS:
+        hashes[label] = []
+        for match in range(matches):
+            rng = random.Random(f"{seed}-{label}-{match}")
+            digest = hashlib.sha256()
+            request = pb.DealRequest(game=game, players=players, seed=seed * 100_003 + match)
+            json_format.ParseDict({game: options}, request.options)
+            dealt = call("Deal", request, digest)
+            state, moves = dealt.state, list(dealt.legal_moves)
+            for _ in range(max_moves):
+                if state.finished:
+                    break
+                seat = call("LegalMoves", pb.LegalMovesRequest(state=state), digest).seat
+                call("GetView", pb.GetViewRequest(state=state, seat=seat), digest)
+                call("Score", pb.ScoreRequest(state=state), digest)
+                # Never Maraffa's claim: a false one ends the match at once.
+                choices = [m for m in moves if not m.maraffa.HasField("claim")] or moves
+                move = choices[rng.randrange(len(choices))]
+                applied = call("ApplyMove", pb.ApplyMoveRequest(state=state, move=move), digest)
+                state, moves = applied.state, list(applied.legal_moves)
+            hashes[label].append(digest.hexdigest())
+    service.simulator.close()
+    loop.close()
+    build = current()
+    report = {"build": build.describe(), "compiled": build.compiled, "responses": responses}
+    return {**report, "hashes": hashes}
+
+
+def run_build(pure: bool, args: argparse.Namespace) -> dict[str, Any]:
+    env = {**os.environ, "MAZZO_PURE": "1" if pure else "0"}
+    command = [sys.executable, __file__, "--child", "--matches", str(args.matches)]
+    command += ["--seed", str(args.seed), "--max-moves", str(args.max_moves)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=20, help="matches per game and form")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-moves", type=int, default=5000, help="moves per match at most")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(play_matches(args.matches, args.seed, args.max_moves)))
+        return 0
+    start = time.perf_counter()
+    compiled = run_build(False, args)
+    if not compiled["compiled"]:
+        print(f"differential: no compiled build here ({compiled['build']})", file=sys.stderr)
+        return 2
+    pure = run_build(True, args)
+    assert not pure["compiled"], pure["build"]
+    differ = {
+        label: next(i for i, (a, b) in enumerate(zip(ours, theirs, strict=True)) if a != b)
+        for label, ours in compiled["hashes"].items()
+        if ours != (theirs := pure["hashes"][label])
+    }
+    report = {
+        "builds": [compiled["build"], pure["build"]],
+        "matches_per_form": args.matches,
+        "forms": len(FORMS),
+        "responses_per_build": compiled["responses"],
+        "identical": not differ,
+        "first_differing_match": differ,
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+    print(json.dumps(report, indent=2))
+    return 0 if not differ else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""Which build of the engines this process runs: compiled by mypyc, or pure Python.
+
+A compiled install keeps each module's ``.py`` beside its C extension, and Python
+imports the extension first (docs/compiled.md). ``MAZZO_PURE=1`` at run time makes
+``mazzo/__init__`` install ``SourcesFirst``, so the same install also runs as pure
+Python: the bench and the differential check compare both builds in one run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.abc import MetaPathFinder
+from importlib.machinery import (
+    EXTENSION_SUFFIXES,
+    SOURCE_SUFFIXES,
+    FileFinder,
+    ModuleSpec,
+    SourceFileLoader,
+)
+from pathlib import Path
+from types import ModuleType
+
+#: Set (to anything but 0) at install time it builds pure Python; at run time it
+#: imports the sources even where compiled modules are installed.
+PURE_ENV = "MAZZO_PURE"
+#: A module every compiled build compiles: where it comes from says which build runs.
+PROBE = "mazzo.games.maraffa.rules"
+
+
+def forced_pure() -> bool:
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+class SourcesFirst(MetaPathFinder):
+    """Finds ``mazzo``'s modules among ``.py`` files only, so the extension modules
+    installed beside them are never imported."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if path is None or not fullname.startswith("mazzo."):
+            return None
+        for entry in path:
+            finder = FileFinder(entry, (SourceFileLoader, SOURCE_SUFFIXES))
+            spec = finder.find_spec(fullname, target)
+            if spec is not None and spec.loader is not None:
+                return spec
+        return None  # not a source module (a namespace folder): the usual finders
+
+
+def prefer_sources() -> None:
+    """Import ``mazzo``'s pure sources from now on (idempotent)."""
+    if not any(isinstance(f, SourcesFirst) for f in sys.meta_path):
+        sys.meta_path.insert(0, SourcesFirst())
+
+
+def compiled_modules(root: Path | None = None) -> list[str]:
+    """The modules installed as extensions beside their sources in the package folder
+    ``root`` (``mazzo``'s own by default), whichever build runs."""
+    root = root or Path(__file__).parent
+    found = []
+    for path in root.rglob("*"):
+        suffix = next((s for s in EXTENSION_SUFFIXES if path.name.endswith(s)), None)
+        if suffix is not None and path.with_name(path.name[: -len(suffix)] + ".py").exists():
+            relative = path.relative_to(root.parent).as_posix()[: -len(suffix)]
+            found.append(relative.replace("/", ".").removesuffix(".__init__"))
+    return sorted(found)
+
+
+@dataclass(frozen=True)
+class Build:
+    """The build this process runs, and the compiled modules installed."""
+
+    compiled: bool
+    modules: int
+
+    @property
+    def label(self) -> str:
+        """``mypyc`` or ``pure``: a metric's label value."""
+        return "mypyc" if self.compiled else "pure"
+
+    def describe(self) -> str:
+        """For ``--version`` and the first log line."""
+        if self.compiled:
+            return f"compiled: mypyc, {self.modules} modules"
+        if self.modules:
+            return f"pure Python: {PURE_ENV}=1, {self.modules} compiled modules not used"
+        return "pure Python"
+
+
+def current() -> Build:
+    """Where ``PROBE`` is imported from decides: it honours ``SourcesFirst``."""
+    spec = importlib.util.find_spec(PROBE)
+    origin = spec.origin if spec is not None else None
+    compiled = origin is not None and origin.endswith(tuple(EXTENSION_SUFFIXES))
+    return Build(compiled, len(compiled_modules()))

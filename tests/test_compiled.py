@@ -1,0 +1,98 @@
+"""The build report (docs/compiled.md): which build runs, said by ``mazzo --version``,
+the server's first log line and ``mazzo bench``; ``MAZZO_PURE=1`` at run time imports
+the pure sources. These pass on either build: ``make test`` runs them on pure Python,
+``make compiled-test`` on the compiled one."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+from mazzo import __version__
+from mazzo.buildinfo import Build, compiled_modules, current
+
+PROBES = ("mazzo.games.maraffa.rules", "mazzo.codec.maraffa", "mazzo.core.cards")
+
+
+def run(code: str, pure: bool) -> str:
+    env = {**os.environ, "MAZZO_PURE": "1" if pure else "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_version_names_the_build_that_runs() -> None:
+    for pure in (False, True):
+        done = subprocess.run(
+            [sys.executable, "-m", "mazzo", "--version"],
+            env={**os.environ, "MAZZO_PURE": "1" if pure else "0"},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        line = done.stdout.strip()
+        assert line.startswith(f"mazzo {__version__} ("), line
+        if pure or not current().compiled:
+            assert "(pure Python" in line, line
+        else:
+            assert f"(compiled: mypyc, {current().modules} modules)" in line, line
+
+
+def test_mazzo_pure_imports_the_sources_even_where_compiled_modules_are() -> None:
+    code = f"import importlib; print([importlib.import_module(m).__file__ for m in {PROBES}])"
+    pure = run(code, pure=True)
+    assert pure.count(".py'") == len(PROBES), pure
+    if current().compiled:
+        assert run(code, pure=False).count(".so'") == len(PROBES)
+    # Both builds deal the same match (the differential check compares far more).
+    deal = (
+        "from mazzo.games.maraffa import options, rules; "
+        "print(rules.deal(options.Options(), 4, 7)[0])"
+    )
+    assert run(deal, pure=True) == run(deal, pure=False)
+
+
+def test_compiled_modules_are_extensions_beside_their_sources(tmp_path: Path) -> None:
+    suffix = EXTENSION_SUFFIXES[0]
+    package = tmp_path / "mazzo"
+    (package / "games").mkdir(parents=True)
+    for name in ("rules.py", f"rules{suffix}", "cli.py", "games/__init__.py"):
+        (package / name).touch()
+    (package / f"games/__init__{suffix}").touch()
+    (package / f"orphan{suffix}").touch()  # no source beside it: not one of ours
+    assert compiled_modules(package) == ["mazzo.games", "mazzo.rules"]
+
+
+def test_describe() -> None:
+    assert Build(True, 73).describe() == "compiled: mypyc, 73 modules"
+    assert Build(False, 0).describe() == "pure Python"
+    assert Build(False, 73).describe() == "pure Python: MAZZO_PURE=1, 73 compiled modules not used"
+    assert (Build(True, 73).label, Build(False, 73).label) == ("mypyc", "pure")
+
+
+def test_bench_reports_the_build_and_compares_builds_when_compiled() -> None:
+    bench = [sys.executable, "-m", "mazzo", "bench", "--seconds", "0.2", "--closure-hands", "20"]
+    done = subprocess.run(
+        [*bench, "--only", "maraffa_state_codec", "--builds"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = json.loads(done.stdout)
+    assert report["build"] == current().describe()
+    if not current().compiled:
+        assert "make compiled" in report["builds"]["skipped"]
+        return
+    ratios = report["builds"]["ratios"]
+    assert set(ratios) == {
+        "maraffa_random_hands_4p",
+        "burraco_random_hands_4p",
+        "ramino_random_hands_4p",
+        "ramino_closure_check",
+    }
+    assert all(r > 0 for r in ratios.values()), ratios
