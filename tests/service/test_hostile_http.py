@@ -70,6 +70,17 @@ async def test_a_body_that_is_not_json_is_refused_by_its_type(servers: Any) -> N
     assert ok.status_code == 200
 
 
+async def _part_of_a_body(
+    port: int, path: str, start: bytes
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A POST announcing 100 bytes of body and sending only ``start``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    writer.write(head.encode() + b"Content-Length: 100\r\n\r\n" + start)
+    await writer.drain()
+    return reader, writer
+
+
 async def test_a_body_that_never_arrives_is_cut_off(
     servers: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -77,12 +88,7 @@ async def test_a_body_that_never_arrives_is_cut_off(
 
     monkeypatch.setattr(rest, "BODY_SECONDS", 0.5)
     _, _, port = servers
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(
-        b"POST /v1/games/maraffa:deal HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        b'Content-Length: 100\r\n\r\n{"seed"'
-    )
-    await writer.drain()
+    reader, writer = await _part_of_a_body(port, "/v1/games/maraffa:deal", b'{"seed"')
     head = await asyncio.wait_for(reader.readline(), 5)
     assert head.startswith(b"HTTP/1.1 408")
     writer.close()
@@ -94,12 +100,7 @@ async def test_a_client_that_leaves_mid_body_is_not_a_server_error(
     """A client gone before its body arrived is the client's doing: no "unexpected
     error" logged (the million-input fuzz logged one as an error)."""
     http, _, port = servers
-    _, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(
-        b"POST /v1/state:score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        b'Content-Length: 100\r\n\r\n{"state"'
-    )
-    await writer.drain()
+    _, writer = await _part_of_a_body(port, "/v1/state:score", b'{"state"')
     await asyncio.sleep(0.2)
     writer.close()
     await asyncio.sleep(0.3)
