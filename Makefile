@@ -86,7 +86,7 @@ conformance-vectors: $(GEN)
 # Every client under clients/ built and checked against one live server, its bot
 # playing a short tournament (scripts/clients_test.py). CLIENTS_TEST_ARGS: e.g.
 # --only python,go or --skip-build.
-clients-test: $(GEN) $(DEPS) $(VENV)
+clients-test: $(GEN) $(DEPS) $(BUFDIR) $(VENV)
 	$(PY) scripts/clients_test.py $(CLIENTS_TEST_ARGS)
 
 # google/api protos our protos import, unpacked from the pinned
@@ -176,11 +176,12 @@ run: $(GEN)
 # Lint first (ruff, mypy --strict, buf lint): CI holds the code to the same bar.
 # pytest's exit code is passed through as is (5 = no tests collected fails too).
 # The orchestrator's own test (marker clients: its Python part) is left out: the
-# clients-test step runs the orchestrator for every language.
+# clients-test step runs the orchestrator for every language. --durations: each log
+# names the slowest tests, where make test's 15-minute budget goes.
 test: doctor lint $(VIEWER)
-	.venv/bin/pytest -n auto -m "not long and not readme and not clients" tests/
+	.venv/bin/pytest -n auto --durations=30 -m "not long and not readme and not clients" tests/
 	$(MAKE) clients-test
-	.venv/bin/pytest -n 2 -m readme tests/test_readme_examples.py
+	.venv/bin/pytest -n 2 --durations=7 -m readme tests/test_readme_examples.py
 
 test-fast: lint $(VIEWER)
 	.venv/bin/pytest -n auto -m "not slow and not readme" tests/

@@ -31,6 +31,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
@@ -89,7 +90,7 @@ class Processes:
                 proc.wait()
         else:  # the leader is gone; stragglers of its group are not left behind
             self._signal(proc, signal.SIGKILL)
-        if proc in self.running:
+        with contextlib.suppress(ValueError):  # another thread may have removed it
             self.running.remove(proc)
 
     @staticmethod
@@ -231,20 +232,32 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
         failures.append(f"{lang}: {what}")
         print(f"clients-test: {lang}: {what}" + (f"\n{detail}" if detail else ""), file=sys.stderr)
 
-    for lang in langs:
-        result = results[lang] = {"build_seconds": None, "build_ok": None}
-        if args.skip_build:
-            continue
+    def build(lang: str) -> tuple[int, str, float]:
         print(f"clients-test: building {lang} ...", file=sys.stderr)
-        code, out, seconds = procs.run(
+        return procs.run(
             ["make", "-C", str(CLIENTS / lang), "build", *BUILD_VARIABLES],
             work / f"{lang}-build.log",
             BUILD_TIMEOUT,
         )
-        result["build_seconds"] = round(seconds, 1)
-        result["build_ok"] = code == 0
-        if code != 0:
-            fail(lang, f"build failed (exit {code})", tail(out))
+
+    for lang in langs:
+        results[lang] = {"build_seconds": None, "build_ok": None}
+    if not args.skip_build:
+        # All at once: the Rust build's long link and Maven's and npm's waits overlap
+        # (the builds write only their own folders; the shared proto-deps and buf are
+        # prerequisites of make clients-test).
+        pool = ThreadPoolExecutor(max_workers=len(langs))
+        try:
+            builds = dict(zip(langs, pool.map(build, langs), strict=True))
+        finally:  # when interrupted, stopping the builds ends the threads' waits
+            procs.stop_all()
+            pool.shutdown(cancel_futures=True)
+            procs.stop_all()
+        for lang, (code, out, seconds) in builds.items():
+            results[lang]["build_seconds"] = round(seconds, 1)
+            results[lang]["build_ok"] = code == 0
+            if code != 0:
+                fail(lang, f"build failed (exit {code})", tail(out))
     built = [lang for lang in langs if results[lang]["build_ok"] is not False]
 
     server_log = (work / "server.log").open("w")

@@ -6,6 +6,7 @@ import os
 from collections.abc import AsyncIterator
 
 import grpc
+import pytest
 import pytest_asyncio
 
 from mazzo.service.server import start_server, stop_server
@@ -14,6 +15,13 @@ from mazzo.v1 import game_service_pb2_grpc
 # The simulator's pool runs at niceness +10 in service; here the machine is busy with
 # the test runner itself, which would starve it (servers started by tests inherit it).
 os.environ.setdefault("MAZZO_POOL_NICENESS", "0")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``waits`` (minutes of wall time at little CPU: a paced tournament)
+    go first, so their waits overlap the other workers' work instead of ending the run
+    with one worker waiting. Every xdist worker sorts alike: the order stays one."""
+    items.sort(key=lambda item: item.get_closest_marker("waits") is None)
 
 
 @pytest_asyncio.fixture

@@ -132,6 +132,7 @@ def shoot(driver: webdriver.Chrome, name: str) -> None:
         assert wide <= size[0] + 1, (label, wide)
 
 
+@pytest.mark.waits
 def test_the_live_page_follows_a_running_tournament_with_no_reload(
     browser: webdriver.Chrome, tournament: tuple[str, Path]
 ) -> None:
