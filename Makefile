@@ -180,7 +180,7 @@ run: $(GEN)
 # names the slowest tests, where make test's 15-minute budget goes. One worker more
 # than cores: the live view's browser test (marked waits, run first) follows a paced
 # two-minute tournament at little CPU, and its worker's core is the others' meanwhile
-# (on 2 cores the main run took 436 s with 3 workers, 535 s with 2).
+# (on 2 cores, fresh clones: the main run took 413 s with 3 workers, 535 s with 2).
 TEST_WORKERS ?= $(shell python3 -c 'import os; print((os.cpu_count() or 1) + 1)')
 test: doctor lint $(VIEWER)
 	.venv/bin/pytest -n $(TEST_WORKERS) --durations=30 -m "not long and not readme and not clients" tests/
