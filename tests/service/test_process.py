@@ -151,8 +151,12 @@ def test_workers_share_one_port_and_every_worker_serves() -> None:
         workers = {int(pid) for pid in proc.stdout.readline().split(":", 2)[2].split()}
         assert len(workers) == 2
         check_serving(port)  # the parent announces the ports once every worker serves
-        for _ in range(40):  # a fresh connection each time: the kernel picks a worker
-            with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        # A fresh connection each time, so the kernel picks a worker each time: a local
+        # subchannel pool, or gRPC may reuse the last channel's connection (seen under
+        # load: all 40 calls on one worker).
+        for _ in range(40):
+            options = [("grpc.use_local_subchannel_pool", 1)]
+            with grpc.insecure_channel(f"127.0.0.1:{port}", options=options) as channel:
                 stub = game_service_pb2_grpc.GameServiceStub(channel)
                 stub.Deal(gs.DealRequest(game="maraffa", seed=1), timeout=10)
         proc.send_signal(signal.SIGTERM)
