@@ -60,11 +60,13 @@ ENGINES_BUILD := $(if $(filter-out 0,$(MAZZO_PURE)),pure,compiled)
 ENGINES := build/.engines-$(ENGINES_BUILD).stamp
 ENGINE_SOURCES := $(shell find server/mazzo/core server/mazzo/games server/mazzo/codec -name '*.py')
 engines: $(ENGINES)
-$(ENGINES): $(SERVE) $(wildcard $(VENV)) $(GEN) setup.py $(if $(filter compiled,$(ENGINES_BUILD)),$(ENGINE_SOURCES))
+$(ENGINES): $(SERVE) $(GEN) setup.py $(if $(filter compiled,$(ENGINES_BUILD)),$(ENGINE_SOURCES))
 	rm -f build/.engines-*.stamp
-	MAZZO_PURE=$(if $(filter pure,$(ENGINES_BUILD)),1,0) $(PY) -m pip install --quiet --no-deps -e .
+	@echo "== the engines, $(ENGINES_BUILD) (MAZZO_PURE=1: pure Python; a compile takes minutes)"
+	@start=$$(date +%s); \
+	MAZZO_PURE=$(if $(filter pure,$(ENGINES_BUILD)),1,0) $(PY) -m pip install --quiet --no-deps -e . && \
+	echo "engines installed in $$(( $$(date +%s) - start )) s: $$(.venv/bin/mazzo --version)"
 	@mkdir -p build && touch $@
-	.venv/bin/mazzo --version
 
 compiled:
 	@$(MAKE) --no-print-directory MAZZO_PURE=0 engines
