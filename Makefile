@@ -33,41 +33,65 @@ $(VIEWER): $(VIEWERNPM) tools/viewer/tsconfig.json $(wildcard tools/viewer/src/*
 # what tests, linters, deploy validators, Ray, mazzo.rl's PettingZoo and OpenSpiel and
 # the bench's anchors add (make test); a user who only serves never pays for the second
 # (Ray, Envoy, kubernetes-validate, OpenSpiel, RLCard: some 500 MB).
-# MAZZO_PURE=1: these installs stay pure Python for now, because compiling the engines
-# (make compiled; some 4 minutes on 2 busy cores) is not yet inside make test's time
-# budget (docs/compiled.md).
+# Both install pure Python (MAZZO_PURE=1), quickly; $(ENGINES) then builds the engines
+# once, for whatever needs them (each reinstall of the package removes the extensions,
+# so it drops the engines' stamp).
 venv: $(VENV)
 $(SERVE): pyproject.toml setup.py
 	@python3 scripts/doctor.py --for run
 	test -x $(PY) || python3 -m venv .venv
 	MAZZO_PURE=1 $(PY) -m pip install --quiet -e .
+	rm -f build/.engines-*.stamp
 	touch $@
 
 $(VENV): $(SERVE)
 	MAZZO_PURE=1 $(PY) -m pip install --quiet -e '.[dev,deploy,ray,rl,anchors]'
+	rm -f build/.engines-*.stamp
 	touch $@
 
-# The engines, cards and codecs compiled by mypyc into the same venv (docs/compiled.md);
-# `make pure` goes back. The install's own line says which build it made, as does
-# `mazzo --version`.
-compiled: $(VENV) $(GEN)
-	MAZZO_PURE=0 $(PY) -m pip install --quiet --no-deps -e .
-	.venv/bin/mazzo --version
+# The engines, cards and codecs: pure Python, or compiled by mypyc (docs/compiled.md)
+# into the editable install with BUILD=compiled (make test BUILD=compiled, make run
+# BUILD=compiled, make compiled). Pure is the default until the compile (about 3
+# minutes on 2 cores) fits make test's 15-minute budget (issue 16). MAZZO_PURE=1 always
+# means pure; without a C compiler setup.py falls back to pure Python, and says so. A
+# compiled build is rebuilt when an engine's source changes: an extension older than
+# its source would run the old code (mazzo then imports the sources, and warns). The
+# stamp names the build, so switching builds reinstalls.
+BUILD ?= pure
+ENGINES_BUILD := $(if $(filter-out 0,$(MAZZO_PURE)),pure,$(BUILD))
+ENGINES := build/.engines-$(ENGINES_BUILD).stamp
+ENGINE_SOURCES := $(shell find server/mazzo/core server/mazzo/games server/mazzo/codec -name '*.py')
+engines: $(ENGINES)
+$(ENGINES): $(SERVE) $(GEN) setup.py $(if $(filter compiled,$(ENGINES_BUILD)),$(ENGINE_SOURCES))
+	rm -f build/.engines-*.stamp
+	@if [ $(ENGINES_BUILD) = pure ] && ! ls server/mazzo_native__mypyc* >/dev/null 2>&1; then \
+		echo "== the engines: pure Python (as installed)"; \
+	else \
+		echo "== the engines: $(ENGINES_BUILD) (a compile takes minutes)"; \
+		start=$$(date +%s); \
+		MAZZO_PURE=$(if $(filter pure,$(ENGINES_BUILD)),1,0) $(PY) -m pip install --quiet --no-deps -e . && \
+		echo "engines installed in $$(( $$(date +%s) - start )) s: $$(.venv/bin/mazzo --version)"; \
+	fi
+	@mkdir -p build && touch $@
 
-pure: $(VENV) $(GEN)
-	MAZZO_PURE=1 $(PY) -m pip install --quiet --no-deps -e .
-	.venv/bin/mazzo --version
+compiled:
+	@$(MAKE) --no-print-directory BUILD=compiled engines
 
-# The compiled build checked: golden transcripts, conformance vectors and the property
-# tests' fast tiers on it, then the differential run against pure Python (N random
-# matches per game and form, every response compared byte for byte).
-COMPILED_TESTS := tests/maraffa/test_golden_transcripts.py tests/maraffa/test_forms_golden.py \
+pure:
+	@$(MAKE) --no-print-directory BUILD=pure engines
+
+# What make test also runs on pure Python when the build is compiled (MAZZO_PURE=1 at
+# run time imports the sources), and what make compiled-test runs on the compiled build:
+# golden transcripts, conformance vectors, the property tests' fast tiers, the build
+# report; then the differential run (N random matches per game and form, every
+# response of both builds compared byte for byte; make test: 2).
+BOTH_BUILDS_TESTS := tests/maraffa/test_golden_transcripts.py tests/maraffa/test_forms_golden.py \
 	tests/burraco/test_golden_transcripts.py tests/ramino/test_golden_transcripts.py \
 	tests/clients/test_conformance_vectors.py tests/maraffa/test_properties.py \
 	tests/burraco/test_properties.py tests/ramino/test_properties.py tests/test_compiled.py
 compiled-test: N = 3
 compiled-test: compiled
-	.venv/bin/pytest -n auto -m "not long" $(COMPILED_TESTS)
+	.venv/bin/pytest -n auto -m "not long" $(BOTH_BUILDS_TESTS)
 	$(PY) scripts/differential.py --matches $(N)
 
 # The editable install imports from server/ and may skip the build hook, so the
@@ -86,7 +110,7 @@ conformance-vectors: $(GEN)
 # Every client under clients/ built and checked against one live server, its bot
 # playing a short tournament (scripts/clients_test.py). CLIENTS_TEST_ARGS: e.g.
 # --only python,go or --skip-build.
-clients-test: $(GEN) $(DEPS) $(BUFDIR) $(VENV)
+clients-test: $(GEN) $(DEPS) $(BUFDIR) $(VENV) $(ENGINES)
 	$(PY) scripts/clients_test.py $(CLIENTS_TEST_ARGS)
 
 # google/api protos our protos import, unpacked from the pinned
@@ -169,7 +193,7 @@ doctor:
 
 # The viewer is built when Node is here; without it the service runs and its page says
 # the viewer is missing.
-run: $(GEN)
+run: $(GEN) $(ENGINES)
 	@$(MAKE) --no-print-directory viewer || echo "make run: no viewer page (Node and npm build it)"
 	.venv/bin/mazzo serve
 
@@ -182,8 +206,15 @@ run: $(GEN)
 # two-minute tournament at little CPU, and its worker's core is the others' meanwhile
 # (on 2 cores, fresh clones: the main run took 413 s with 3 workers, 535 s with 2).
 TEST_WORKERS ?= $(shell python3 -c 'import os; print((os.cpu_count() or 1) + 1)')
-test: doctor lint $(VIEWER)
+# On a compiled build, the tests that pin the rules' bytes run again on pure Python,
+# and a short differential run compares the two builds' answers.
+test: doctor lint $(VIEWER) $(ENGINES)
 	.venv/bin/pytest -n $(TEST_WORKERS) --durations=30 -m "not long and not readme and not clients" tests/
+	@if .venv/bin/mazzo --version | grep -q compiled; then \
+		echo "== the same rules on pure Python"; \
+		MAZZO_PURE=1 .venv/bin/pytest -n $(TEST_WORKERS) -q -m "not long" $(BOTH_BUILDS_TESTS) && \
+		$(PY) scripts/differential.py --matches 2; \
+	fi
 	$(MAKE) clients-test
 	.venv/bin/pytest -n 2 --durations=7 -m readme tests/test_readme_examples.py
 
@@ -192,16 +223,16 @@ test-fast: lint $(VIEWER)
 
 # The property tests' ten-times tiers and many-hands runs (about 9 CPU minutes; make
 # test runs their fast tiers), for closing notes.
-test-long: $(GEN) $(VENV)
+test-long: $(GEN) $(VENV) $(ENGINES)
 	.venv/bin/pytest -n auto -m long tests/
 
-bench: $(GEN) $(VENV)
+bench: $(GEN) $(VENV) $(ENGINES)
 	.venv/bin/mazzo bench
 
 # Long runs for closing notes; CI runs a bounded smoke of each (tests/).
 # A server under 64 clients of mixed games for SECONDS (default 600): errors, RSS, p99.
 SECONDS ?= 600
-soak: $(GEN) $(VENV)
+soak: $(GEN) $(VENV) $(ENGINES)
 	$(PY) scripts/soak.py --seconds $(SECONDS) --in-flight 64
 
 # schemathesis's coverage phase over the OpenAPI document (some 35,000 boundary and
@@ -209,7 +240,7 @@ soak: $(GEN) $(VENV)
 # (tests/service/fuzz_every_rpc.py), FUZZ requests (default 1,000,000), against the
 # issue's bounds; prints a JSON report.
 FUZZ ?= 1000000
-fuzz: $(GEN) $(VENV)
+fuzz: $(GEN) $(VENV) $(ENGINES)
 	MAZZO_SCHEMA_COVERAGE=1 .venv/bin/pytest -q tests/service/test_openapi.py
 	$(PY) -m tests.service.fuzz_every_rpc -n $(FUZZ)
 
@@ -226,20 +257,20 @@ strength: $(GEN)
 
 # Determinize's property tests over N random views per game and form file.
 N ?= 5000
-determinize-check: $(GEN) $(VENV)
+determinize-check: $(GEN) $(VENV) $(ENGINES)
 	MAZZO_DETERMINIZE_VIEWS=$(N) .venv/bin/pytest -q -n auto tests -k "determinize and not uniform and not refusal"
 
 # mazzo.rl's action mask against LegalMoves at every step of N random matches per game
 # and form, with the game's default options (tests/rl/test_action_mask.py; CI plays a
 # few short ones). The issue's figure: make rl-check N=1000 (hours on 2 cores).
 rl-check: N = 1000
-rl-check: $(GEN) $(VENV)
+rl-check: $(GEN) $(VENV) $(ENGINES)
 	MAZZO_RL_MATCHES=$(N) .venv/bin/pytest -q -n auto tests/rl/test_action_mask.py
 
 # OpenSpiel's IS-MCTS, unchanged, for one team of 4-player Maraffa through the
 # mazzo_maraffa registration, against random players: 200 matches to 11 (about 40 CPU
 # minutes); JSON with the share won and its 95% interval (docs/rl.md).
-rl-ismcts: $(GEN) $(VENV)
+rl-ismcts: $(GEN) $(VENV) $(ENGINES)
 	$(PY) scripts/ismcts_vs_random.py --games 200
 
 clean:

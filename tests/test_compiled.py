@@ -5,6 +5,7 @@ the pure sources. These pass on either build: ``make test`` runs them on pure Py
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -12,8 +13,11 @@ import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
+import pytest
+
 from mazzo import __version__
-from mazzo.buildinfo import Build, compiled_modules, current
+from mazzo.buildinfo import Build, SourcesFirst, compiled_modules, current
+from mazzo.freshness import stale_extensions, use_fresh_code
 
 PROBES = ("mazzo.games.maraffa.rules", "mazzo.codec.maraffa", "mazzo.core.cards")
 
@@ -26,7 +30,14 @@ def run(code: str, pure: bool) -> str:
     return done.stdout.strip()
 
 
+def compiled_install() -> bool:
+    """Whether the install runs compiled: this process may run pure (``make test``
+    runs some tests again with MAZZO_PURE=1), so a child without it is asked."""
+    return run("from mazzo.buildinfo import current; print(current().compiled)", False) == "True"
+
+
 def test_version_names_the_build_that_runs() -> None:
+    compiled = compiled_install()
     for pure in (False, True):
         done = subprocess.run(
             [sys.executable, "-m", "mazzo", "--version"],
@@ -37,7 +48,7 @@ def test_version_names_the_build_that_runs() -> None:
         )
         line = done.stdout.strip()
         assert line.startswith(f"mazzo {__version__} ("), line
-        if pure or not current().compiled:
+        if pure or not compiled:
             assert "(pure Python" in line, line
         else:
             assert f"(compiled: mypyc, {current().modules} modules)" in line, line
@@ -47,7 +58,7 @@ def test_mazzo_pure_imports_the_sources_even_where_compiled_modules_are() -> Non
     code = f"import importlib; print([importlib.import_module(m).__file__ for m in {PROBES}])"
     pure = run(code, pure=True)
     assert pure.count(".py'") == len(PROBES), pure
-    if current().compiled:
+    if compiled_install():
         assert run(code, pure=False).count(".so'") == len(PROBES)
     # Both builds deal the same match (the differential check compares far more).
     deal = (
@@ -96,3 +107,60 @@ def test_bench_reports_the_build_and_compares_builds_when_compiled() -> None:
         "ramino_closure_check",
     }
     assert all(r > 0 for r in ratios.values()), ratios
+
+
+def test_no_compiled_function_catches_two_exception_types_under_one_name() -> None:
+    """Compiled, a local name has one type per function: ``except InvalidArgument as
+    e`` then ``except InvalidState as e`` raised a TypeError inside the second handler
+    (an INTERNAL answer to a fuzzed Determinize), where pure Python ran it."""
+    server = Path(__file__).parents[1] / "server" / "mazzo"
+    clashes = []
+    for folder in ("core", "games", "codec"):
+        for path in sorted((server / folder).rglob("*.py")):
+            for fn in ast.walk(ast.parse(path.read_text(), str(path))):
+                if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                caught: dict[str, set[str]] = {}
+                for node in ast.walk(fn):
+                    if isinstance(node, ast.ExceptHandler) and node.name and node.type:
+                        caught.setdefault(node.name, set()).add(ast.unparse(node.type))
+                clashes += [
+                    f"{path.relative_to(server)}:{fn.lineno} {fn.name}: {name} {sorted(types)}"
+                    for name, types in caught.items()
+                    if len(types) > 1
+                ]
+    assert clashes == []
+
+
+def test_a_source_edited_after_its_compile_is_found_in_a_source_tree_only(
+    tmp_path: Path,
+) -> None:
+    """An extension older than its source would run the old code: ``import mazzo``
+    then runs the sources (with a warning). Only in a source tree: a wheel's file
+    times are its install's."""
+    suffix = EXTENSION_SUFFIXES[0]
+    package = tmp_path / "server" / "mazzo"
+    (package / "games").mkdir(parents=True)
+    for name in ("games/rules", "games/moves"):
+        (package / f"{name}.py").touch()
+        (package / f"{name}{suffix}").touch()
+    os.utime(package / "games/rules.py", (2e9, 2e9))  # edited after the compile
+    assert stale_extensions(str(package)) == []  # no pyproject.toml: not a source tree
+    (tmp_path / "pyproject.toml").touch()
+    assert stale_extensions(str(package)) == ["mazzo/games/rules.py"]
+
+
+def test_a_stale_extension_runs_the_sources_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "server" / "mazzo"
+    (package / "core").mkdir(parents=True)
+    (tmp_path / "pyproject.toml").touch()
+    (package / f"core/cards{EXTENSION_SUFFIXES[0]}").touch()
+    (package / "core/cards.py").touch()
+    os.utime(package / "core/cards.py", (2e9, 2e9))
+    monkeypatch.delenv("MAZZO_PURE", raising=False)
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))  # restored after
+    with pytest.warns(RuntimeWarning, match="mazzo/core/cards.py .* changed since"):
+        use_fresh_code(str(package))
+    assert isinstance(sys.meta_path[0], SourcesFirst)

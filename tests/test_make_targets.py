@@ -12,11 +12,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def plan(target: str) -> list[str]:
+def plan(target: str, *variables: str) -> list[str]:
     # As from a shell: under `make test` the parent's flags would add "Entering directory".
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     done = subprocess.run(
-        ["make", "--no-print-directory", "-n", "-B", target],
+        ["make", "--no-print-directory", "-n", "-B", target, *variables],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -29,7 +29,12 @@ def plan(target: str) -> list[str]:
 def test_make_run_installs_only_what_serving_needs() -> None:
     steps = plan("run")
     installs = [step for step in steps if "pip install" in step]
-    assert installs == ["MAZZO_PURE=1 .venv/bin/python -m pip install --quiet -e ."], installs
+    assert installs[0] == "MAZZO_PURE=1 .venv/bin/python -m pip install --quiet -e .", installs
+    # then the engines (pure by default, BUILD=compiled compiles) into that same
+    # install, with no extra's dependencies
+    assert len(installs) == 2, installs
+    assert installs[1].endswith("pip install --quiet --no-deps -e . && \\"), installs
+    assert "MAZZO_PURE=0" in [s for s in plan("run", "BUILD=compiled") if "pip install" in s][1]
     assert steps[0] == "python3 scripts/doctor.py --for run"  # prerequisites first
     assert steps[-1] == ".venv/bin/mazzo serve"
 
@@ -46,3 +51,12 @@ def test_the_serving_install_holds_what_code_generation_runs() -> None:
         dependencies = tomllib.load(f)["project"]["dependencies"]
     names = {requirement.split("==")[0] for requirement in dependencies}
     assert {"grpcio-tools", "googleapis-common-protos", "mypy-protobuf"} <= names
+
+
+def test_make_test_compiles_the_engines_after_the_dev_install_and_before_the_tests() -> None:
+    # Every reinstall of the package removes the extensions: the compile must come last.
+    steps = plan("test", "BUILD=compiled")
+    dev = next(i for i, s in enumerate(steps) if "pip install --quiet -e '.[dev" in s)
+    engines = next(i for i, s in enumerate(steps) if "MAZZO_PURE=0" in s and "pip install" in s)
+    tests = next(i for i, s in enumerate(steps) if s.startswith(".venv/bin/pytest"))
+    assert dev < engines < tests, steps

@@ -9,7 +9,6 @@ Python: the bench and the differential check compare both builds in one run.
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,15 +23,10 @@ from importlib.machinery import (
 from pathlib import Path
 from types import ModuleType
 
-#: Set (to anything but 0) at install time it builds pure Python; at run time it
-#: imports the sources even where compiled modules are installed.
-PURE_ENV = "MAZZO_PURE"
+from mazzo.freshness import PURE_ENV, forced_pure
+
 #: A module every compiled build compiles: where it comes from says which build runs.
 PROBE = "mazzo.games.maraffa.rules"
-
-
-def forced_pure() -> bool:
-    return os.environ.get(PURE_ENV, "") not in ("", "0")
 
 
 class SourcesFirst(MetaPathFinder):
@@ -77,6 +71,8 @@ class Build:
 
     compiled: bool
     modules: int
+    #: Why installed compiled modules are not used.
+    unused_because: str = f"{PURE_ENV}=1"
 
     @property
     def label(self) -> str:
@@ -88,7 +84,7 @@ class Build:
         if self.compiled:
             return f"compiled: mypyc, {self.modules} modules"
         if self.modules:
-            return f"pure Python: {PURE_ENV}=1, {self.modules} compiled modules not used"
+            return f"pure Python: {self.unused_because}, {self.modules} compiled modules not used"
         return "pure Python"
 
 
@@ -97,4 +93,7 @@ def current() -> Build:
     spec = importlib.util.find_spec(PROBE)
     origin = spec.origin if spec is not None else None
     compiled = origin is not None and origin.endswith(tuple(EXTENSION_SUFFIXES))
-    return Build(compiled, len(compiled_modules()))
+    modules = len(compiled_modules())
+    if compiled or not modules or forced_pure():
+        return Build(compiled, modules)
+    return Build(compiled, modules, "sources changed since the compile")

@@ -61,6 +61,18 @@ def _version() -> str:
     return f"{installed} ({current().describe()})"
 
 
+class _Version(argparse.Action):
+    """``--version`` on one line, as scripts read it (argparse's own action wraps a long
+    line), and worked out only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and the build")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
     """Usage errors as one line (the usage itself is a ``--help`` away)."""
 
@@ -70,7 +82,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mazzo", description="Rules service for Italian card games")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="serve GameService over gRPC")

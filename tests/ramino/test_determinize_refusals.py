@@ -15,13 +15,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 
 import grpc
 import pytest
 
 from mazzo.codec import ramino as codec
 from mazzo.core.errors import InvalidArgument
-from mazzo.games.ramino import determinize as determinize_module
 from mazzo.games.ramino import rules
 from mazzo.games.ramino.determinize import determinize
 from mazzo.games.ramino.moves import ACCEPT, DRAW, TAKE_DISCARD, Kind, Move, open_bid
@@ -34,6 +34,7 @@ from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1.game_service_pb2_grpc import GameServiceStub
 from tests.grpc_helpers import field_violations
 from tests.ramino.histories import random_views
+from tests.source_modules import from_source
 
 Edit = Callable[[game_pb2.GameView], None]
 
@@ -262,9 +263,10 @@ def test_a_turn_out_of_order_after_a_reshuffle_is_refused_before_any_deal_is_dra
     other = next(s for s in range(form.players) if s not in (seat, turn.seat))
     turns = (*given.turns[:k], turn._replace(seat=other), *given.turns[k + 1 :])
     drawn = []
-    monkeypatch.setattr(determinize_module, "_attempt", lambda *a: drawn.append(a))
+    source = source_determinize()
+    monkeypatch.setattr(source, "_attempt", lambda *a: drawn.append(a))
     with pytest.raises(InvalidArgument) as caught:
-        determinize(given._replace(turns=turns), 3, 1)
+        source.determinize(given._replace(turns=turns), 3, 1)
     assert caught.value.field == f"view.ramino.turns[{k}].seat"
     assert drawn == []
 
@@ -277,8 +279,15 @@ def test_a_view_no_drawn_deal_fits_is_refused_after_a_bounded_number_of_draws(
     state = next(s for f, s, _ in random_views(3, 60) if f.players == 4 and s.reshuffles)
     given = view(state, state.to_act)
     drawn = []
-    monkeypatch.setattr(determinize_module, "_attempt", lambda *a: drawn.append(a))
+    source = source_determinize()
+    monkeypatch.setattr(source, "_attempt", lambda *a: drawn.append(a))
     with pytest.raises(InvalidArgument) as caught:
-        determinize(given, 1024, 1)
+        source.determinize(given, 1024, 1)
     assert caught.value.field == "view.ramino.turns"
-    assert len(drawn) == determinize_module.FIRST_ATTEMPTS
+    assert len(drawn) == source.FIRST_ATTEMPTS
+
+
+def source_determinize() -> ModuleType:
+    """The determinizer run from source, so a replaced ``_attempt`` is the one called
+    (compiled, the module calls its own functions directly)."""
+    return from_source("mazzo.games.ramino.determinize")

@@ -444,8 +444,8 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> TrionfoView:
             raise InvalidArgument(tf + ".last_deal.payments", "one payment per seat, or none")
         try:
             last = deal_from_wire(tr.last_deal, tf + ".last_deal")
-        except InvalidState as e:
-            raise InvalidArgument(e.field, e.reason) from e
+        except InvalidState as bad:  # not `e`: compiled, one name has one type per function
+            raise InvalidArgument(bad.field, bad.reason) from bad
     table = TrionfoTable(
         options=options,
         seed=0,

@@ -755,8 +755,8 @@ def _view_table(t: ramino_pb2.RaminoTable, players: int, field: str) -> Table:
             _enum(_ENDS, t.end, field + ".end"),
         )
         check_table(table._replace(counter=1))
-    except InvalidState as e:
-        raise InvalidArgument(field + e.field.removeprefix(T.rstrip(".")), e.reason) from None
+    except InvalidState as bad:  # not `e`: compiled, one name has one type per function
+        raise InvalidArgument(field + bad.field.removeprefix(T.rstrip(".")), bad.reason) from None
     if last is not None and last.closure is not None:
         counts: dict[int, int] = {}
         for i, c in enumerate(last.closure.cards):

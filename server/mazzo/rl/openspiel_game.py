@@ -22,13 +22,16 @@ from dataclasses import replace
 from typing import Any
 
 import pyspiel
+from google.protobuf import text_format
 
+from mazzo.codec import CODECS
 from mazzo.core.cards import code
 from mazzo.games.registry import rules_for
 from mazzo.rl.chance_deals import ChanceDeals, Deal, deals_for
 from mazzo.rl.encoding import Encoding, encoding_for, game_options
 from mazzo.rl.layout import Observation
 from mazzo.rl.rewards import match_result
+from mazzo.v1 import game_pb2
 
 SEED_BITS = 53
 
@@ -52,6 +55,7 @@ class Setup:
     def __init__(self, game: str, players: int, options: Any) -> None:
         self.game = game
         self.rules = rules_for(game)
+        self.codec = CODECS[game]
         self.players = players
         self.options = options
         self.encoding: Encoding = encoding_for(game, options)
@@ -280,8 +284,13 @@ class MazzoState(pyspiel.State):  # type: ignore[misc]
         return +left
 
     def _view_text(self, state: Any, player: int) -> str:
+        """The seat's view as ``GetView`` answers it, in protobuf's text format: the
+        same text for the same view whatever Python objects hold it (a ``repr`` showed
+        an engine's ``Signal.VOLO`` as ``3`` once compiled)."""
         setup = self._setup
-        return repr(setup.rules.view(state, setup.seat_of_player[player]))
+        wire = game_pb2.GameView()
+        setup.codec.view_to_wire(setup.rules.view(state, setup.seat_of_player[player]), wire)
+        return text_format.MessageToString(wire, as_one_line=True)
 
 
 class MazzoObserver:
