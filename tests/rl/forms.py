@@ -71,12 +71,19 @@ def random_chooser(game: str, rng: np.random.Generator) -> Chooser:
     return choose
 
 
-def play(env: MazzoEnv, choose: Chooser) -> Iterator[str]:
-    """Plays the match ``env`` was reset to, yielding each agent before it acts."""
+def play_observed(env: MazzoEnv, choose: Chooser) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Plays the match ``env`` was reset to, yielding each agent before it acts with
+    the observation ``env.last()`` gave it (the one its action is chosen from)."""
     for agent in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
             continue
-        yield agent
+        yield agent, obs
         env.step(choose(obs["action_mask"]))
+
+
+def play(env: MazzoEnv, choose: Chooser) -> Iterator[str]:
+    """Plays the match ``env`` was reset to, yielding each agent before it acts."""
+    for agent, _ in play_observed(env, choose):
+        yield agent

@@ -10,7 +10,7 @@ import numpy as np
 
 from mazzo.rl.burraco_encoding import MAX_MELDS
 from mazzo.rl.pettingzoo_env import agent_name
-from tests.rl.forms import FULL_RUN, Form, each_form, play, random_chooser
+from tests.rl.forms import FULL_RUN, Form, each_form, play, play_observed, random_chooser
 
 
 @each_form()
@@ -20,11 +20,12 @@ def test_the_mask_is_the_legal_moves_and_each_action_plays_its_move(form: Form) 
     steps = 0
     for match in range(FULL_RUN or 3):
         env.reset(seed=match)
-        for agent in play(env, random_chooser(form.game, np.random.default_rng(match))):
+        chooser = random_chooser(form.game, np.random.default_rng(match))
+        for agent, observation in play_observed(env, chooser):
             state = env.match_state
             legal = list(rules.legal_moves(state))
             actions = [encoding.action_of(m) for m in legal]
-            mask = env.observe(agent)["action_mask"]
+            mask = observation["action_mask"]
             # Sorted, the actions are the mask's set indices: one action per legal move,
             # no two moves sharing one, and nothing else allowed.
             assert sorted(actions) == np.flatnonzero(mask).tolist()

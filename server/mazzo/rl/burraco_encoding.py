@@ -11,7 +11,6 @@ melds and lay-offs, which ``apply`` also accepts, are reached one card at a time
 
 from __future__ import annotations
 
-from collections import defaultdict
 from itertools import combinations_with_replacement
 from typing import Any, Final
 
@@ -157,12 +156,28 @@ def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
         obs[base + c - 1] += 1.0 / COPIES[c]
 
 
-def _seen(obs: Observation, seen: dict[int, float]) -> None:
-    """Cards that may pass through a hand many times, counted per copy: clipped at 1."""
-    if seen:
-        at = np.fromiter(seen.keys(), np.int64, len(seen))
-        copies = np.fromiter(seen.values(), np.float32, len(seen))
-        obs[at] = np.minimum(copies, 1.0)
+_PER_SEAT: Final = SEATS * CODES
+_SEEN: Final = LAYOUT["discards"]
+assert LAYOUT["taken"] == _SEEN + _PER_SEAT, "discards and taken are counted as one run"
+#: Each card of the two blocks counts 1 / its copies in the deck.
+_WEIGHTS: Final = np.array([1.0 / COPIES[i % CODES + 1] for i in range(2 * _PER_SEAT)])
+
+
+def _seen(obs: Observation, history: tuple[Any, ...], me: int, seats: int) -> None:
+    """Cards each seat discarded and took with the pile this hand, per copy and
+    clipped at 1 (a card may pass through a hand many times). Counted by numpy, as a
+    hand's history runs to hundreds of events."""
+    at: list[int] = []
+    for event in history:
+        kind = type(event)
+        if kind is Discarded:
+            at.append((event.seat - me) % seats * CODES + event.card - 1)
+        elif kind is PileTaken:
+            base = _PER_SEAT - 1 + (event.seat - me) % seats * CODES
+            at.extend([base + c for c in event.cards])
+    if at:
+        times = np.bincount(at, minlength=2 * _PER_SEAT)
+        obs[_SEEN : _SEEN + 2 * _PER_SEAT] = np.minimum(times * _WEIGHTS, 1.0)
 
 
 def _observe(view: View) -> Observation:
@@ -197,17 +212,7 @@ def _observe(view: View) -> Observation:
         obs[base + M_ACE_HIGH] = float(m.ace_high)
         if m.burraco in _BURRACO_KINDS:
             obs[base + M_BURRACO + _BURRACO_KINDS.index(m.burraco)] = 1.0
-    discards, taken = LAYOUT["discards"] - 1, LAYOUT["taken"] - 1
-    seen: defaultdict[int, float] = defaultdict(float)
-    for event in view.history:
-        if type(event) is Discarded:
-            at = discards + (event.seat - me) % seats * CODES
-            seen[at + event.card] += 1.0 / COPIES[event.card]
-        elif type(event) is PileTaken:
-            at = taken + (event.seat - me) % seats * CODES
-            for c in event.cards:
-                seen[at + c] += 1.0 / COPIES[c]
-    _seen(obs, seen)
+    _seen(obs, view.history, me, seats)
     sizes = LAYOUT["hand_sizes"]
     for s, n in enumerate(view.hand_sizes):
         obs[sizes + (s - me) % seats] = clip(n / 30)

@@ -10,8 +10,8 @@ the engine ignores them but for their count.
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import cache
+from itertools import chain
 from typing import Any, Final
 
 import numpy as np
@@ -34,7 +34,7 @@ from mazzo.games.ramino.moves import (
     raise_bid,
 )
 from mazzo.games.ramino.options import PLAYER_COUNTS
-from mazzo.games.ramino.state import NO_SEAT
+from mazzo.games.ramino.state import NO_SEAT, Turn
 from mazzo.games.ramino.view import View
 from mazzo.rl.layout import Block, Layout, Observation, clip
 
@@ -135,12 +135,26 @@ def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
         obs[base + c - 1] += 0.5
 
 
-def _seen(obs: Observation, seen: Counter[int]) -> None:
-    """Cards that may pass through a hand many times: counted to 2, then clipped."""
-    if seen:
-        at = np.fromiter(seen.keys(), np.int64, len(seen))
-        times = np.fromiter(seen.values(), np.float32, len(seen))
-        obs[at] = np.minimum(times * 0.5, 1.0)
+_PER_SEAT: Final = SEATS * CARDS
+
+
+def _turns(obs: Observation, turns: tuple[Turn, ...], me: int, seats: int) -> None:
+    """Cards each seat discarded and took from the pile this hand: a card may pass
+    through a hand many times, so each is counted to 2, then clipped. Counted by
+    numpy, as a hand of random play runs to hundreds of turns."""
+    if not turns:
+        return
+    # seat, source, taken card, discard: fromiter over the flat fields is some three
+    # times faster than np.array over the tuples.
+    flat = np.fromiter(chain.from_iterable(turns), np.int64, 4 * len(turns))
+    table = flat.reshape(-1, 4)
+    relative = (table[:, 0] - me) % seats * CARDS - 1
+    for block, column in (("discards", 3), ("taken", 2)):
+        cards = table[:, column]
+        shown = cards != 0  # a draw from the stock shows no card; a closure discards none
+        times = np.bincount(relative[shown] + cards[shown], minlength=_PER_SEAT)
+        start = LAYOUT[block]
+        obs[start : start + _PER_SEAT] = np.minimum(times * 0.5, 1.0)
 
 
 def _observe(view: View) -> Observation:
@@ -161,15 +175,7 @@ def _observe(view: View) -> Observation:
     if view.taken_card:
         obs[LAYOUT["taken_card"] + view.taken_card - 1] = 1.0
     obs[LAYOUT["source"] + view.taken] = 1.0
-    discards, taken = LAYOUT["discards"] - 1, LAYOUT["taken"] - 1
-    seen: Counter[int] = Counter()
-    for seat_, _, card, discard in view.turns:  # seat, source, taken card, discard
-        r = (seat_ - me) % seats * CARDS
-        if discard:
-            seen[discards + r + discard] += 1
-        if card:  # a card taken from the pile; a draw from the stock shows none
-            seen[taken + r + card] += 1
-    _seen(obs, seen)
+    _turns(obs, view.turns, me, seats)
     obs[LAYOUT["phase"] + view.phase - 1] = 1.0
     if view.phase != 4:  # nobody acts once the match is over
         seat("to_act", view.to_act)
