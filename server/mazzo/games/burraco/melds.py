@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.core.cards import JOKER, RANKS, code
 from mazzo.games.burraco.cards import (
@@ -55,17 +55,19 @@ class Burraco(IntEnum):
 
 COMBINATION, SEQUENCE = Kind.COMBINATION, Kind.SEQUENCE
 SPORCO, SEMIPULITO, PULITO = Burraco.SPORCO, Burraco.SEMIPULITO, Burraco.PULITO
-MAX_COMBINATION = 9
-MAX_SEQUENCE = 14
-BURRACO_SIZE = 7
+MAX_COMBINATION: Final = 9
+MAX_SEQUENCE: Final = 14
+BURRACO_SIZE: Final = 7
 #: A semipulito needs a wild with at least this many cards on one side (§4.1).
-SEMIPULITO_RUN = 7
+SEMIPULITO_RUN: Final = 7
 
 Sig = tuple[Kind, int, int, int, int]
 
-WILD_CARDS_ONLY = "a meld of wild cards only is not allowed (§3.2 rule 2)"
-TWO_WILDS = "more than one wild card in a meld (a 2 in its own place is natural) (§3.2 rule 1)"
-TOO_FEW = "a meld needs at least 3 cards"
+WILD_CARDS_ONLY: Final = "a meld of wild cards only is not allowed (§3.2 rule 2)"
+TWO_WILDS: Final = (
+    "more than one wild card in a meld (a 2 in its own place is natural) (§3.2 rule 1)"
+)
+TOO_FEW: Final = "a meld needs at least 3 cards"
 
 
 class Interp(NamedTuple):
@@ -142,7 +144,7 @@ def add_card(sig: Sig, c: int) -> Sig | str:
 
 #: Meld signatures remembered: more than the melds of the matches in flight, and a
 #: bound, since a client may send any valid meld (the server's memory stays flat).
-SIGNATURES = 1 << 12
+SIGNATURES: Final = 1 << 12
 
 
 @lru_cache(maxsize=SIGNATURES)
@@ -273,11 +275,11 @@ def _valid_sequence(ranks: int, twos: int, others: int) -> bool:
 # --------------------------------------------------------------------------- 3-card melds of a hand
 
 #: Runs of three positions, as sorted rank indices (A-2-3 … Q-K-A; never K-A-2).
-_RUNS = tuple(
+_RUNS: Final = tuple(
     tuple(sorted(((p - 1) % 13) for p in (low, low + 1, low + 2))) for low in range(1, 13)
 )
 #: Pairs of ranks that one wild makes a run of three: adjacent, or one apart.
-_PAIRS = tuple(
+_PAIRS: Final = tuple(
     sorted(
         {
             tuple(sorted(((p - 1) % 13, (q - 1) % 13)))
@@ -298,10 +300,10 @@ def key_cards(key: int) -> tuple[int, int, int]:
     return (key >> 12, key >> 6 & 63, key & 63)
 
 
-_WILD_IDS = (*TWOS, JOKER)
+_WILD_IDS: Final = (*TWOS, JOKER)
 #: Pairs that would give a natural run with their own 2 (A-3 and 3-4): that run is
 #: listed as natural already.
-_NATURAL_WITH_TWO = ((ACE, 2), (2, 3))
+_NATURAL_WITH_TWO: Final = ((ACE, 2), (2, 3))
 
 
 def _with_wild(a: int, b: int, w: int) -> int:
@@ -317,7 +319,7 @@ def _with_wild(a: int, b: int, w: int) -> int:
 #: (or rank's) cards with every wild card, some 1.7 KB, and random play meets tens of
 #: thousands of them (all of them are 57 MB); 2,048 cost some 6 % of random play's
 #: speed against 4,096 (1,024: 15 %).
-TABLE_ENTRIES = 1 << 11
+TABLE_ENTRIES: Final = 1 << 11
 
 
 class _Entry(NamedTuple):
@@ -420,11 +422,11 @@ def triples(hand_mask: int, twice_mask: int, banned_ranks: int) -> list[int]:
 
 
 #: Per set of wild cards held (bits 2 … 53 of a hand shifted down by 2): their slots.
-_SLOTS = {
+_SLOTS: Final = {
     (sum(BIT[_WILD_IDS[i]] for i in range(5) if m >> i & 1)) >> 2: tuple(
         i for i in range(5) if m >> i & 1
     )
     for m in range(32)
 }
-_SUIT_SHIFTS = tuple((s << RANK_BITS, 1 + 13 * s) for s in range(4))
-_NOT_TWO = FULL_RANKS & ~(1 << TWO)
+_SUIT_SHIFTS: Final = tuple((s << RANK_BITS, 1 + 13 * s) for s in range(4))
+_NOT_TWO: Final = FULL_RANKS & ~(1 << TWO)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import lru_cache
+from typing import Final
 
 from mazzo.core.cards import code
 from mazzo.core.errors import IllegalMove, InvalidArgument, NotAllowedNow
@@ -67,14 +68,14 @@ from mazzo.games.burraco.state import (
 )
 
 _new = tuple.__new__
-_BELOW_JOKER = (1 << 53) - 1
+_BELOW_JOKER: Final = (1 << 53) - 1
 _ACQUIRE, _MELD, _OVER = Stage.ACQUIRE, Stage.MELD, Stage.OVER
-HAND_SIZE = 11
+HAND_SIZE: Final = 11
 #: §3.1: after this many turns per seat in a row begin with PICK_UP, one must DRAW.
-PICK_UP_TURNS_PER_SEAT = 3
-MOVE = "move.burraco."
-_DRAW_OR_PICK_UP: tuple[Move, ...] = (DRAW, PICK_UP)
-_DRAW_ONLY: tuple[Move, ...] = (DRAW,)
+PICK_UP_TURNS_PER_SEAT: Final = 3
+MOVE: Final = "move.burraco."
+_DRAW_OR_PICK_UP: Final[tuple[Move, ...]] = (DRAW, PICK_UP)
+_DRAW_ONLY: Final[tuple[Move, ...]] = (DRAW,)
 
 # --------------------------------------------------------------------------- deal
 
@@ -472,7 +473,7 @@ def _stage_check(state: State, move: Move) -> None:
         raise IllegalMove("move", f"not a Burraco move: {move!r}")
 
 
-_FIELD = {OpenMeld: "meld", LayOff: "lay_off", Discard: "discard"}
+_FIELD: Final = {OpenMeld: "meld", LayOff: "lay_off", Discard: "discard"}
 
 
 def is_legal(state: State, move: Move) -> bool:

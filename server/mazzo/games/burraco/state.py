@@ -12,7 +12,7 @@ it and a side is worked out from the seats (``side_mask``).
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mazzo.games.burraco.melds import Interp, Kind, Sig, accepts, interpret
 from mazzo.games.burraco.options import Options
@@ -26,8 +26,8 @@ class Stage(IntEnum):
     OVER = 3
 
 
-NO_SEAT = -1
-NO_CARD = 0
+NO_SEAT: Final = -1
+NO_CARD: Final = 0
 
 
 class Meld(NamedTuple):

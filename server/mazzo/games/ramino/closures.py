@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import cache, lru_cache
 from itertools import product
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.games.ramino.cards import CODES, FIGURES, ONE, RANK, SUIT, card_at, pack
 
@@ -62,14 +62,14 @@ class Closure(NamedTuple):
 
 
 # The joker during a search.
-FREE = 0  # may still be used: no card named, W not placed
-HELD = 1  # a card was named the joker; W must still be placed
-OWED = 2  # W was placed; a card must still be named the joker
-SPENT = 3  # used, or not allowed
+FREE: Final = 0  # may still be used: no card named, W not placed
+HELD: Final = 1  # a card was named the joker; W must still be placed
+OWED: Final = 2  # W was placed; a card must still be named the joker
+SPENT: Final = 3  # used, or not allowed
 
-_LOW_BITS = sum(1 << (2 * c) for c in CODES)
-_SUIT_FIELD = tuple(sum(3 << (2 * card_at(s, r)) for r in range(13)) for s in range(4))
-_FIGURE_FIELD = sum(3 << (2 * c) for c in FIGURES)
+_LOW_BITS: Final = sum(1 << (2 * c) for c in CODES)
+_SUIT_FIELD: Final = tuple(sum(3 << (2 * card_at(s, r)) for r in range(13)) for s in range(4))
+_FIGURE_FIELD: Final = sum(3 << (2 * c) for c in FIGURES)
 
 
 def _neighbours(c: int) -> int:
@@ -85,10 +85,10 @@ def _neighbours(c: int) -> int:
     return sum(3 << (2 * o) for o in codes)
 
 
-_NEIGHBOURS = (0, *(_neighbours(c) for c in CODES))
-_RANK_LOW = tuple(sum(1 << (2 * card_at(t, r)) for t in range(4)) for r in range(13))
+_NEIGHBOURS: Final = (0, *(_neighbours(c) for c in CODES))
+_RANK_LOW: Final = tuple(sum(1 << (2 * card_at(t, r)) for t in range(4)) for r in range(13))
 #: Per card: its rank in every suit and its whole suit, the cards its combinations use.
-_LOCAL = (
+_LOCAL: Final = (
     0,
     *(_SUIT_FIELD[SUIT[c]] | sum(3 << (2 * card_at(t, RANK[c])) for t in range(4)) for c in CODES),
 )
@@ -124,7 +124,7 @@ def _isolated(m: int, dup: bool) -> list[int]:
 # --------------------------------------------------------------------------- combinations
 
 
-_RANK_CODES = tuple(tuple(card_at(t, r) for t in range(4)) for r in range(13))
+_RANK_CODES: Final = tuple(tuple(card_at(t, r) for t in range(4)) for r in range(13))
 
 
 @cache
@@ -249,9 +249,9 @@ def _may_split(m: int, w: int, dup: bool) -> bool:
 
 
 #: No split: every entry of a search result is INF.
-INF = 1 << 12
-_NONE = (INF, INF, INF, INF)
-_DONE = (0, INF, INF, INF)
+INF: Final = 1 << 12
+_NONE: Final = (INF, INF, INF, INF)
+_DONE: Final = (0, INF, INF, INF)
 Splits = tuple[int, int, int, int]
 
 
@@ -292,7 +292,7 @@ def _search(m: int, n: int, w: int, runs: bool, dup: bool, memo: dict[int, Split
 
 
 #: ``parts`` for "any number of combinations".
-ANY = -1
+ANY: Final = -1
 
 
 def _room(slots: int, parts: int, runs: bool) -> bool:
@@ -513,11 +513,11 @@ def can_close(m: int, jokers: int, dup: bool) -> bool:
     return False
 
 
-_SUIT_LOW = sum(1 << (2 * c) for c in range(1, 14))  # one low bit per code of spades
-_ACES_LOW = sum(1 << (2 * card_at(t, 0)) for t in range(4))
-_RUN_STARTS = sum(1 << (2 * c) for c in CODES if RANK[c] <= 10)  # A … J start a run of 3
-_QUEENS_LOW = sum(1 << (2 * card_at(t, 11)) for t in range(4))
-_EVERY_SUIT = 1 | 1 << 26 | 1 << 52 | 1 << 78  # times a spades mask: that mask in every suit
+_SUIT_LOW: Final = sum(1 << (2 * c) for c in range(1, 14))  # one low bit per code of spades
+_ACES_LOW: Final = sum(1 << (2 * card_at(t, 0)) for t in range(4))
+_RUN_STARTS: Final = sum(1 << (2 * c) for c in CODES if RANK[c] <= 10)  # A … J start a run of 3
+_QUEENS_LOW: Final = sum(1 << (2 * card_at(t, 11)) for t in range(4))
+_EVERY_SUIT: Final = 1 | 1 << 26 | 1 << 52 | 1 << 78  # times a spades mask: that mask in every suit
 
 
 def _strong(present: int) -> int:
@@ -595,7 +595,7 @@ def _run_cover(suit_bits: int) -> int:
     return max(sum(line[start : start + 5]) for start in range(10))
 
 
-_SPADE_STARTS = sum(1 << (2 * c) for c in range(1, 12))  # A … J start a run of three
+_SPADE_STARTS: Final = sum(1 << (2 * c) for c in range(1, 12))  # A … J start a run of three
 
 
 class _SuitMemo(dict[int, int]):
@@ -617,8 +617,8 @@ class _SuitMemo(dict[int, int]):
         return value
 
 
-_SUIT_RUNS = _SuitMemo(ends_and_starts=False)
-_SUIT_RUN_ENDS_AND_STARTS = _SuitMemo(ends_and_starts=True)
+_SUIT_RUNS: Final = _SuitMemo(ends_and_starts=False)
+_SUIT_RUN_ENDS_AND_STARTS: Final = _SuitMemo(ends_and_starts=True)
 
 
 def _near_closure(m: int, wild: bool, drops: int) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Sequence
+from typing import Final
 
 from mazzo.core.errors import IllegalMove, InvalidArgument, NotAllowedNow
 from mazzo.core.shuffle import draw_below, shuffled
@@ -60,26 +61,26 @@ from mazzo.games.ramino.state import (
 )
 
 _new = tuple.__new__
-_PLAY = Phase.PLAY
-_NONE = Source.NONE
-_PILE = Source.PILE
-_STOCK = Source.STOCK
-_ACTIVE = Status.ACTIVE
-_DISCARD = Kind.DISCARD
-_DRAW = Kind.DRAW
-_TAKE = Kind.TAKE_DISCARD
-_CLOSE = Kind.CLOSE
-_DRAW_OR_TAKE = (DRAW, TAKE_DISCARD)
-_DRAW_ONLY = (DRAW,)
-_DISCARD_OF = DISCARDS.__getitem__
-_CLOSE_OF = CLOSES.__getitem__
+_PLAY: Final = Phase.PLAY
+_NONE: Final = Source.NONE
+_PILE: Final = Source.PILE
+_STOCK: Final = Source.STOCK
+_ACTIVE: Final = Status.ACTIVE
+_DISCARD: Final = Kind.DISCARD
+_DRAW: Final = Kind.DRAW
+_TAKE: Final = Kind.TAKE_DISCARD
+_CLOSE: Final = Kind.CLOSE
+_DRAW_OR_TAKE: Final = (DRAW, TAKE_DISCARD)
+_DRAW_ONLY: Final = (DRAW,)
+_DISCARD_OF: Final = DISCARDS.__getitem__
+_CLOSE_OF: Final = CLOSES.__getitem__
 _Discarded = ev.CardDiscarded
 _Drawn = ev.CardDrawn
 _Taken = ev.DiscardTaken
 #: After this many turns in a row per participant begun from the pile, draw (§3.4.7).
-PILE_TURNS_PER_PLAYER = 3
+PILE_TURNS_PER_PLAYER: Final = 3
 M = "move.ramino."
-_FIELDS = {
+_FIELDS: Final = {
     Kind.BUIO: M + "buio",
     Kind.NO_BUIO: M + "no_buio",
     Kind.PASS: M + "pass_bid",
@@ -92,9 +93,9 @@ _FIELDS = {
     Kind.DISCARD: M + "discard.card",
     Kind.CLOSE: M + "close.discard",
 }
-_BIDDING_KINDS = frozenset({Kind.PASS, Kind.OPEN, Kind.ACCEPT, Kind.RAISE, Kind.STAND})
-_PLAY_KINDS = frozenset({Kind.DRAW, Kind.TAKE_DISCARD, Kind.DISCARD, Kind.CLOSE})
-_ACTIONS = {
+_BIDDING_KINDS: Final = frozenset({Kind.PASS, Kind.OPEN, Kind.ACCEPT, Kind.RAISE, Kind.STAND})
+_PLAY_KINDS: Final = frozenset({Kind.DRAW, Kind.TAKE_DISCARD, Kind.DISCARD, Kind.CLOSE})
+_ACTIONS: Final = {
     Kind.BUIO: BidAction.BUIO,
     Kind.NO_BUIO: BidAction.NO_BUIO,
     Kind.PASS: BidAction.PASS,
