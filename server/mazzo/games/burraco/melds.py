@@ -29,7 +29,6 @@ from mazzo.games.burraco.cards import (
     BIT,
     FULL_RANKS,
     RANK,
-    RANK_BITS,
     RANK_MASK,
     SUIT,
     TWO,
@@ -337,18 +336,19 @@ class _Entry(NamedTuple):
     with_wild: tuple[tuple[int, ...], ...]
 
 
-#: The tables, by key, filled on first use and never evicted: 2,048 half keys (suit,
-#: half, the half's ranks) and some 1,000 rank keys at most. A plain dict, read with
-#: ``get``: the cheapest memo, in Python and in compiled code alike.
-_HALVES: Final[dict[int, _Entry]] = {}
+#: The tables, filled on first use and never evicted. A half of a suit is indexed by
+#: ``suit << 9 | high << 8`` and its 8 ranks as 8 bits (``triples``): a list of 2,048
+#: entries, read without hashing. The ranks' keys are sparse (some 1,000 of
+#: them at most): a plain dict, read with ``get``.
+_HALVES: Final[list[_Entry | None]] = [None] * (4 << 9)
 _RANKS: Final[dict[int, _Entry]] = {}
-#: A half key: the half's rank field, the half at this bit, the suit above it.
-_HALF_BIT: Final = 1 << RANK_BITS
 
 
-def _half_entry(key: int) -> _Entry:
+def _half_entry(index: int) -> _Entry:
     """The sequences of three cards within one half of one suit (``_HIGH_START``)."""
-    suit, high, field = key >> (RANK_BITS + 1), key >> RANK_BITS & 1, key & FULL_RANKS
+    suit, high, bits = index >> 9, index >> 8 & 1, index & 0xFF
+    # The high half's 8 bits are ranks 7 … K, then the A.
+    field = (bits & 0x7F) << 6 | bits >> 7 if high else bits
     offset = 1 + 13 * suit
     alone = tuple(
         _key(offset + a, offset + b, offset + c)
@@ -365,7 +365,7 @@ def _half_entry(key: int) -> _Entry:
         slots.append(tuple(_with_wild(offset + a, offset + b, w) for a, b in usable))
     twice = [p for p in pairs if TWO in p]
     slots.append(tuple(_with_wild(offset + a, offset + b, TWOS[suit]) for a, b in twice))
-    entry = _HALVES[key] = _Entry(alone, tuple(slots))
+    entry = _HALVES[index] = _Entry(alone, tuple(slots))
     return entry
 
 
@@ -410,17 +410,19 @@ def triples(hand_mask: int, twice_mask: int, banned_ranks: int) -> list[int]:
         field = hand_mask >> shift & FULL_RANKS
         naturals = field & _NOT_TWO
         if field & (field - 1):  # two ranks or more
-            low_key = s | field & _LOW_RANKS
-            high_key = s | _HALF_BIT | field & _HIGH_RANKS
-            for key in (low_key, high_key):
-                entry = halves.get(key) or _half_entry(key)
-                keys.extend(entry.alone)
-                with_wild = entry.with_wild
-                for i in slots:
-                    keys.extend(with_wild[i])
+            index = s | field & 0xFF
+            low_half = halves[index] or _half_entry(index)
+            index = s | 0x100 | (field >> 6) | (field & 1) << 7
+            high_half = halves[index] or _half_entry(index)
+            keys.extend(low_half.alone)
+            keys.extend(high_half.alone)
+            low_wild, high_wild = low_half.with_wild, high_half.with_wild
+            for i in slots:
+                keys.extend(low_wild[i])
+                keys.extend(high_wild[i])
             if field >> TWO & 1 and twice_mask >> (shift + TWO) & 1:
                 # Only the low half holds pairs with the 2.
-                keys.extend(halves[low_key].with_wild[5])
+                keys.extend(low_wild[5])
         elif not naturals:
             continue
         two_or_more |= (seen & naturals) | (twice_mask >> shift & naturals)
@@ -447,8 +449,5 @@ _SLOTS: Final = {
     )
     for m in range(32)
 }
-_SUIT_SHIFTS: Final = tuple((s << (RANK_BITS + 1), 1 + 13 * s) for s in range(4))
-#: The ranks of each half: A … 8, and 7 … K with the A.
-_LOW_RANKS: Final = sum(1 << r for r in range(8))
-_HIGH_RANKS: Final = sum(1 << r for r in range(6, 13)) | 1 << ACE
+_SUIT_SHIFTS: Final = tuple((s << 9, 1 + 13 * s) for s in range(4))
 _NOT_TWO: Final = FULL_RANKS & ~(1 << TWO)

@@ -210,8 +210,8 @@ def _meld_stage_moves(state: State) -> tuple[Move, ...]:
                         moves.append(row[c])
     keys = triples(held, twice, banned)
     if safe_three:
-        get = MELDS_BY_KEY.get
-        moves.extend([get(k) or meld_of_key(k) for k in keys])
+        by_key = MELDS_BY_KEY  # a typed dict: compiled, ``get`` is a C call
+        moves.extend([by_key.get(k) or meld_of_key(k) for k in keys])
     else:
         for k in keys:
             move = meld_of_key(k)
