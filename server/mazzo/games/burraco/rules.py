@@ -67,6 +67,8 @@ from mazzo.games.burraco.state import (
     taken_mask,
 )
 
+#: Builds the hot records (the state, frequent events) from a tuple, skipping a
+#: NamedTuple's ``__new__``, which is Python even in a compiled build.
 _new: Final = tuple.__new__
 # Hot tuples (the log, a hand, the pile) grow by concatenation, ``t + (x,)``: one copy,
 # where unpacking, ``(*t, x)``, first builds a list, in Python and in mypyc's C alike
@@ -510,12 +512,14 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
             checked = _check_lay_off(state, state.to_act, move.meld_id, move.cards)
             if not isinstance(checked, _Checked):
                 raise IllegalMove(checked[0], f"{move}: {checked[1]}")
-            return _melded(state, checked, ev.LaidOff(state.to_act, move.meld_id, move.cards))
+            laid = _new(ev.LaidOff, (state.to_act, move.meld_id, move.cards))
+            return _melded(state, checked, laid)
         if isinstance(move, OpenMeld):
             checked = _check_meld(state, state.to_act, move)
             if not isinstance(checked, _Checked):
                 raise IllegalMove(checked[0], f"{move}: {checked[1]}")
-            opened = ev.MeldOpened(state.to_act, len(state.melds), move.cards, checked.meld.kind)
+            kind = checked.meld.sig[0]
+            opened = _new(ev.MeldOpened, (state.to_act, len(state.melds), move.cards, kind))
             return _melded(state, checked, opened)
     elif stage is _ACQUIRE:
         if isinstance(move, Draw):
@@ -570,7 +574,7 @@ def _pick_up(state: State) -> tuple[State, list[ev.Event]]:
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + pile))
     forbidden = pile[0] if len(pile) == 1 and state.table.options.single_card_pile_rule else NO_CARD
-    event = ev.PileTaken(seat, pile)
+    event = _new(ev.PileTaken, (seat, pile))
     new = _new(
         State,
         (
