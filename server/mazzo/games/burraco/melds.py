@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from functools import lru_cache
 from typing import Final, NamedTuple
 
 from mazzo.core.cards import JOKER, RANKS, code
@@ -146,9 +145,24 @@ def add_card(sig: Sig, c: int) -> Sig | str:
 SIGNATURES: Final = 1 << 12
 
 
-@lru_cache(maxsize=SIGNATURES)
+#: The memos of ``interpret`` and ``accepts``: plain dicts, which compiled code reads
+#: with one C call (an ``lru_cache`` is called through Python's generic call path and
+#: wraps the signature in a key tuple). Past ``SIGNATURES`` entries the oldest goes.
+_INTERPRETED: Final[dict[Sig, Interp | str]] = {}
+_ACCEPTS: Final[dict[Sig, int]] = {}
+
+
 def interpret(sig: Sig) -> Interp | str:
     """The canonical interpretation of a meld, or the reason it is not valid (§3.2)."""
+    known = _INTERPRETED.get(sig)
+    if known is None:
+        if len(_INTERPRETED) >= SIGNATURES:
+            del _INTERPRETED[next(iter(_INTERPRETED))]
+        known = _INTERPRETED[sig] = _interpret(sig)
+    return known
+
+
+def _interpret(sig: Sig) -> Interp | str:
     kind = sig[0]
     if kind is COMBINATION:
         return _combination(sig[2], sig[3])
@@ -247,9 +261,17 @@ def burraco_kind(interp: Interp) -> Burraco:
 # --------------------------------------------------------------------------- single-card lay-offs
 
 
-@lru_cache(maxsize=SIGNATURES)
 def accepts(sig: Sig) -> int:
     """The mask of the cards that may be laid off alone on a valid meld of this signature."""
+    known = _ACCEPTS.get(sig)
+    if known is None:
+        if len(_ACCEPTS) >= SIGNATURES:
+            del _ACCEPTS[next(iter(_ACCEPTS))]
+        known = _ACCEPTS[sig] = _accepts(sig)
+    return known
+
+
+def _accepts(sig: Sig) -> int:
     kind, a, b, d, e = sig
     mask = 0
     if kind is COMBINATION:
