@@ -28,6 +28,9 @@ class Stage(IntEnum):
 
 NO_SEAT: Final = -1
 NO_CARD: Final = 0
+_COMBINATION: Final = Kind.COMBINATION
+#: A NamedTuple built from a tuple, without its Python ``__new__`` (rules._new).
+_new: Final = tuple.__new__
 
 
 class Meld(NamedTuple):
@@ -55,8 +58,8 @@ class Meld(NamedTuple):
 
 def new_meld(seat: int, cards: tuple[int, ...], sig: Sig) -> Meld:
     """A meld of a valid signature (the caller checked it)."""
-    rank_bit = 1 << sig[1] if sig[0] is Kind.COMBINATION else 0
-    return tuple.__new__(Meld, (seat, cards, sig, accepts(sig), rank_bit))
+    rank_bit = 1 << sig[1] if sig[0] is _COMBINATION else 0
+    return _new(Meld, (seat, cards, sig, accepts(sig), rank_bit))
 
 
 class HandScore(NamedTuple):
