@@ -560,8 +560,9 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     if not marafona and n < seats and table.options.marafona_auto_declare:
         marafona = marafona_error(state, seat, hand, c) is None
     hands[seat] = hand ^ BIT[c]
-    played = (*played, c)
-    signals = (*signals, signal)
+    # Concatenation: one copy (unpacking builds a list first, compiled or not).
+    played = played + (c,)  # noqa: RUF005
+    signals = signals + (signal,)  # noqa: RUF005
     events: list[ev.Event] = [_new(ev.CardPlayed, (seat, c, signal, marafona))]
     if marafona:
         marafona_seat = seat
@@ -585,12 +586,18 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
         return next_state, events
     # The trick is complete: the winner takes it; in the 2-player form both draw (§2.3.2).
     cards = played[-seats:]
-    # winning_index(cards, trump), inlined: once per trick.
-    keys = list(map(WIN_KEYS[trump][SUIT[cards[0]]].__getitem__, cards))
-    winner = (seat + 1 + keys.index(max(keys))) % seats
+    # winning_index(cards, trump) and the trick's count (aces * 256 + third-cards),
+    # inlined in one typed loop: once per trick.
+    keys = WIN_KEYS[trump][SUIT[cards[0]]]
+    best = first = count = 0
+    for i, played_card in enumerate(cards):
+        key = keys[played_card]
+        if key > best:
+            best, first = key, i
+        count += COUNT[played_card]
+    winner = (seat + 1 + first) % seats
     number = (n + 1) // seats
     last = number == (10 if seats == 4 else TRICKS_PER_HAND[seats])
-    count = sum(map(COUNT.__getitem__, cards))  # aces * 256 + third-cards
     thirds = 3 * (count >> 8) + (count & 255) + (LAST_TRICK_THIRDS if last else 0)
     events.append(_new(ev.TrickWon, (number, winner, thirds)))
     tallies = list(won or tally(state))
@@ -600,7 +607,7 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
         hands[1 - winner] |= BIT[stock[1]]
         events.append(ev.CardDrawn(winner, stock[0]))
         events.append(ev.CardDrawn(1 - winner, stock[1]))
-        drawn = (*drawn, stock[0], stock[1])
+        drawn = drawn + stock[:2]
         stock = stock[2:]
     next_state = _new(
         State,
