@@ -863,7 +863,9 @@ def closing_discards(
     Most hands are far from a closure: a whole-hand test (pairs, one suit, the cards in
     no combination) settles them before any discard is tried; then, without repeated
     suits, each discard gets the same test on its ten cards before the search."""
-    m = sum(map(ONE.__getitem__, hand))
+    m = 0
+    for c in hand:  # a plain loop: faster than sum(map(...)) in both builds
+        m += ONE[c]
     wild = jokers > 0
     if dup:
         present = (m | m >> 1) & _LOW_BITS
