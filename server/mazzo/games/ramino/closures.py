@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import cache, lru_cache
 from itertools import product
-from typing import Final, NamedTuple, final
+from typing import Final, NamedTuple
 
 from mazzo.games.ramino.cards import CODES, FIGURES, ONE, RANK, SUIT, card_at, pack
 
@@ -233,115 +233,17 @@ def _slots(n: int, w: int) -> int:
     return n + (w == HELD) - (w == OWED)
 
 
-#: Per card: the cards of its suit it can share a simple combination with (``_neighbours``).
-_SUIT_NEAR: Final = (
-    (),
-    *(tuple(d for d in _cards(_neighbours(c)) if SUIT[d] == SUIT[c]) for c in CODES),
-)
-
-
-@final
-class _Hand:
-    """The distinct codes of one hand, numbered in canonical order, for the searches.
-
-    A search runs on sub-multisets of one hand, packed by number: ``m >> 2i & 3``
-    copies of ``codes[i]``. Ten numbers at most make a 20-bit int, where the packing by
-    code takes 108 bits: compiled, a small int stays a machine word, a long is a
-    Python object allocated at every step. The number order is the code order, so the
-    lowest card left is still the lowest set bit; the masks below are by number."""
-
-    #: The hand, packed by code.
-    m: int
-    codes: list[int]
-    #: Per code: its number plus one, 0 if not in the hand.
-    number: list[int]
-    #: Per number: the numbers it can share a simple combination with (both bits).
-    near: list[int]
-    #: Per number: the numbers of its rank and suit, the cards its combinations use.
-    local: list[int]
-    dup: bool
-    #: ``_combos`` renumbered, by (local cards, number, wild, runs): see ``combos``.
-    found: dict[int, list[Combo]]
-
-    def __init__(self, m: int, dup: bool) -> None:
-        self.m = m
-        self.dup = dup
-        self.codes = []
-        self.number = []
-        self.near = []
-        self.local = []
-        self.found = {}
-
-    def _number(self) -> None:
-        """Number the codes and fill the masks: on the first search only, since most
-        hands are settled without one."""
-        codes = _cards(self.m)
-        self.codes = codes
-        number = [0] * 53
-        self.number = number
-        by_suit = [0, 0, 0, 0]
-        by_rank = [0] * 13
-        for i, c in enumerate(codes):
-            number[c] = i + 1
-            by_suit[SUIT[c]] |= 3 << (2 * i)
-            by_rank[RANK[c]] |= 3 << (2 * i)
-        for i, c in enumerate(codes):
-            near = by_rank[RANK[c]] ^ 3 << (2 * i)  # its rank in the other suits
-            for d in _SUIT_NEAR[c]:
-                j = number[d]
-                if j:
-                    near |= 3 << (2 * j - 2)
-            self.near.append(near)
-            self.local.append(by_suit[SUIT[c]] | by_rank[RANK[c]])
-
-    def pack(self, m: int) -> int:
-        """The multiset ``m`` (packed by code, held in this hand) packed by number."""
-        if not self.codes:
-            self._number()
-        out = 0
-        for i, c in enumerate(self.codes):
-            out |= (m >> (2 * c) & 3) << (2 * i)
-        return out
-
-    def combos(self, local: int, i: int, wild: bool, runs: bool) -> list[Combo]:
-        """``_combos`` of card ``i`` and the cards ``local`` (by number), with the cards
-        taken renumbered; kept in ``found`` (the searches look there first), since a
-        search asks for them again."""
-        codes = self.codes
-        real = 0
-        rest = local
-        while rest:
-            j = ((rest & -rest).bit_length() - 1) >> 1
-            real += (rest >> (2 * j) & 3) * ONE[codes[j]]
-            rest &= ~(3 << (2 * j))
-        number = self.number
-        found = []
-        for taken, reals, size, takes in _combos(real, codes[i], wild, runs, self.dup):
-            by_number = 0
-            while taken:
-                c = ((taken & -taken).bit_length() - 1) >> 1
-                k = taken >> (2 * c) & 3
-                by_number |= k << (2 * number[c] - 2)
-                taken -= k << (2 * c)
-            found.append((by_number, reals, size, takes))
-        self.found[local << 8 | i << 2 | wild << 1 | runs] = found
-        return found
-
-
-def _may_split(h: _Hand, m: int, w: int) -> bool:
+def _may_split(m: int, w: int, dup: bool) -> bool:
     """A quick necessary condition: a card with no partner left can only be the joker
     (FREE) or the card a placed W stands for (OWED), and only one card can be that."""
     lonely = 0
-    allowed = 1 if w in (FREE, OWED) else 0
-    near = h.near
-    dup = h.dup
     rest = m
     while rest:
-        i = ((rest & -rest).bit_length() - 1) >> 1
-        rest &= ~(3 << (2 * i))
-        if not m & near[i] and not (dup and m >> (2 * i) & 3 >= 2):
+        c = ((rest & -rest).bit_length() - 1) >> 1
+        rest &= ~(3 << (2 * c))
+        if not m & _NEIGHBOURS[c] and not (dup and m >> (2 * c) & 3 >= 2):
             lonely += 1
-            if lonely > allowed:
+            if lonely > (w in (FREE, OWED)):
                 return False
     return True
 
@@ -353,12 +255,11 @@ _DONE: Final = (0, INF, INF, INF)
 Splits = tuple[int, int, int, int]
 
 
-def _search(h: _Hand, m: int, n: int, w: int, runs: bool, memo: dict[int, Splits]) -> Splits:
-    """Entry k: can the ``n`` cards of ``m`` (by number in ``h``) be split into exactly
-    k simple combinations, with W still to place (HELD) or without W (SPENT)? INF if
-    not; otherwise, HELD, the lowest code W can stand for in such a split, SPENT 0.
-    Unlike ``_reaches`` it walks every split: the reported joker is the lowest code
-    (§3.5.5)."""
+def _search(m: int, n: int, w: int, runs: bool, dup: bool, memo: dict[int, Splits]) -> Splits:
+    """Entry k: can the ``n`` cards of ``m`` be split into exactly k simple combinations,
+    with W still to place (HELD) or without W (SPENT)? INF if not; otherwise, HELD, the
+    lowest code W can stand for in such a split, SPENT 0. Unlike ``_reaches`` it walks
+    every split: the reported joker is the lowest code (§3.5.5)."""
     if n == 0:
         return _DONE if w == SPENT else _NONE
     key = m << 3 | runs << 2 | w
@@ -366,36 +267,26 @@ def _search(h: _Hand, m: int, n: int, w: int, runs: bool, memo: dict[int, Splits
     if known is not None:
         return known
     slots = _slots(n, w)
-    b1 = b2 = b3 = INF  # best[0] stays INF: a split has a combination at least
-    if slots >= 3 and _may_split(h, m, w):
-        i = ((m & -m).bit_length() - 1) >> 1
-        m1 = m - (1 << (2 * i))
-        local = m1 & h.local[i]
-        combos = h.found.get(local << 8 | i << 2 | (w == HELD) << 1 | runs)
-        if combos is None:
-            combos = h.combos(local, i, w == HELD, runs)
-        for taken, reals, size, takes in combos:
+    best = [INF, INF, INF, INF]
+    if slots >= 3 and _may_split(m, w, dup):
+        c = ((m & -m).bit_length() - 1) >> 1
+        m1 = m - ONE[c]
+        for taken, reals, size, takes in _combos(m1 & _LOCAL[c], c, w == HELD, runs, dup):
             rest = slots - size
             if rest != 0 and rest < 3:
                 continue
             if not takes:
-                s0, s1, s2, _ = _search(h, m1 - taken, n - reals, w, runs, memo)
-                if s0 < b1:
-                    b1 = s0
-                if s1 < b2:
-                    b2 = s1
-                if s2 < b3:
-                    b3 = s2
+                sub = _search(m1 - taken, n - reals, w, runs, dup, memo)
+                for k in range(3):
+                    if sub[k] < best[k + 1]:
+                        best[k + 1] = sub[k]
                 continue
             y = takes[0]  # the lowest code W may take here
-            s0, s1, s2, _ = _search(h, m1 - taken, n - reals, SPENT, runs, memo)
-            if s0 < INF and y < b1:
-                b1 = y
-            if s1 < INF and y < b2:
-                b2 = y
-            if s2 < INF and y < b3:
-                b3 = y
-    result: Splits = (INF, b1, b2, b3)
+            sub = _search(m1 - taken, n - reals, SPENT, runs, dup, memo)
+            for k in range(3):
+                if sub[k] < INF and y < best[k + 1]:
+                    best[k + 1] = y
+    result: Splits = (best[0], best[1], best[2], best[3])
     memo[key] = result
     return result
 
@@ -414,37 +305,32 @@ def _room(slots: int, parts: int, runs: bool) -> bool:
 
 
 def _reaches(
-    h: _Hand, m: int, n: int, w: int, parts: int, runs: bool, memo: dict[int, bool]
+    m: int, n: int, w: int, parts: int, runs: bool, dup: bool, memo: dict[int, bool]
 ) -> bool:
-    """Can the cards (by number in ``h``) be split into exactly ``parts`` simple
-    combinations (ANY: any number)? What ``_search`` tells, but stopping at the first
-    split found."""
+    """Can the cards be split into exactly ``parts`` simple combinations (ANY: any
+    number)? What ``_search`` tells, but stopping at the first split found."""
     if n == 0:
-        return w in (FREE, SPENT) and parts in (0, ANY)
+        return (w in (FREE, SPENT)) and parts in (0, ANY)
     key = m << 6 | (parts + 1) << 3 | runs << 2 | w
     known = memo.get(key)
     if known is not None:
         return known
     slots = _slots(n, w)
     found = False
-    if _room(slots, parts, runs) and _may_split(h, m, w):
-        i = ((m & -m).bit_length() - 1) >> 1
-        m1 = m - (1 << (2 * i))
-        if w == FREE:  # i is the joker: W is placed later
-            found = _reaches(h, m1, n - 1, HELD, parts, runs, memo)
-        elif w == OWED:  # i is the card the W already placed stands for
-            found = _reaches(h, m1, n - 1, SPENT, parts, runs, memo)
+    if _room(slots, parts, runs) and _may_split(m, w, dup):
+        c = ((m & -m).bit_length() - 1) >> 1
+        m1 = m - ONE[c]
+        if w == FREE:  # c is the joker: W is placed later
+            found = _reaches(m1, n - 1, HELD, parts, runs, dup, memo)
+        elif w == OWED:  # c is the card the W already placed stands for
+            found = _reaches(m1, n - 1, SPENT, parts, runs, dup, memo)
         if not found and parts != 0:
             wild = w in (FREE, HELD)
             after = parts if parts == ANY else parts - 1
-            local = m1 & h.local[i]
-            combos = h.found.get(local << 8 | i << 2 | wild << 1 | runs)
-            if combos is None:
-                combos = h.combos(local, i, wild, runs)
-            for taken, reals, size, takes in combos:
+            for taken, reals, size, takes in _combos(m1 & _LOCAL[c], c, wild, runs, dup):
                 w2 = w if not takes else (OWED if w == FREE else SPENT)
                 if _room(slots - size, after, runs) and _reaches(
-                    h, m1 - taken, n - reals, w2, after, runs, memo
+                    m1 - taken, n - reals, w2, after, runs, dup, memo
                 ):
                     found = True
                     break
@@ -503,32 +389,31 @@ def _count_kinds(m: int, n: int, wild: bool) -> dict[int, int]:
     return out
 
 
-def _split_kind(h: _Hand, m: int, n: int, w: int, floor: int, memo: dict[int, bool]) -> int:
+def _split_kind(m: int, n: int, w: int, dup: bool, floor: int, memo: dict[int, bool]) -> int:
     """The best class made of simple combinations, if above ``floor`` (§3.5.4): double
     by figure sets 3 + 3 + 4 or by two combinations, simple by three (a run of ten also
     splits in two). ``w``: SPENT (ten cards, no joker), FREE (the joker any one of
-    them) or HELD (nine cards and W). ``m`` is packed by code, one of ``h``'s."""
+    them) or HELD (nine cards and W)."""
     if floor >= 2:
         return floor
-    lonely = _isolated(m, h.dup)
+    lonely = _isolated(m, dup)
     if lonely:  # such a card can only be the joker
         if w != FREE or len(lonely) > 1:
             return floor
         m, n, w = m - ONE[lonely[0]], n - 1, HELD
     others = m & ~_FIGURE_FIELD  # figure sets: every card a figure, but the joker
-    numbered = h.pack(m)
-    if not others and _reaches(h, numbered, n, w, 3, False, memo):
+    if not others and _reaches(m, n, w, 3, False, dup, memo):
         return 2
     if (
         others
         and w == FREE
         and _count(others) == 1
-        and _reaches(h, h.pack(m - others), n - 1, HELD, 3, False, memo)
+        and _reaches(m - others, n - 1, HELD, 3, False, dup, memo)
     ):
         return 2
-    if _reaches(h, numbered, n, w, 2, True, memo):
+    if _reaches(m, n, w, 2, True, dup, memo):
         return 2
-    if floor < 1 and _reaches(h, numbered, n, w, ANY, True, memo):
+    if floor < 1 and _reaches(m, n, w, ANY, True, dup, memo):
         return 1
     return floor
 
@@ -546,28 +431,25 @@ def _fits_one_wild_combo(r9: int, dup: bool) -> bool:
     )
 
 
-def _first_stands_for(h: _Hand, r9: int, kind: int, memo: dict[int, bool]) -> int:
+def _first_stands_for(r9: int, kind: int, dup: bool, memo: dict[int, bool]) -> int:
     """The lowest code W can take so that the nine cards ``r9`` and W make a closure
     of type ``kind`` (1 or 2) by simple combinations; INF if there is none. A quick
-    search says whether there is one; only then are all the splits walked for W.
-    ``r9`` is packed by code, part of ``h``'s hand."""
-    dup = h.dup
+    search says whether there is one; only then are all the splits walked for W."""
     if _isolated(r9, dup) or not _fits_one_wild_combo(r9, dup):
         return INF
     figures = not r9 & ~_FIGURE_FIELD
-    m = h.pack(r9)
     if kind == 2:
-        by_sets = figures and _reaches(h, m, 9, HELD, 3, False, memo)
-        if not by_sets and not _reaches(h, m, 9, HELD, 2, True, memo):
+        by_sets = figures and _reaches(r9, 9, HELD, 3, False, dup, memo)
+        if not by_sets and not _reaches(r9, 9, HELD, 2, True, dup, memo):
             return INF
-    elif not _reaches(h, m, 9, HELD, ANY, True, memo):
+    elif not _reaches(r9, 9, HELD, ANY, True, dup, memo):
         return INF
     found: dict[int, Splits] = {}
-    splits = _search(h, m, 9, HELD, True, found)
+    splits = _search(r9, 9, HELD, True, dup, found)
     if kind == 1:
         return min(splits[1], splits[3])
     if figures:
-        return min(splits[2], _search(h, m, 9, HELD, False, found)[3])
+        return min(splits[2], _search(r9, 9, HELD, False, dup, found)[3])
     return splits[2]
 
 
@@ -586,9 +468,8 @@ def best_closure(ten: Sequence[int], jokers: int = 1, dup: bool = False) -> Clos
 def _best_closure(m: int, jokers: int, dup: bool) -> Closure:
     n = _count(m)
     memo: dict[int, bool] = {}
-    h = _Hand(m, dup)
     plain = max((*_count_kinds(m, n, False), 0))
-    plain = _split_kind(h, m, n, SPENT, plain, memo)
+    plain = _split_kind(m, n, SPENT, dup, plain, memo)
     if jokers == 0 or plain == 6:
         return Closure(ClosureType(plain))
     first: dict[int, int] = {}  # multiplier -> first (joker << 6 | stands_for) by counts
@@ -597,7 +478,7 @@ def _best_closure(m: int, jokers: int, dup: bool) -> Closure:
             first.setdefault(kind, x << 6 | y)  # x runs upward: the first is kept
     best = max((*first, plain))
     floor = best - 1 if best == 2 else best  # a double by counts may come later than by splits
-    split = _split_kind(h, m, n, FREE, floor, memo)
+    split = _split_kind(m, n, FREE, dup, floor, memo)
     best = max(best, split)
     if best == plain:
         return Closure(ClosureType(plain))
@@ -606,7 +487,7 @@ def _best_closure(m: int, jokers: int, dup: bool) -> Closure:
         for x in _cards(m):
             if x << 6 >= pair:
                 break
-            y = _first_stands_for(h, m - ONE[x], best, memo)
+            y = _first_stands_for(m - ONE[x], best, dup, memo)
             if y < INF:
                 pair = min(pair, x << 6 | y)
                 break
@@ -626,11 +507,9 @@ def can_close(m: int, jokers: int, dup: bool) -> bool:
         return True  # one suit, the joker as the tenth card
     lonely = _isolated(m, dup)
     if not lonely:
-        h = _Hand(m, dup)
-        return _reaches(h, h.pack(m), 10, FREE if wild else SPENT, ANY, True, {})
+        return _reaches(m, 10, FREE if wild else SPENT, ANY, True, dup, {})
     if wild and len(lonely) == 1:
-        h = _Hand(m, dup)
-        return _reaches(h, h.pack(m - ONE[lonely[0]]), 9, HELD, ANY, True, {})
+        return _reaches(m - ONE[lonely[0]], 9, HELD, ANY, True, dup, {})
     return False
 
 
