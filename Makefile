@@ -49,15 +49,15 @@ $(VENV): $(SERVE)
 	rm -f build/.engines-*.stamp
 	touch $@
 
-# The engines, cards and codecs: pure Python, or compiled by mypyc (docs/compiled.md)
-# into the editable install with BUILD=compiled (make test BUILD=compiled, make run
-# BUILD=compiled, make compiled). Pure is the default until the compile (about 3
-# minutes on 2 cores) fits make test's 15-minute budget (issue 16). MAZZO_PURE=1 always
-# means pure; without a C compiler setup.py falls back to pure Python, and says so. A
-# compiled build is rebuilt when an engine's source changes: an extension older than
-# its source would run the old code (mazzo then imports the sources, and warns). The
-# stamp names the build, so switching builds reinstalls.
-BUILD ?= pure
+# The engines, cards and codecs: compiled by mypyc into the editable install
+# (docs/compiled.md; about 2 minutes on 2 cores), or pure Python with BUILD=pure.
+# MAZZO_PURE=1 always means pure; without a C compiler setup.py falls back to pure
+# Python, and says so. A compiled build is rebuilt when an engine's source changes: an
+# extension older than its source would run the old code (mazzo then imports the
+# sources, and warns). The stamp names the build, so switching builds reinstalls. In
+# the test venv, which has every build requirement at its pin, pip builds without an
+# isolated environment (scripts/build_isolation.py).
+BUILD ?= compiled
 ENGINES_BUILD := $(if $(filter-out 0,$(MAZZO_PURE)),pure,$(BUILD))
 ENGINES := build/.engines-$(ENGINES_BUILD).stamp
 ENGINE_SOURCES := $(shell find server/mazzo/core server/mazzo/games server/mazzo/codec -name '*.py')
@@ -69,7 +69,8 @@ $(ENGINES): $(SERVE) $(GEN) setup.py $(if $(filter compiled,$(ENGINES_BUILD)),$(
 	else \
 		echo "== the engines: $(ENGINES_BUILD) (a compile takes minutes)"; \
 		start=$$(date +%s); \
-		MAZZO_PURE=$(if $(filter pure,$(ENGINES_BUILD)),1,0) $(PY) -m pip install --quiet --no-deps -e . && \
+		isolation=$$($(PY) scripts/build_isolation.py); \
+		MAZZO_PURE=$(if $(filter pure,$(ENGINES_BUILD)),1,0) $(PY) -m pip install --quiet --no-deps $$isolation -e . && \
 		echo "engines installed in $$(( $$(date +%s) - start )) s: $$(.venv/bin/mazzo --version)"; \
 	fi
 	@mkdir -p build && touch $@

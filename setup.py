@@ -47,6 +47,11 @@ KEEP_PURE = ("mazzo/games/ramino/reference.py", "mazzo/core/facade.py")
 #: calls; multi-file mode gives one C file per module, which ``BuildExtParallel``
 #: compiles on every core.
 GROUP = "mazzo_native"
+#: gcc's optimisation level (``MAZZO_OPT`` overrides it). Measured (docs/compiled.md):
+#: -O1 halves the C compile against -O3 and runs 0-1.5 % more instructions, since the
+#: generated code spends its time in CPython's own functions. No debug info (-g0): it
+#: cost a fifth of the compile, and nobody steps through generated C.
+OPT_LEVEL = "1"
 
 
 def _say(message: str) -> None:
@@ -102,13 +107,26 @@ def mypyc_extensions() -> list[Extension]:
     start = time.perf_counter()
     try:
         extensions: list[Extension] = mypycify(
-            _sources(), multi_file=True, group_name=GROUP, target_dir="build/mypyc"
+            _sources(),
+            multi_file=True,
+            group_name=GROUP,
+            target_dir="build/mypyc",
+            opt_level=os.environ.get("MAZZO_OPT", OPT_LEVEL),
+            debug_level="0",
         )
     except (Exception, SystemExit) as e:  # type errors end mypyc with SystemExit
         _say(f"pure Python: mypyc could not translate the modules ({e!r})")
         return []
     _say(f"mypyc translated {len(extensions) - 1} modules in {time.perf_counter() - start:.0f} s")
     return extensions
+
+
+def _building() -> bool:
+    """Whether this run of setup.py builds (a wheel, an editable wheel, an install),
+    rather than only reading the metadata."""
+    return not {"bdist_wheel", "editable_wheel", "build", "build_ext", "install"}.isdisjoint(
+        sys.argv[1:]
+    )
 
 
 @functools.cache
@@ -142,10 +160,11 @@ class BuildExtParallel(build_ext):
     ``.py`` files are installed either way) when the C compile fails."""
 
     def finalize_options(self) -> None:
-        # mypyc runs here rather than when this file is read, so a command that never
-        # builds (sdist, egg_info) never runs it; pip's metadata steps still do (about
-        # 10 s each, mypy's cache makes the later runs cheap).
-        if self.distribution.ext_modules == [PLACEHOLDER]:
+        # mypyc runs here rather than when this file is read, and only for a command
+        # that builds: pip's requirements and metadata steps (egg_info, dist_info)
+        # finalize build_ext too, and each ran a whole translation (about 10 s) for
+        # nothing.
+        if self.distribution.ext_modules == [PLACEHOLDER] and _building():
             self.distribution.ext_modules = _mypyc_once()
         super().finalize_options()
         if not self.parallel:

@@ -30,11 +30,12 @@ def test_make_run_installs_only_what_serving_needs() -> None:
     steps = plan("run")
     installs = [step for step in steps if "pip install" in step]
     assert installs[0] == "MAZZO_PURE=1 .venv/bin/python -m pip install --quiet -e .", installs
-    # then the engines (pure by default, BUILD=compiled compiles) into that same
+    # then the engines (compiled by default, BUILD=pure for pure Python) into that same
     # install, with no extra's dependencies
     assert len(installs) == 2, installs
-    assert installs[1].endswith("pip install --quiet --no-deps -e . && \\"), installs
-    assert "MAZZO_PURE=0" in [s for s in plan("run", "BUILD=compiled") if "pip install" in s][1]
+    assert installs[1].endswith("pip install --quiet --no-deps $isolation -e . && \\"), installs
+    assert "MAZZO_PURE=0" in installs[1]
+    assert "MAZZO_PURE=1" in [s for s in plan("run", "BUILD=pure") if "pip install" in s][1]
     assert steps[0] == "python3 scripts/doctor.py --for run"  # prerequisites first
     assert steps[-1] == ".venv/bin/mazzo serve"
 
@@ -55,8 +56,24 @@ def test_the_serving_install_holds_what_code_generation_runs() -> None:
 
 def test_make_test_compiles_the_engines_after_the_dev_install_and_before_the_tests() -> None:
     # Every reinstall of the package removes the extensions: the compile must come last.
-    steps = plan("test", "BUILD=compiled")
+    steps = plan("test")
     dev = next(i for i, s in enumerate(steps) if "pip install --quiet -e '.[dev" in s)
     engines = next(i for i, s in enumerate(steps) if "MAZZO_PURE=0" in s and "pip install" in s)
     tests = next(i for i, s in enumerate(steps) if s.startswith(".venv/bin/pytest"))
     assert dev < engines < tests, steps
+
+
+def test_the_engines_build_skips_pip_isolation_only_when_every_pin_is_installed() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "build_isolation", ROOT / "scripts" / "build_isolation.py"
+    )
+    assert spec is not None and spec.loader is not None
+    isolation = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(isolation)
+    # The test venv has every build requirement at its pin (the dev extras pin them).
+    assert isolation.requirements_met(isolation.build_requirements())
+    assert not isolation.requirements_met(["setuptools==0.0.1"])
+    assert not isolation.requirements_met(["no-such-package-here==1.0"])
+    assert not isolation.requirements_met(["setuptools"])  # unpinned

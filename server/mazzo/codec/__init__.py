@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from mazzo.codec import burraco, maraffa, maraffa_trionfo, ramino
 from mazzo.core.errors import InvalidArgument
@@ -100,7 +100,7 @@ def _maraffa_side_score_to_wire(detail: Any, out: maraffa_pb2.MaraffaSideScore) 
         maraffa.side_score_to_wire(detail, out)
 
 
-CODECS: dict[str, GameCodec] = {
+CODECS: Final[dict[str, GameCodec]] = {
     "maraffa": GameCodec(
         game="maraffa",
         options_field="maraffa",

@@ -16,7 +16,7 @@ costs little to check and a padded one is refused at its first long list.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Final
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
@@ -27,21 +27,21 @@ from mazzo.core.errors import RulesError
 
 #: ApplyMoves: moves a call applies, more than the longest hand of a game at its
 #: default reshuffles (a Ramino hand with one: at most 1,880 turns, two moves each).
-MAX_APPLY_MOVES = 4096
+MAX_APPLY_MOVES: Final = 4096
 
-_MATCH_SIDES = {
+_MATCH_SIDES: Final = {
     "maraffa": maraffa_bounds.MATCH_SIDES,
     "burraco": burraco_bounds.MATCH_SIDES,
     "ramino": ramino_bounds.MATCH_SIDES,
 }
-_ANY_MATCH_SIDES = max(_MATCH_SIDES.values())
+_ANY_MATCH_SIDES: Final = max(_MATCH_SIDES.values())
 
 
 def _match_sides(holder: Any) -> int:
     return _MATCH_SIDES.get(holder.game, _ANY_MATCH_SIDES)
 
 
-_MATCH_SCORE = Bound(
+_MATCH_SCORE: Final = Bound(
     _ANY_MATCH_SIDES,
     "sides",
     "one total per match side: Maraffa 2 or 3 (5 in Trionfo, one per seat), Burraco 2 "
@@ -50,7 +50,7 @@ _MATCH_SCORE = Bound(
     "the game's most match sides: " + ", ".join(f"{g} {n}" for g, n in _MATCH_SIDES.items()),
 )
 
-_COMMON: dict[str, Bound] = {
+_COMMON: Final[dict[str, Bound]] = {
     "mazzo.v1.GameState.match_score": _MATCH_SCORE,
     "mazzo.v1.GameView.match_score": _MATCH_SCORE,
     "mazzo.v1.ApplyMovesRequest.moves": Bound(
@@ -62,7 +62,7 @@ _COMMON: dict[str, Bound] = {
 }
 
 #: Every bound, by the field's full name (``mazzo.v1.BurracoState.history``).
-BOUNDS: dict[str, Bound] = {
+BOUNDS: Final[dict[str, Bound]] = {
     **_COMMON,
     **maraffa_bounds.BOUNDS,
     **burraco_bounds.BOUNDS,
@@ -104,7 +104,7 @@ class _TooLong(Exception):
 #: client sends, so each type gets a function of its own (see ``_compiled``).
 Walk = Callable[[Any], None]
 
-_WALKS: dict[tuple[str, bool], Walk | None] = {}
+_WALKS: Final[dict[tuple[str, bool], Walk | None]] = {}
 
 
 def _walk_of(message: Descriptor, deep: bool) -> Walk:

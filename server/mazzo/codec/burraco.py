@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final
 
 from mazzo.codec.common import (
     MEMO_ENTRIES,
@@ -69,11 +70,11 @@ _SuitV = cards_pb2.Suit.ValueType
 _StageV = burraco_pb2.BurracoStage.ValueType
 _KindV = burraco_pb2.BurracoMeldKind.ValueType
 _BurracoV = burraco_pb2.BurracoKind.ValueType
-_STAGES = {int(s): s for s in Stage}
-_CARDS = frozenset(range(1, 54))
-_HISTORY_FIELD = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["history"].number
-_MELDS_FIELD = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["melds"].number
-_HANDS_FIELD = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["hands"].number
+_STAGES: Final = {int(s): s for s in Stage}
+_CARDS: Final = frozenset(range(1, 54))
+_HISTORY_FIELD: Final = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["history"].number
+_MELDS_FIELD: Final = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["melds"].number
+_HANDS_FIELD: Final = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["hands"].number
 
 
 _wire = as_wire
@@ -556,7 +557,7 @@ def _meld_view_to_wire(meld: MeldView, out: burraco_pb2.BurracoMeldView) -> None
         out.burraco = _BurracoV(meld.burraco)
 
 
-_VIEW_MELDS = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["melds"].number
+_VIEW_MELDS: Final = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["melds"].number
 
 
 # A meld changes only when cards are laid off on it: most views re-send the same ones.
@@ -599,7 +600,7 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
     b.MergeFromString(b"".join([_history_entry(e) for e in view.history]))
 
 
-_VIEW_HISTORY = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["history"].number
+_VIEW_HISTORY: Final = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["history"].number
 
 
 # The history grows by one or two events a move and every view re-sends all of it:
@@ -622,10 +623,10 @@ def side_score_to_wire(detail: BurracoSideScore, out: burraco_pb2.BurracoSideSco
 
 #: The longest history a view may carry: a hand has at most about 1,120 moves (see
 #: ``determinize.moves_bound`` from a deal), and a move causes two events or so.
-MAX_HISTORY = 4096
+MAX_HISTORY: Final = 4096
 #: Every meld holds 3 cards or more.
-MAX_MELDS = 108 // 3
-_SUIT_OF = {int(s): s - 1 for s in range(1, 5)}
+MAX_MELDS: Final = 108 // 3
+_SUIT_OF: Final = {int(s): s - 1 for s in range(1, 5)}
 
 
 def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:

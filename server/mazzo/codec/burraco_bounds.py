@@ -9,33 +9,35 @@ drawn (§3.6), and at most 3n turns in a row may begin with PICK_UP (§3.1).
 
 from __future__ import annotations
 
+from typing import Final
+
 from mazzo.codec.bound import Bound
 from mazzo.games.burraco.cards import DECK
 from mazzo.games.burraco.melds import MAX_COMBINATION, MAX_SEQUENCE
 from mazzo.games.burraco.rules import HAND_SIZE, PICK_UP_TURNS_PER_SEAT
 
-SEATS = 4
+SEATS: Final = 4
 #: Sides of a hand: 2 pairs, 2 players, or 3 players alone (§2.1, §2.4).
-SIDES = 3
+SIDES: Final = 3
 #: Match totals: per pair with 4 players, per player with 2 or 3.
-MATCH_SIDES: int = 3
+MATCH_SIDES: Final[int] = 3
 #: Seats of one side: a pair.
-PAIR = 2
+PAIR: Final = 2
 #: P1, P2 and, in the 3-player phase of §2.4.5, P3.
-POZZETTI = 3
+POZZETTI: Final = 3
 #: The largest pozzetto: P1 of the 3-player form, 18 cards (§2.4.1).
-POZZETTO = 18
+POZZETTO: Final = 18
 #: The stock never has fewer than 2 cards (§3.6): any other place holds at most the rest.
-IN_PLAY = len(DECK) - 2
+IN_PLAY: Final = len(DECK) - 2
 #: A meld holds at least 3 cards, so at most a third of the cards in play are melds.
-MELDS = IN_PLAY // 3
+MELDS: Final = IN_PLAY // 3
 #: The longest meld: a sequence of the 13 ranks and a wild (§3.2 rule 3).
-MELD = max(MAX_SEQUENCE, MAX_COMBINATION)
+MELD: Final = max(MAX_SEQUENCE, MAX_COMBINATION)
 #: Cards added by one lay-off: the meld had at least 3 and ends with at most 14.
-LAY_OFF = MELD - 3
+LAY_OFF: Final = MELD - 3
 
 #: The forms: seats, and the pozzetti's sizes (§2.3, §2.4.1, §2.4.5).
-FORMS: tuple[tuple[int, tuple[int, ...]], ...] = (
+FORMS: Final[tuple[tuple[int, tuple[int, ...]], ...]] = (
     (4, (11, 11)),
     (2, (11, 11)),
     (3, (18, 11)),
@@ -65,17 +67,17 @@ def history_events(seats: int, pozzetti: tuple[int, ...]) -> int:
 
 
 #: 1130, with 4 players (507 turns); 970 with 2; 977 with 3 (18 + 11 pozzetti).
-HISTORY = max(history_events(seats, pozzetti) for seats, pozzetti in FORMS)
+HISTORY: Final = max(history_events(seats, pozzetti) for seats, pozzetti in FORMS)
 
-_HISTORY_WHY = (
+_HISTORY_WHY: Final = (
     "the events of one hand: HandDealt, two a turn, one a card melded, a few once a hand; "
     "turns: at most (3n + 1) x the stock's DRAWs, as only a DRAW shortens the stock, its "
     "last 2 cards are never drawn (§3.6) and at most 3n turns in a row begin with PICK_UP "
     f"(§3.1): {HISTORY} with 4 players"
 )
-_M = "mazzo.v1."
+_M: Final = "mazzo.v1."
 
-BOUNDS: dict[str, Bound] = {
+BOUNDS: Final[dict[str, Bound]] = {
     # The table: shared by the state and every view.
     _M + "BurracoTable.last_hand_scores": Bound(
         SIDES, "sides", "one per side of the hand: at most 3 (3 players)"

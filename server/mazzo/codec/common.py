@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from enum import IntEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from mazzo.core.errors import InvalidArgument, InvalidState, RulesError
 
@@ -96,7 +96,7 @@ def option_enum(value: int, enum: type[E], default: E, field: str) -> E:
 #: enough for the parts that come back in the next request of the matches in flight
 #: (the bench's and the soak's 64), few enough that a server under steady load
 #: reaches its full size within minutes and then stays flat (``make soak``).
-MEMO_ENTRIES = 1024
+MEMO_ENTRIES: Final = 1024
 
 #: Entries of each memo of a match's slow-changing parts (tables, options, match
 #: scores, the deal's seed and counter): each changes at most once a hand, so under
@@ -104,14 +104,14 @@ MEMO_ENTRIES = 1024
 #: validators' 4,096) was still filling, and the server's memory still growing, ten
 #: minutes into ``make soak``. Four times the 64 matches in flight of the soak and
 #: the bench, as the state memo (``service.state_memo``).
-TABLE_ENTRIES = 256
+TABLE_ENTRIES: Final = 256
 
 #: The longest wire bytes a decoder's memo keeps as a key. proto3 keeps unknown
 #: fields, so a client can make a table or a set of options as long as a whole
 #: request: a memo of thousands of such keys could hold gigabytes. Longer bytes are
 #: decoded without the memo (real ones are under 150 bytes: a table with its last
 #: hand): each memo of MEMO_ENTRIES keys holds at most 1 MiB of them.
-MEMO_KEY_LIMIT = 1024
+MEMO_KEY_LIMIT: Final = 1024
 
 
 def memo_for(

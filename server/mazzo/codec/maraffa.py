@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final
 
 from google.protobuf.message import Message
 
@@ -88,10 +89,10 @@ _wire = as_wire
 
 
 #: The key byte of MaraffaHand.cards as a packed field (field 1, length-delimited).
-_PACKED_CARDS = 1 << 3 | 2
-_IN_DECK_BYTES = frozenset(IN_DECK)
-_SIGNALS = frozenset(int(s) for s in Signal)
-_PHASES = {int(p): p for p in Phase}
+_PACKED_CARDS: Final = 1 << 3 | 2
+_IN_DECK_BYTES: Final = frozenset(IN_DECK)
+_SIGNALS: Final = frozenset(int(s) for s in Signal)
+_PHASES: Final = {int(p): p for p in Phase}
 
 
 # --------------------------------------------------------------------------- options
@@ -409,7 +410,7 @@ def _hand_entry(hand: int) -> bytes:
     return entry(_HANDS, msg.SerializeToString())
 
 
-_HANDS = maraffa_pb2.MaraffaState.DESCRIPTOR.fields_by_name["hands"].number
+_HANDS: Final = maraffa_pb2.MaraffaState.DESCRIPTOR.fields_by_name["hands"].number
 
 
 def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
@@ -460,27 +461,27 @@ def _key(message: type[Message], field: str, wire_type: int = LENGTH_DELIMITED) 
     return varint(message.DESCRIPTOR.fields_by_name[field].number << 3 | wire_type)
 
 
-_VARINT = 0
-_ENVELOPE = {
+_VARINT: Final = 0
+_ENVELOPE: Final = {
     players: game_pb2.GameState(game="maraffa", players=players).SerializeToString()
     for players in (2, 3, 4)
 }
-_TO_ACT = _key(game_pb2.GameState, "to_act", _VARINT)
-_FINISHED = game_pb2.GameState(finished=True).SerializeToString()
-_DETAIL = _key(game_pb2.GameState, "maraffa")
-_PHASE = {
+_TO_ACT: Final = _key(game_pb2.GameState, "to_act", _VARINT)
+_FINISHED: Final = game_pb2.GameState(finished=True).SerializeToString()
+_DETAIL: Final = _key(game_pb2.GameState, "maraffa")
+_PHASE: Final = {
     phase: maraffa_pb2.MaraffaState(phase=_PhaseV(phase)).SerializeToString() for phase in Phase
 }
-_TRUMP = {
+_TRUMP: Final = {
     suit: maraffa_pb2.MaraffaState(trump=_SuitV(suit + 1)).SerializeToString() for suit in range(4)
 } | {NO_SUIT: b""}
-_PLAYED = _key(maraffa_pb2.MaraffaState, "played")
-_SIGNALS_KEY = _key(maraffa_pb2.MaraffaState, "signals")
-_STOCK = _key(maraffa_pb2.MaraffaState, "stock")
-_DRAWN = _key(maraffa_pb2.MaraffaState, "drawn")
-_MARAFONA = _key(maraffa_pb2.MaraffaState, "marafona_seat", _VARINT)
-_TABLE = maraffa_pb2.MaraffaState.DESCRIPTOR.fields_by_name["table"].number
-_RNG = maraffa_pb2.MaraffaState.DESCRIPTOR.fields_by_name["rng"].number
+_PLAYED: Final = _key(maraffa_pb2.MaraffaState, "played")
+_SIGNALS_KEY: Final = _key(maraffa_pb2.MaraffaState, "signals")
+_STOCK: Final = _key(maraffa_pb2.MaraffaState, "stock")
+_DRAWN: Final = _key(maraffa_pb2.MaraffaState, "drawn")
+_MARAFONA: Final = _key(maraffa_pb2.MaraffaState, "marafona_seat", _VARINT)
+_TABLE: Final = maraffa_pb2.MaraffaState.DESCRIPTOR.fields_by_name["table"].number
+_RNG: Final = maraffa_pb2.MaraffaState.DESCRIPTOR.fields_by_name["rng"].number
 
 
 def _packed(key: bytes, values: tuple[int, ...]) -> bytes:
@@ -744,7 +745,7 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
         m.marafona_seat = view.marafona_seat
 
 
-_VIEW_TRICKS = maraffa_pb2.MaraffaView.DESCRIPTOR.fields_by_name["tricks"].number
+_VIEW_TRICKS: Final = maraffa_pb2.MaraffaView.DESCRIPTOR.fields_by_name["tricks"].number
 
 
 # Every view of a hand re-sends its completed tricks: each is encoded once.

@@ -7,35 +7,37 @@ the largest of the forms, each said with the form that reaches it.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mazzo.codec.bound import Bound
 from mazzo.games.maraffa.cards import DECK
 
 #: The pack: 40 cards (39 in the 3-player form B).
-PACK = len(DECK)
+PACK: Final = len(DECK)
 #: Seats at the table: 2, 3 (39 cards), 4 (also 3 players with a dummy), 5 (Trionfo).
-SEATS = 5
+SEATS: Final = 5
 #: Sides: two teams, two players, three players alone (form B); one per seat in
 #: Trionfo, where the sides' lists of the table are not used.
-SIDES = 3
+SIDES: Final = 3
 #: The most cards a seat is dealt: 13 in the 39-card form (10 with 2 and 4 seats, 8 in
 #: Trionfo); a hand never grows (with 2 players each trick's draw makes up the card played).
-HAND = 13
+HAND: Final = 13
 #: Match totals: one per side, one per seat in Trionfo.
-MATCH_SIDES: int = SEATS
+MATCH_SIDES: Final[int] = SEATS
 #: 2 players: 10 cards each, the other 20 are the stock (§2.3).
-STOCK = PACK - 2 * 10
+STOCK: Final = PACK - 2 * 10
 #: The most tricks of a hand: 20 with 2 players (40 cards, 2 a trick).
-TRICKS = PACK // 2
+TRICKS: Final = PACK // 2
 #: Trionfo's four bids rise strictly and a pass is final, and the highest bidder never
 #: passed (maraffa-forms.md A.3.3): at most 4 bids and 4 passes (5 passes, no bid).
-AUCTION = 4 + 4
+AUCTION: Final = 4 + 4
 #: Redeals: the rules set no limit (§3.2.4), but a hand is weak enough
 #: with probability about 1.9 %: 32 redeals in a row have probability about 1e-55.
-REDEALS = 32
+REDEALS: Final = 32
 
-_M = "mazzo.v1."
+_M: Final = "mazzo.v1."
 
-BOUNDS: dict[str, Bound] = {
+BOUNDS: Final[dict[str, Bound]] = {
     # The table: shared by the state and every view.
     _M + "MaraffaTable.games_won": Bound(
         SIDES, "sides", "one per side: at most 3, the 39-card form's three players"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final
 
 from mazzo.codec.common import TABLE_ENTRIES, as_wire, memo_for
 from mazzo.codec.maraffa import (
@@ -56,17 +57,17 @@ from mazzo.v1 import cards_pb2, game_pb2, maraffa_pb2
 P = "state.maraffa."
 T = P + "table."
 R = P + "trionfo."
-SEATS = 5
+SEATS: Final = 5
 _new = tuple.__new__
-_PHASES = {int(p): p for p in TPhase}
+_PHASES: Final = {int(p): p for p in TPhase}
 #: Wire speeches: the contract levels 1..4, and this for a pass (domain PASSED = 0).
-_SPEECH_PASS = maraffa_pb2.MARAFFA_SPEECH_PASS
-_SPEECHES = {1: 1, 2: 2, 3: 3, 4: 4, _SPEECH_PASS: PASSED}
+_SPEECH_PASS: Final = maraffa_pb2.MARAFFA_SPEECH_PASS
+_SPEECHES: Final = {1: 1, 2: 2, 3: 3, 4: 4, _SPEECH_PASS: PASSED}
 _CardV = cards_pb2.Card.ValueType
 _SuitV = cards_pb2.Suit.ValueType
 _ContractV = maraffa_pb2.MaraffaContract.ValueType
 _SpeechV = maraffa_pb2.MaraffaSpeech.ValueType
-_VIEW_SIGNALS = frozenset(int(s) for s in Signal)
+_VIEW_SIGNALS: Final = frozenset(int(s) for s in Signal)
 
 
 _wire = as_wire

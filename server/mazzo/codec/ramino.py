@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from mazzo.codec.common import (
     MEMO_ENTRIES,
@@ -75,13 +75,13 @@ T = P + "table."
 B = P + "bets."
 _new = tuple.__new__
 
-_PHASES = {int(p): p for p in Phase}
-_STATUSES = {int(s): s for s in Status}
-_SOURCES = {int(s): s for s in Source}
-_ACTIONS = {int(a): a for a in BidAction}
-_OUTCOMES = {int(o): o for o in Outcome}
-_ENDS = {int(e): e for e in MatchEnd}
-_KINDS = {int(k): k for k in ClosureType if k}
+_PHASES: Final = {int(p): p for p in Phase}
+_STATUSES: Final = {int(s): s for s in Status}
+_SOURCES: Final = {int(s): s for s in Source}
+_ACTIONS: Final = {int(a): a for a in BidAction}
+_OUTCOMES: Final = {int(o): o for o in Outcome}
+_ENDS: Final = {int(e): e for e in MatchEnd}
+_KINDS: Final = {int(k): k for k in ClosureType if k}
 
 
 _enum = by_number
@@ -317,7 +317,7 @@ def _turns_from_bytes(entries: tuple[bytes, ...]) -> tuple[Turn, ...]:
 
 
 #: A real turn entry is a few bytes; 65,536 memoised turns of this size are 4 MB.
-_TURN_KEY_LIMIT = 64
+_TURN_KEY_LIMIT: Final = 64
 
 
 @lru_cache(maxsize=MEMO_ENTRIES)
@@ -334,9 +334,9 @@ def _turn_from_bytes(data: bytes, index: int) -> Turn:
 
 
 # Field numbers of RaminoState and RaminoBets entries written as raw bytes.
-_S = ramino_pb2.RaminoState.DESCRIPTOR.fields_by_name
+_S: Final = ramino_pb2.RaminoState.DESCRIPTOR.fields_by_name
 _HANDS, _STOCK, _PILE, _TURNS = (_S[n].number for n in ("hands", "stock", "pile", "turns"))
-_BIDS = ramino_pb2.RaminoBets.DESCRIPTOR.fields_by_name["bids"].number
+_BIDS: Final = ramino_pb2.RaminoBets.DESCRIPTOR.fields_by_name["bids"].number
 
 
 @lru_cache(maxsize=TABLE_ENTRIES)
@@ -386,7 +386,7 @@ def _bid_bytes(bid: Bid) -> bytes:
 #: Bets of more bids are encoded without the memo: a stake of 1,000 raised a chip at a
 #: time makes hands of thousands of bids, and 16,384 such entries would hold gigabytes.
 #: At the default max_stake of 5 a hand has 38 bids at most.
-_BETS_MEMO_BIDS = 64
+_BETS_MEMO_BIDS: Final = 64
 
 
 def _bets_bytes(bets: Bets) -> bytes:
@@ -449,7 +449,7 @@ def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
 # --------------------------------------------------------------------------- moves
 
 
-_SIMPLE = {
+_SIMPLE: Final = {
     "buio": BUIO,
     "no_buio": NO_BUIO,
     "pass_bid": PASS,
@@ -458,7 +458,7 @@ _SIMPLE = {
     "draw": DRAW,
     "take_discard": TAKE_DISCARD,
 }
-_FIELDS = {move: name for name, move in _SIMPLE.items()}
+_FIELDS: Final = {move: name for name, move in _SIMPLE.items()}
 
 
 def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
@@ -615,7 +615,7 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
     m.reshuffles = view.reshuffles
 
 
-_VIEW_TURNS = ramino_pb2.RaminoView.DESCRIPTOR.fields_by_name["turns"].number
+_VIEW_TURNS: Final = ramino_pb2.RaminoView.DESCRIPTOR.fields_by_name["turns"].number
 
 
 @lru_cache(maxsize=MEMO_ENTRIES)

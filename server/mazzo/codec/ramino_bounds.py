@@ -15,27 +15,27 @@ before anything is decoded:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mazzo.codec.bound import Bound, clamp
 from mazzo.games.ramino.cards import DECK
 from mazzo.games.ramino.options import HAND_SIZES, MAX_RESHUFFLES, MAX_STAKE, PLAYER_COUNTS
 from mazzo.games.ramino.rules import PILE_TURNS_PER_PLAYER
 
-SEATS: int = max(PLAYER_COUNTS)
+SEATS: Final[int] = max(PLAYER_COUNTS)
 #: Match totals: each player's balance.
-MATCH_SIDES: int = SEATS
+MATCH_SIDES: Final[int] = SEATS
 #: The fewest cards at the table's seats: 2 players of 9 cards; every seat is dealt,
 #: also those who sit out or fold (§4.3), and keeps its cards to the end of the hand.
-DEALT = min(PLAYER_COUNTS) * min(HAND_SIZES)
+DEALT: Final = min(PLAYER_COUNTS) * min(HAND_SIZES)
 #: Up-card and discards: every card no seat holds (the stock may be empty).
-PILE = len(DECK) - DEALT
+PILE: Final = len(DECK) - DEALT
 #: The stock: every card no seat holds but the top of the pile (§2.5, §3.4.6).
-STOCK = PILE - 1
+STOCK: Final = PILE - 1
 #: A hand holds its cards and the one taken (11 with hand_size 10).
-HAND = max(HAND_SIZES) + 1
+HAND: Final = max(HAND_SIZES) + 1
 #: The cards a closure shows (§3.5.1).
-CLOSURE = 10
+CLOSURE: Final = 10
 
 
 def cycle_turns(seats: int, hand_size: int) -> int:
@@ -46,9 +46,9 @@ def cycle_turns(seats: int, hand_size: int) -> int:
 
 
 #: 931: 6 players of 9 cards (49 cards a stock, 19 turns a card).
-CYCLE = max(cycle_turns(n, h) for n in PLAYER_COUNTS for h in HAND_SIZES)
+CYCLE: Final = max(cycle_turns(n, h) for n in PLAYER_COUNTS for h in HAND_SIZES)
 #: The turns after the last DRAW, all from the pile.
-TAIL = PILE_TURNS_PER_PLAYER * SEATS
+TAIL: Final = PILE_TURNS_PER_PLAYER * SEATS
 
 
 def _turns(holder: Any) -> int:
@@ -65,7 +65,7 @@ def _bids(holder: Any) -> int:
     return bound
 
 
-_TURNS = Bound(
+_TURNS: Final = Bound(
     CYCLE * (MAX_RESHUFFLES + 1) + TAIL,
     "turns",
     "only a DRAW shortens the stock, a stock holds at most 103 - n x hand_size cards "
@@ -75,9 +75,9 @@ _TURNS = Bound(
     f"{CYCLE} x (r + 1) + {TAIL}, r = `reshuffles` (at most {MAX_RESHUFFLES:,}): "
     f"(3n + 1) x (103 - n x hand_size) is at most {CYCLE} (6 players of 9 cards)",
 )
-_M = "mazzo.v1."
+_M: Final = "mazzo.v1."
 
-BOUNDS: dict[str, Bound] = {
+BOUNDS: Final[dict[str, Bound]] = {
     # The table: shared by the state and every view.
     _M + "RaminoHandResult.participants": Bound(SEATS, "seats", "the players of a hand: 6 at most"),
     _M + "RaminoHandResult.extra_paid": Bound(SEATS, "seats", "one per seat: 6 at most"),

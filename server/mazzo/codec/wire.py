@@ -9,13 +9,13 @@ body is encoded (and, off the fast paths, parsed) by protobuf itself.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from google.protobuf.message import DecodeError, Message
 
 from mazzo.core.errors import InvalidArgument
 
-LENGTH_DELIMITED = 2
+LENGTH_DELIMITED: Final = 2
 
 T = TypeVar("T")
 
@@ -42,7 +42,7 @@ def _varint(n: int) -> bytes:
 
 
 #: Keys, lengths and seats are almost all below 2**14: their encodings are kept.
-_SMALL = tuple(_varint(n) for n in range(1 << 14))
+_SMALL: Final = tuple(_varint(n) for n in range(1 << 14))
 
 
 def varint(n: int) -> bytes:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Final
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
-JOKER = 53
-CODE_RE = re.compile(r"^(?:[A2-9TJQK][SHDC]|JK)$")
+RANKS: Final = "A23456789TJQK"
+SUITS: Final = "SHDC"
+JOKER: Final = 53
+CODE_RE: Final = re.compile(r"^(?:[A2-9TJQK][SHDC]|JK)$")
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 

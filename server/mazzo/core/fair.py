@@ -23,16 +23,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Mapping
+from typing import Final
 
-SALT_BYTES = 32
-DIGEST_BYTES = 32
-COMMIT_TAG = b"mazzo.v1 deal commitment\x00"
-ENTROPY_TAG = b"mazzo.v1 entrant entropy\x00"
-MIX_TAG = b"mazzo.v1 tournament entropy\x00"
-SEED_TAG = b"mazzo.v1 deal seed\x00"
+SALT_BYTES: Final = 32
+DIGEST_BYTES: Final = 32
+COMMIT_TAG: Final = b"mazzo.v1 deal commitment\x00"
+ENTROPY_TAG: Final = b"mazzo.v1 entrant entropy\x00"
+MIX_TAG: Final = b"mazzo.v1 tournament entropy\x00"
+SEED_TAG: Final = b"mazzo.v1 deal seed\x00"
 #: An entrant's secret: enough bytes that nobody guesses it from its commitment.
-MIN_SECRET_BYTES = 16
-MAX_SECRET_BYTES = 64
+MIN_SECRET_BYTES: Final = 16
+MAX_SECRET_BYTES: Final = 64
 
 
 def _b2(data: bytes) -> bytes:

@@ -24,13 +24,13 @@ import hashlib
 import math
 from collections.abc import Sequence
 from functools import cache
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
-_PERSON = b"mazzo-v1"
-_BLOCK_BITS = 512
-_SPARE_BITS = 64
+_PERSON: Final = b"mazzo-v1"
+_BLOCK_BITS: Final = 512
+_SPARE_BITS: Final = 64
 
 
 def _block(seed: int, counter: int, k: int) -> bytes:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.burraco.game import RULES as BURRACO
 from mazzo.games.maraffa.game import RULES as MARAFFA
 from mazzo.games.ramino.game import RULES as RAMINO
 
-GAMES: dict[str, Any] = {MARAFFA.id: MARAFFA, BURRACO.id: BURRACO, RAMINO.id: RAMINO}
+GAMES: Final[dict[str, Any]] = {MARAFFA.id: MARAFFA, BURRACO.id: BURRACO, RAMINO.id: RAMINO}
 
 
 def rules_for(game: str, field: str = "game") -> Any:

@@ -55,7 +55,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from itertools import accumulate
 from math import comb, factorial
-from typing import Any
+from typing import Any, Final
 
 from mazzo.core.cards import JOKER, code
 from mazzo.core.errors import IllegalMove, InvalidArgument, InvalidState, NotAllowedNow
@@ -71,9 +71,9 @@ from mazzo.games.burraco.view import View
 
 V = "view.burraco."
 #: Counters per sample: sample ``i`` draws with counters ``i * STRIDE + k``.
-STRIDE = 1 << 16
-HAND_SIZE = 11
-DECK_SIZE = 108
+STRIDE: Final = 1 << 16
+HAND_SIZE: Final = 11
+DECK_SIZE: Final = 108
 
 
 # --------------------------------------------------------------------------- counting
@@ -451,7 +451,7 @@ def _checked(plan: _Plan, sample: State) -> None:
     _replay(plan.view, sample)
 
 
-_STATE_FIELDS = {
+_STATE_FIELDS: Final = {
     "state.burraco.hands": V + "hand_sizes",
     "state.burraco.stock": V + "stock_size",
     "state.burraco.locked_seats": V + "pozzetti",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.core.facade import engine_rules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
@@ -25,7 +25,7 @@ class BurracoSideScore(NamedTuple):
     last_credit: int | None
 
 
-OPTIONS = (
+OPTIONS: Final = (
     OptionSpec("target", "total that wins the match", "2005", (">= 1", "2005", "1005")),
     OptionSpec("hands", "play exactly this many hands (0: play to target)", "0", (">= 0",)),
     OptionSpec("max_hands", "safeguard: the match ends after this many hands", "50", (">= 1",)),
@@ -84,8 +84,8 @@ def _hand_key(state: State) -> int:
     return state.table.hand_number
 
 
-_INFO = ("burraco", "Burraco", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
-RULES = engine_rules(
+_INFO: Final = ("burraco", "Burraco", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
+RULES: Final = engine_rules(
     _INFO,
     Options,
     rules,

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.core.cards import JOKER, RANKS, code
 from mazzo.games.burraco.cards import (
@@ -29,7 +28,6 @@ from mazzo.games.burraco.cards import (
     BIT,
     FULL_RANKS,
     RANK,
-    RANK_BITS,
     RANK_MASK,
     SUIT,
     TWO,
@@ -55,17 +53,19 @@ class Burraco(IntEnum):
 
 COMBINATION, SEQUENCE = Kind.COMBINATION, Kind.SEQUENCE
 SPORCO, SEMIPULITO, PULITO = Burraco.SPORCO, Burraco.SEMIPULITO, Burraco.PULITO
-MAX_COMBINATION = 9
-MAX_SEQUENCE = 14
-BURRACO_SIZE = 7
+MAX_COMBINATION: Final = 9
+MAX_SEQUENCE: Final = 14
+BURRACO_SIZE: Final = 7
 #: A semipulito needs a wild with at least this many cards on one side (§4.1).
-SEMIPULITO_RUN = 7
+SEMIPULITO_RUN: Final = 7
 
 Sig = tuple[Kind, int, int, int, int]
 
-WILD_CARDS_ONLY = "a meld of wild cards only is not allowed (§3.2 rule 2)"
-TWO_WILDS = "more than one wild card in a meld (a 2 in its own place is natural) (§3.2 rule 1)"
-TOO_FEW = "a meld needs at least 3 cards"
+WILD_CARDS_ONLY: Final = "a meld of wild cards only is not allowed (§3.2 rule 2)"
+TWO_WILDS: Final = (
+    "more than one wild card in a meld (a 2 in its own place is natural) (§3.2 rule 1)"
+)
+TOO_FEW: Final = "a meld needs at least 3 cards"
 
 
 class Interp(NamedTuple):
@@ -142,12 +142,27 @@ def add_card(sig: Sig, c: int) -> Sig | str:
 
 #: Meld signatures remembered: more than the melds of the matches in flight, and a
 #: bound, since a client may send any valid meld (the server's memory stays flat).
-SIGNATURES = 1 << 12
+SIGNATURES: Final = 1 << 12
 
 
-@lru_cache(maxsize=SIGNATURES)
+#: The memos of ``interpret`` and ``accepts``: plain dicts, which compiled code reads
+#: with one C call (an ``lru_cache`` is called through Python's generic call path and
+#: wraps the signature in a key tuple). Past ``SIGNATURES`` entries the oldest goes.
+_INTERPRETED: Final[dict[Sig, Interp | str]] = {}
+_ACCEPTS: Final[dict[Sig, int]] = {}
+
+
 def interpret(sig: Sig) -> Interp | str:
     """The canonical interpretation of a meld, or the reason it is not valid (§3.2)."""
+    known = _INTERPRETED.get(sig)
+    if known is None:
+        if len(_INTERPRETED) >= SIGNATURES:
+            del _INTERPRETED[next(iter(_INTERPRETED))]
+        known = _INTERPRETED[sig] = _interpret(sig)
+    return known
+
+
+def _interpret(sig: Sig) -> Interp | str:
     kind = sig[0]
     if kind is COMBINATION:
         return _combination(sig[2], sig[3])
@@ -246,9 +261,17 @@ def burraco_kind(interp: Interp) -> Burraco:
 # --------------------------------------------------------------------------- single-card lay-offs
 
 
-@lru_cache(maxsize=SIGNATURES)
 def accepts(sig: Sig) -> int:
     """The mask of the cards that may be laid off alone on a valid meld of this signature."""
+    known = _ACCEPTS.get(sig)
+    if known is None:
+        if len(_ACCEPTS) >= SIGNATURES:
+            del _ACCEPTS[next(iter(_ACCEPTS))]
+        known = _ACCEPTS[sig] = _accepts(sig)
+    return known
+
+
+def _accepts(sig: Sig) -> int:
     kind, a, b, d, e = sig
     mask = 0
     if kind is COMBINATION:
@@ -272,20 +295,33 @@ def _valid_sequence(ranks: int, twos: int, others: int) -> bool:
 
 # --------------------------------------------------------------------------- 3-card melds of a hand
 
-#: Runs of three positions, as sorted rank indices (A-2-3 … Q-K-A; never K-A-2).
-_RUNS = tuple(
-    tuple(sorted(((p - 1) % 13) for p in (low, low + 1, low + 2))) for low in range(1, 13)
+#: A suit's 3-card melds are looked up by halves of its ranks. A run of three positions
+#: (A low = 1, 2 … K = 2 … 13, A high = 14), or a pair of ranks that one wild makes a
+#: run of three, spans at most three positions: one that starts at position 6 or below
+#: lies within ranks A … 8, any other within ranks 7 … K and the high A. Each half holds
+#: 8 ranks, so every melds table of every half fits in memory (256 per half and suit).
+_HIGH_START: Final = 7
+
+
+def _ranks(*positions: int) -> tuple[int, ...]:
+    """The sorted rank indices of some positions."""
+    return tuple(sorted((p - 1) % 13 for p in positions))
+
+
+#: Per half (low, high): its runs of three positions, as sorted rank indices (A-2-3 …
+#: Q-K-A; never K-A-2), and its pairs of ranks that one wild makes a run of three.
+_RUNS: Final = tuple(
+    tuple(_ranks(p, p + 1, p + 2) for p in range(1, 13) if (p >= _HIGH_START) == high)
+    for high in (False, True)
 )
-#: Pairs of ranks that one wild makes a run of three: adjacent, or one apart.
-_PAIRS = tuple(
-    sorted(
-        {
-            tuple(sorted(((p - 1) % 13, (q - 1) % 13)))
-            for p in range(1, 14)
-            for q in (p + 1, p + 2)
-            if q <= 14
-        }
+_PAIRS: Final = tuple(
+    tuple(
+        _ranks(p, q)
+        for p in range(1, 14)
+        for q in (p + 1, p + 2)
+        if q <= 14 and (p >= _HIGH_START) == high
     )
+    for high in (False, True)
 )
 
 
@@ -298,10 +334,10 @@ def key_cards(key: int) -> tuple[int, int, int]:
     return (key >> 12, key >> 6 & 63, key & 63)
 
 
-_WILD_IDS = (*TWOS, JOKER)
+_WILD_IDS: Final = (*TWOS, JOKER)
 #: Pairs that would give a natural run with their own 2 (A-3 and 3-4): that run is
 #: listed as natural already.
-_NATURAL_WITH_TWO = ((ACE, 2), (2, 3))
+_NATURAL_WITH_TWO: Final = ((ACE, 2), (2, 3))
 
 
 def _with_wild(a: int, b: int, w: int) -> int:
@@ -313,13 +349,6 @@ def _with_wild(a: int, b: int, w: int) -> int:
     return a << 12 | b << 6 | w
 
 
-#: The suit and rank tables' memo sizes: an entry holds the 3-card melds of one suit's
-#: (or rank's) cards with every wild card, some 1.7 KB, and random play meets tens of
-#: thousands of them (all of them are 57 MB); 2,048 cost some 6 % of random play's
-#: speed against 4,096 (1,024: 15 %).
-TABLE_ENTRIES = 1 << 11
-
-
 class _Entry(NamedTuple):
     """The 3-card melds that some natural cards make: alone, then with each wild card
     (slot 0-3: the 2 of S, H, D, C; slot 4: a joker; slot 5: a second copy of the
@@ -329,18 +358,26 @@ class _Entry(NamedTuple):
     with_wild: tuple[tuple[int, ...], ...]
 
 
-@lru_cache(maxsize=TABLE_ENTRIES)
-def _suit_entry(key: int) -> _Entry:
-    """The sequences of three cards within one suit: ``key`` is the suit's 13-bit rank
-    field (its 2 included) and, above it, the suit."""
-    suit, field = divmod(key, 1 << RANK_BITS)
+#: The tables, filled on first use and never evicted. A half of a suit is indexed by
+#: ``suit << 9 | high << 8`` and its 8 ranks as 8 bits (``triples``): a list of 2,048
+#: entries, read without hashing. The ranks' keys are sparse (some 1,000 of
+#: them at most): a plain dict, read with ``get``.
+_HALVES: Final[list[_Entry | None]] = [None] * (4 << 9)
+_RANKS: Final[dict[int, _Entry]] = {}
+
+
+def _half_entry(index: int) -> _Entry:
+    """The sequences of three cards within one half of one suit (``_HIGH_START``)."""
+    suit, high, bits = index >> 9, index >> 8 & 1, index & 0xFF
+    # The high half's 8 bits are ranks 7 … K, then the A.
+    field = (bits & 0x7F) << 6 | bits >> 7 if high else bits
     offset = 1 + 13 * suit
     alone = tuple(
         _key(offset + a, offset + b, offset + c)
-        for a, b, c in _RUNS
+        for a, b, c in _RUNS[high]
         if field >> a & 1 and field >> b & 1 and field >> c & 1
     )
-    pairs = [p for p in _PAIRS if field >> p[0] & 1 and field >> p[1] & 1]
+    pairs = [p for p in _PAIRS[high] if field >> p[0] & 1 and field >> p[1] & 1]
     slots: list[tuple[int, ...]] = []
     for w in _WILD_IDS:
         if w == TWOS[suit]:
@@ -350,10 +387,10 @@ def _suit_entry(key: int) -> _Entry:
         slots.append(tuple(_with_wild(offset + a, offset + b, w) for a, b in usable))
     twice = [p for p in pairs if TWO in p]
     slots.append(tuple(_with_wild(offset + a, offset + b, TWOS[suit]) for a, b in twice))
-    return _Entry(alone, tuple(slots))
+    entry = _HALVES[index] = _Entry(alone, tuple(slots))
+    return entry
 
 
-@lru_cache(maxsize=TABLE_ENTRIES)
 def _rank_entry(key: int) -> _Entry:
     """The combinations of three cards of one rank: ``key`` has bit ``c`` for each card of
     the rank held and bit ``c + 1`` for each held twice."""
@@ -374,7 +411,8 @@ def _rank_entry(key: int) -> _Entry:
     )
     pairs = sorted({(pool[i], pool[j]) for i in range(n) for j in range(i + 1, n)})
     slots = tuple(tuple(_with_wild(a, b, w) for a, b in pairs) for w in _WILD_IDS)
-    return _Entry(alone, (*slots, ()))
+    entry = _RANKS[key] = _Entry(alone, (*slots, ()))
+    return entry
 
 
 def triples(hand_mask: int, twice_mask: int, banned_ranks: int) -> list[int]:
@@ -388,18 +426,25 @@ def triples(hand_mask: int, twice_mask: int, banned_ranks: int) -> list[int]:
     """
     keys: list[int] = []
     slots = _SLOTS[(hand_mask & WILD_MASK) >> 2]
+    halves = _HALVES
     seen = two_or_more = 0
     for s, shift in _SUIT_SHIFTS:
         field = hand_mask >> shift & FULL_RANKS
         naturals = field & _NOT_TWO
         if field & (field - 1):  # two ranks or more
-            entry = _suit_entry(field | s)
-            keys.extend(entry.alone)
-            with_wild = entry.with_wild
+            index = s | field & 0xFF
+            low_half = halves[index] or _half_entry(index)
+            index = s | 0x100 | (field >> 6) | (field & 1) << 7
+            high_half = halves[index] or _half_entry(index)
+            keys.extend(low_half.alone)
+            keys.extend(high_half.alone)
+            low_wild, high_wild = low_half.with_wild, high_half.with_wild
             for i in slots:
-                keys.extend(with_wild[i])
+                keys.extend(low_wild[i])
+                keys.extend(high_wild[i])
             if field >> TWO & 1 and twice_mask >> (shift + TWO) & 1:
-                keys.extend(with_wild[5])
+                # Only the low half holds pairs with the 2.
+                keys.extend(low_wild[5])
         elif not naturals:
             continue
         two_or_more |= (seen & naturals) | (twice_mask >> shift & naturals)
@@ -410,7 +455,7 @@ def triples(hand_mask: int, twice_mask: int, banned_ranks: int) -> list[int]:
         candidates ^= low
         rank = RANK_MASK[low.bit_length() - 1]
         key = hand_mask & rank | (twice_mask & rank) << 1
-        entry = _rank_entry(key)
+        entry = _RANKS.get(key) or _rank_entry(key)
         keys.extend(entry.alone)
         with_wild = entry.with_wild
         for i in slots:
@@ -420,11 +465,11 @@ def triples(hand_mask: int, twice_mask: int, banned_ranks: int) -> list[int]:
 
 
 #: Per set of wild cards held (bits 2 … 53 of a hand shifted down by 2): their slots.
-_SLOTS = {
+_SLOTS: Final = {
     (sum(BIT[_WILD_IDS[i]] for i in range(5) if m >> i & 1)) >> 2: tuple(
         i for i in range(5) if m >> i & 1
     )
     for m in range(32)
 }
-_SUIT_SHIFTS = tuple((s << RANK_BITS, 1 + 13 * s) for s in range(4))
-_NOT_TWO = FULL_RANKS & ~(1 << TWO)
+_SUIT_SHIFTS: Final = tuple((s << 9, 1 + 13 * s) for s in range(4))
+_NOT_TWO: Final = FULL_RANKS & ~(1 << TWO)

@@ -72,7 +72,7 @@ PICK_UP: Final = PickUp()
 #: DISCARDS[c]: the discard of card id c (index 0 is a placeholder: no card has id 0).
 DISCARDS: Final = tuple(Discard(c) for c in range(54))
 #: The 3-card melds listed so far, by their sorted-triple key (melds.triples).
-MELDS_BY_KEY: dict[int, OpenMeld] = {}
+MELDS_BY_KEY: Final[dict[int, OpenMeld]] = {}
 
 
 def discard(c: int) -> Discard:
@@ -99,7 +99,7 @@ class _LayOffRow(dict[int, LayOff]):
         return move
 
 
-_LAY_OFF_ROWS: list[_LayOffRow] = []
+_LAY_OFF_ROWS: Final[list[_LayOffRow]] = []
 
 
 def lay_off_row(meld_id: int) -> _LayOffRow:

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from mazzo.core.rules import Reduced, reduce_frozen
 
-PLAYER_COUNTS = (2, 3, 4)
-DEFAULT_PLAYERS = 4
+PLAYER_COUNTS: Final = (2, 3, 4)
+DEFAULT_PLAYERS: Final = 4
 #: §2.4.5: with three players and the phase switch, the game changes at 1000 and ends at 1505.
-THREE_PLAYER_SWITCH = 1000
-THREE_PLAYER_TARGET = 1505
+THREE_PLAYER_SWITCH: Final = 1000
+THREE_PLAYER_TARGET: Final = 1505
 #: The spec allows any positive target, hand count and safeguard; a bound keeps totals
 #: far inside the wire's integer fields and every match finite in practice.
-MAX_TARGET = 1_000_000
-MAX_HANDS = 10_000
+MAX_TARGET: Final = 1_000_000
+MAX_HANDS: Final = 10_000
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import lru_cache
+from typing import Final
 
 from mazzo.core.cards import code
 from mazzo.core.errors import IllegalMove, InvalidArgument, NotAllowedNow
@@ -66,15 +67,22 @@ from mazzo.games.burraco.state import (
     taken_mask,
 )
 
-_new = tuple.__new__
-_BELOW_JOKER = (1 << 53) - 1
-_ACQUIRE, _MELD, _OVER = Stage.ACQUIRE, Stage.MELD, Stage.OVER
-HAND_SIZE = 11
+#: Builds the hot records (the state, frequent events) from a tuple, skipping a
+#: NamedTuple's ``__new__``, which is Python even in a compiled build.
+_new: Final = tuple.__new__
+# Hot tuples (the log, a hand, the pile) grow by concatenation, ``t + (x,)``: one copy,
+# where unpacking, ``(*t, x)``, first builds a list, in Python and in mypyc's C alike
+# (hence the ``noqa: RUF005``).
+_BELOW_JOKER: Final = (1 << 53) - 1
+_ACQUIRE: Final = Stage.ACQUIRE
+_MELD: Final = Stage.MELD
+_OVER: Final = Stage.OVER
+HAND_SIZE: Final = 11
 #: §3.1: after this many turns per seat in a row begin with PICK_UP, one must DRAW.
-PICK_UP_TURNS_PER_SEAT = 3
-MOVE = "move.burraco."
-_DRAW_OR_PICK_UP: tuple[Move, ...] = (DRAW, PICK_UP)
-_DRAW_ONLY: tuple[Move, ...] = (DRAW,)
+PICK_UP_TURNS_PER_SEAT: Final = 3
+MOVE: Final = "move.burraco."
+_DRAW_OR_PICK_UP: Final[tuple[Move, ...]] = (DRAW, PICK_UP)
+_DRAW_ONLY: Final[tuple[Move, ...]] = (DRAW,)
 
 # --------------------------------------------------------------------------- deal
 
@@ -172,10 +180,16 @@ def _meld_stage_moves(state: State) -> tuple[Move, ...]:
     size = len(hand)
     side = 0b0101 << (seat & 1) if state.table.players == 4 else side_mask(state, seat)
     forbidden = state.forbidden
-    distinct = dict.fromkeys(hand)
-    held = sum(map(BIT.__getitem__, distinct))
-    # Every card held twice adds its bit once more; only codes below the joker matter.
-    twice = (sum(map(BIT.__getitem__, hand)) - held) & _BELOW_JOKER
+    # The codes held, and those held twice (only codes below the joker matter): one
+    # typed loop, which mypyc compiles to plain integer operations.
+    held = twice = 0
+    for c in hand:
+        bit = BIT[c]
+        if held & bit:
+            twice |= bit
+        else:
+            held |= bit
+    twice &= _BELOW_JOKER
     # Cards that could be discarded now; a move that keeps two cards, one of them
     # discardable, cannot hit a dead end (§3.5), so it needs no further check.
     free = size - hand.count(forbidden) if forbidden else size
@@ -198,18 +212,20 @@ def _meld_stage_moves(state: State) -> tuple[Move, ...]:
                         moves.append(row[c])
     keys = triples(held, twice, banned)
     if safe_three:
-        get = MELDS_BY_KEY.get
-        moves.extend([get(k) or meld_of_key(k) for k in keys])
+        by_key = MELDS_BY_KEY  # a typed dict: compiled, ``get`` is a C call
+        moves.extend([by_key.get(k) or meld_of_key(k) for k in keys])
     else:
         for k in keys:
             move = meld_of_key(k)
             if _meld_error(state, seat, move) is None:
                 moves.append(move)
     if size >= 2:
-        if forbidden:
-            moves.extend([DISCARDS[c] for c in distinct if c != forbidden])
-        else:
-            moves.extend(map(DISCARDS.__getitem__, distinct))
+        # Each code held once, in ascending order (the hand's order), as its lowest bit.
+        bits = held & ~BIT[forbidden] if forbidden else held
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            moves.append(DISCARDS[low.bit_length() - 1])
     elif discard_error(state, hand[0]) is None:
         moves.append(DISCARDS[hand[0]])
     return tuple(moves)
@@ -472,7 +488,7 @@ def _stage_check(state: State, move: Move) -> None:
         raise IllegalMove("move", f"not a Burraco move: {move!r}")
 
 
-_FIELD = {OpenMeld: "meld", LayOff: "lay_off", Discard: "discard"}
+_FIELD: Final = {OpenMeld: "meld", LayOff: "lay_off", Discard: "discard"}
 
 
 def is_legal(state: State, move: Move) -> bool:
@@ -496,12 +512,14 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
             checked = _check_lay_off(state, state.to_act, move.meld_id, move.cards)
             if not isinstance(checked, _Checked):
                 raise IllegalMove(checked[0], f"{move}: {checked[1]}")
-            return _melded(state, checked, ev.LaidOff(state.to_act, move.meld_id, move.cards))
+            laid = _new(ev.LaidOff, (state.to_act, move.meld_id, move.cards))
+            return _melded(state, checked, laid)
         if isinstance(move, OpenMeld):
             checked = _check_meld(state, state.to_act, move)
             if not isinstance(checked, _Checked):
                 raise IllegalMove(checked[0], f"{move}: {checked[1]}")
-            opened = ev.MeldOpened(state.to_act, len(state.melds), move.cards, checked.meld.kind)
+            kind = checked.meld.sig[0]
+            opened = _new(ev.MeldOpened, (state.to_act, len(state.melds), move.cards, kind))
             return _melded(state, checked, opened)
     elif stage is _ACQUIRE:
         if isinstance(move, Draw):
@@ -520,7 +538,7 @@ def _draw(state: State) -> tuple[State, list[ev.Event]]:
     hands = list(state.hands)
     hand = hands[seat]
     i = bisect_right(hand, c)
-    hands[seat] = (*hand[:i], c, *hand[i:])
+    hands[seat] = hand[:i] + (c,) + hand[i:]  # noqa: RUF005
     drew = _new(ev.Drew, (seat,))
     last = len(stock) == 2
     events: list[ev.Event] = [drew, ev.LastTurn(seat)] if last else [drew]
@@ -541,7 +559,7 @@ def _draw(state: State) -> tuple[State, list[ev.Event]]:
             last,
             0,
             state.solo,
-            (*state.log, *events),
+            state.log + tuple(events),
         ),
     )
     return new, events
@@ -556,7 +574,7 @@ def _pick_up(state: State) -> tuple[State, list[ev.Event]]:
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hands[seat] + pile))
     forbidden = pile[0] if len(pile) == 1 and state.table.options.single_card_pile_rule else NO_CARD
-    event = ev.PileTaken(seat, pile)
+    event = _new(ev.PileTaken, (seat, pile))
     new = _new(
         State,
         (
@@ -574,7 +592,7 @@ def _pick_up(state: State) -> tuple[State, list[ev.Event]]:
             False,
             state.pickups + 1,
             state.solo,
-            (*state.log, event),
+            state.log + (event,),  # noqa: RUF005
         ),
     )
     return new, [event]
@@ -643,7 +661,7 @@ def _discard(state: State, c: int) -> tuple[State, list[ev.Event]]:
         if why is not None:
             raise IllegalMove(MOVE + "discard.card", f"discard {code(c)}: {why}")
     hand = hand[:i] + hand[i + 1 :]
-    pile = (*state.pile, c)
+    pile = state.pile + (c,)  # noqa: RUF005
     events: list[ev.Event] = [_new(ev.Discarded, (seat, c))]
     pozzetti, takers, solo, locked = state.pozzetti, state.takers, state.solo, state.locked
     closed = False
@@ -690,7 +708,7 @@ def _discard(state: State, c: int) -> tuple[State, list[ev.Event]]:
             False,
             state.pickups,
             solo,
-            (*state.log, *events),
+            state.log + tuple(events),
         ),
     )
     return new, events

@@ -8,14 +8,16 @@ pair's score, rounded up (§2.4.4).
 
 from __future__ import annotations
 
+from typing import Final
+
 from mazzo.games.burraco.cards import VALUE
 from mazzo.games.burraco.melds import BURRACO_SIZE, SEMIPULITO, Burraco
 from mazzo.games.burraco.options import Options
 from mazzo.games.burraco.state import HandScore, State, Table, hand_sides, taken_mask
 
-BONUS = {Burraco.PULITO: 200, Burraco.SEMIPULITO: 150, Burraco.SPORCO: 100}
-CLOSING_BONUS = 100
-NO_POZZETTO = 100
+BONUS: Final = {Burraco.PULITO: 200, Burraco.SEMIPULITO: 150, Burraco.SPORCO: 100}
+CLOSING_BONUS: Final = 100
+NO_POZZETTO: Final = 100
 
 
 def burraco_of(options: Options, clean: Burraco) -> Burraco:

@@ -12,7 +12,7 @@ it and a side is worked out from the seats (``side_mask``).
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mazzo.games.burraco.melds import Interp, Kind, Sig, accepts, interpret
 from mazzo.games.burraco.options import Options
@@ -26,8 +26,11 @@ class Stage(IntEnum):
     OVER = 3
 
 
-NO_SEAT = -1
-NO_CARD = 0
+NO_SEAT: Final = -1
+NO_CARD: Final = 0
+_COMBINATION: Final = Kind.COMBINATION
+#: A NamedTuple built from a tuple, without its Python ``__new__`` (rules._new).
+_new: Final = tuple.__new__
 
 
 class Meld(NamedTuple):
@@ -55,8 +58,8 @@ class Meld(NamedTuple):
 
 def new_meld(seat: int, cards: tuple[int, ...], sig: Sig) -> Meld:
     """A meld of a valid signature (the caller checked it)."""
-    rank_bit = 1 << sig[1] if sig[0] is Kind.COMBINATION else 0
-    return tuple.__new__(Meld, (seat, cards, sig, accepts(sig), rank_bit))
+    rank_bit = 1 << sig[1] if sig[0] is _COMBINATION else 0
+    return _new(Meld, (seat, cards, sig, accepts(sig), rank_bit))
 
 
 class HandScore(NamedTuple):

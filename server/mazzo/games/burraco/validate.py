@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from typing import Final
 
 from mazzo.core.cards import code
 from mazzo.core.errors import InvalidArgument, InvalidState
@@ -38,10 +39,10 @@ from mazzo.games.burraco.state import (
 P = "state.burraco."
 T = P + "table."
 #: Far more deals than any match makes, and room to count on within 64 bits.
-MAX_COUNTER = 2**63
-_SORTED_DECK = sorted(DECK)
-POZZETTO_SIZE = 11
-THREE_PLAYER_P1 = 18
+MAX_COUNTER: Final = 2**63
+_SORTED_DECK: Final = sorted(DECK)
+POZZETTO_SIZE: Final = 11
+THREE_PLAYER_P1: Final = 18
 
 
 def validate(state: State) -> None:

@@ -11,38 +11,41 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from typing import Final
 
 from mazzo.core.cards import RANKS, card, rank_of, suit_of
 
-MARAFFA_RANKS = "A234567JQK"
+MARAFFA_RANKS: Final = "A234567JQK"
 #: The 40 cards in canonical order: the unshuffled deck.
-DECK: tuple[int, ...] = tuple(card(r + s) for s in "SHDC" for r in RANKS if r in MARAFFA_RANKS)
-IN_DECK = frozenset(DECK)
-SUIT_BITS = 10
-FULL_SUIT = (1 << SUIT_BITS) - 1
+DECK: Final[tuple[int, ...]] = tuple(
+    card(r + s) for s in "SHDC" for r in RANKS if r in MARAFFA_RANKS
+)
+IN_DECK: Final = frozenset(DECK)
+SUIT_BITS: Final = 10
+FULL_SUIT: Final = (1 << SUIT_BITS) - 1
 
-_STRENGTH = {"3": 10, "2": 9, "A": 8, "K": 7, "Q": 6, "J": 5, "7": 4, "6": 3, "5": 2, "4": 1}
-_THIRDS = {"A": 3, "3": 1, "2": 1, "K": 1, "Q": 1, "J": 1, "7": 0, "6": 0, "5": 0, "4": 0}
+_STRENGTH: Final = {"3": 10, "2": 9, "A": 8, "K": 7, "Q": 6, "J": 5, "7": 4, "6": 3, "5": 2, "4": 1}
+_THIRDS: Final = {"A": 3, "3": 1, "2": 1, "K": 1, "Q": 1, "J": 1, "7": 0, "6": 0, "5": 0, "4": 0}
 
 #: Per card id: strength within its suit (1..10), its value in thirds, its suit, its bit.
-STRENGTH: list[int] = [0] * 54
-THIRDS: list[int] = [0] * 54
-SUIT: list[int] = [-1] * 54
-BIT: list[int] = [0] * 54
+STRENGTH: Final[list[int]] = [0] * 54
+THIRDS: Final[list[int]] = [0] * 54
+SUIT: Final[list[int]] = [-1] * 54
+BIT: Final[list[int]] = [0] * 54
 for _i, _c in enumerate(DECK):
     STRENGTH[_c] = _STRENGTH[rank_of(_c)]
     THIRDS[_c] = _THIRDS[rank_of(_c)]
     SUIT[_c] = suit_of(_c)
     BIT[_c] = 1 << _i
 
-SUIT_MASK: tuple[int, ...] = tuple(FULL_SUIT << (SUIT_BITS * s) for s in range(4))
-ACES = frozenset(c for c in DECK if rank_of(c) == "A")
-FOUR_OF_COINS = card("4D")
+SUIT_MASK: Final[tuple[int, ...]] = tuple(FULL_SUIT << (SUIT_BITS * s) for s in range(4))
+ACES: Final = frozenset(c for c in DECK if rank_of(c) == "A")
+FOUR_OF_COINS: Final = card("4D")
 #: Per suit: the marafona, 3 + 2 + A of that suit, as a mask.
-MARAFONA: tuple[int, ...] = tuple(sum(BIT[card(r + s)] for r in "32A") for s in "SHDC")
-TRUMP_ACE: tuple[int, ...] = tuple(card("A" + s) for s in "SHDC")
+MARAFONA: Final[tuple[int, ...]] = tuple(sum(BIT[card(r + s)] for r in "32A") for s in "SHDC")
+TRUMP_ACE: Final[tuple[int, ...]] = tuple(card("A" + s) for s in "SHDC")
 #: Ranks a STRISCIO promises: K or lower.
-LOW_FOR_STRISCIO = frozenset(c for c in DECK if rank_of(c) in "KQJ7654")
+LOW_FOR_STRISCIO: Final = frozenset(c for c in DECK if rank_of(c) in "KQJ7654")
 
 
 @cache
@@ -61,7 +64,7 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 #: _FIELD_CARDS[suit][field]: the cards of a suit's 10-bit field, in canonical order.
-_FIELD_CARDS = tuple(
+_FIELD_CARDS: Final = tuple(
     tuple(
         tuple(DECK[SUIT_BITS * suit + i] for i in range(SUIT_BITS) if field >> i & 1)
         for field in range(FULL_SUIT + 1)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.core.shuffle import draw_below, shuffled
@@ -58,9 +58,9 @@ from mazzo.games.maraffa.view import View, controller_of
 #: sample's generator seed, k = 1 the stock's order, k = 2 + 2i how many cards of
 #: class i go to each place, k = 3 + 2i which of them (a shuffle). A view has at
 #: most 40 hidden cards, hence at most 40 classes: k < 128.
-_COUNTERS = 128
-_STOCK = -2
-_LEADER_SIGNALS = frozenset(
+_COUNTERS: Final = 128
+_STOCK: Final = -2
+_LEADER_SIGNALS: Final = frozenset(
     {
         Signal.BUSSO,
         Signal.STRISCIO,
@@ -71,7 +71,7 @@ _LEADER_SIGNALS = frozenset(
         Signal.BUONA,
     }
 )
-_FACTORIAL = [math.factorial(n) for n in range(41)]
+_FACTORIAL: Final = [math.factorial(n) for n in range(41)]
 
 
 class _Play(NamedTuple):
@@ -782,10 +782,10 @@ def _sample(
 
 #: Hands a game may go on after a tie at the top raised its target (§4.2.2, B.3.3):
 #: the rules set no limit (see ``moves_bound``), these are the allowance.
-TIE_HANDS = {2: 8, 3: 16}
+TIE_HANDS: Final = {2: 8, 3: 16}
 #: Beyond this many hands left in a match, redeals are bounded by one per hand
 #: instead of by reading the generator's deals one by one (``_redeals``).
-_SCAN_HANDS = 2000
+_SCAN_HANDS: Final = 2000
 
 
 def moves_bound(state: State, to_match_end: bool) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.core.facade import EngineRules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
@@ -44,7 +44,7 @@ def _names(
     return tuple(m.name.lower() for m in enum if m.name != "FORM_DEFAULT")
 
 
-OPTIONS = (
+OPTIONS: Final = (
     OptionSpec("target", "points that win a game", "41", (">= 1", "21", "31", "41", "51", "361")),
     OptionSpec(
         "fractions", "thirds dropped each hand, or kept", "floor_per_hand", _names(Fractions)
@@ -118,7 +118,7 @@ OPTIONS = (
 
 AnyState = State | TrionfoState
 AnyEvent = Event | TrionfoEvent
-TRIONFO_PLAYERS = 5
+TRIONFO_PLAYERS: Final = 5
 
 
 def _deal(options: Options, players: int, seed: int) -> tuple[AnyState, list[AnyEvent]]:
@@ -219,7 +219,7 @@ def _score(state: AnyState) -> ScoreReport:
     return ScoreReport(sides, winner is not None, () if winner is None else (winner,))
 
 
-RULES: EngineRules[AnyState, Move, Options] = EngineRules(
+RULES: Final[EngineRules[AnyState, Move, Options]] = EngineRules(
     id="maraffa",
     display_name="Maraffa / Marafone Beccacino",
     player_counts=PLAYER_COUNTS,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Final
 
 from mazzo.core.cards import card
 from mazzo.core.rules import Reduced, reduce_frozen
@@ -56,10 +57,10 @@ class TrionfoAuction(IntEnum):
     SINGLE_ROUND = 2
 
 
-PLAYER_COUNTS = (2, 3, 4, 5)
-DEFAULT_PLAYERS = 4
-FOUR_OF_SPADES = card("4S")
-FIVE_OF_SWORDS = card("5S")
+PLAYER_COUNTS: Final = (2, 3, 4, 5)
+DEFAULT_PLAYERS: Final = 4
+FOUR_OF_SPADES: Final = card("4S")
+FIVE_OF_SWORDS: Final = card("5S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +131,7 @@ class Options:
 
 
 #: Options of maraffa.md that do not apply to Trionfo (A.9), and those of the forms.
-MARAFFA_ONLY = (
+MARAFFA_ONLY: Final = (
     "three_player_form",
     "removed_four",
     "target",
@@ -146,7 +147,7 @@ MARAFFA_ONLY = (
     "two_player_must_follow",
     "dummy_seat",
 )
-TRIONFO_ONLY = (
+TRIONFO_ONLY: Final = (
     "trionfo_first_speaker_card",
     "trionfo_deal_batch",
     "trionfo_auction",
@@ -155,10 +156,10 @@ TRIONFO_ONLY = (
     "match_deals",
     "count_thrown_in",
 )
-DECK39_ONLY = ("removed_four",)
+DECK39_ONLY: Final = ("removed_four",)
 #: removed_four may be any Four but 4D, which picks the first battezzante (B.1.1).
-REMOVABLE_FOURS = (FOUR_OF_SPADES, card("4H"), card("4C"))
-_DEFAULTS = Options()
+REMOVABLE_FOURS: Final = (FOUR_OF_SPADES, card("4H"), card("4C"))
+_DEFAULTS: Final = Options()
 
 
 def seats_for(options: Options, players: int) -> int:

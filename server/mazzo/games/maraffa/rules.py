@@ -13,6 +13,7 @@ without NamedTuple's Python-level ``__new__``. Everything else is plain code.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from mazzo.core.errors import IllegalMove, InvalidArgument, NotAllowedNow
 from mazzo.core.shuffle import draw_below, shuffled
@@ -77,16 +78,16 @@ from mazzo.games.maraffa.signals import (
 from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, sides_of, team_of
 from mazzo.games.maraffa.tricks import WIN_KEYS
 
-WEAK_HAND_THIRDS = 4
+WEAK_HAND_THIRDS: Final = 4
 #: Players this engine deals for; five play Trionfo (trionfo.py).
-ENGINE_PLAYERS = (2, 3, 4)
+ENGINE_PLAYERS: Final = (2, 3, 4)
 #: The spec allows any target >= 1; a bound keeps every total (in thirds too) far
 #: inside the wire's integer fields. The documented targets go up to 361.
-MAX_TARGET = 1_000_000
+MAX_TARGET: Final = 1_000_000
 _new = tuple.__new__
-_PLAY = Phase.PLAY
+_PLAY: Final = Phase.PLAY
 #: ``State.won`` at the start of a hand, by number of seats.
-_NOTHING_WON = {seats: (0,) * sides_of(seats) for seats in (2, 3, 4)}
+_NOTHING_WON: Final = {seats: (0,) * sides_of(seats) for seats in (2, 3, 4)}
 
 PlayRow = tuple[Move, ...]
 SuitTable = tuple[tuple[PlayRow, ...], ...]
@@ -118,18 +119,18 @@ def _with_claim(table: SuitTable) -> SuitTable:
 
 # The common cases are table lookups; _legal_plays_general gives the same lists.
 # Plays without signal or declaration:
-_PLAIN = _by_suit_field(_plays(Signal.NONE))
+_PLAIN: Final = _by_suit_field(_plays(Signal.NONE))
 # A leader's plays with the core signals, unchecked: the same four for every card:
-_LEAD_CORE = _by_suit_field(_plays(Signal.NONE, Signal.BUSSO, Signal.STRISCIO, Signal.VOLO))
+_LEAD_CORE: Final = _by_suit_field(_plays(Signal.NONE, Signal.BUSSO, Signal.STRISCIO, Signal.VOLO))
 # A trump played by a follower void in a non-trump led suit may announce the cut:
-_CUT = _by_suit_field(_plays(Signal.NONE, Signal.TAGLIO))
+_CUT: Final = _by_suit_field(_plays(Signal.NONE, Signal.TAGLIO))
 # The same with CLAIM after the plays, for the last suit of a listing.
-_PLAIN_CLAIM = _with_claim(_PLAIN)
+_PLAIN_CLAIM: Final = _with_claim(_PLAIN)
 #: The same tables for the five-player engine (trionfo.py), which has no CLAIM.
-PLAIN_PLAYS = _PLAIN
-LEAD_CORE_PLAYS = _LEAD_CORE
-_LEAD_CORE_CLAIM = _with_claim(_LEAD_CORE)
-_CUT_CLAIM = _with_claim(_CUT)
+PLAIN_PLAYS: Final = _PLAIN
+LEAD_CORE_PLAYS: Final = _LEAD_CORE
+_LEAD_CORE_CLAIM: Final = _with_claim(_LEAD_CORE)
+_CUT_CLAIM: Final = _with_claim(_CUT)
 
 
 def _may_cut(options: Options, seats: int) -> bool:
@@ -137,7 +138,7 @@ def _may_cut(options: Options, seats: int) -> bool:
 
 
 #: _CUT_ALLOWED[seats][signal set]: is TAGLIO in force (``_may_cut`` as a lookup)?
-_CUT_ALLOWED = {
+_CUT_ALLOWED: Final = {
     seats: {
         signal_set: _may_cut(Options(signals=signal_set), seats)
         for signal_set in (SignalSet.NONE, SignalSet.CORE, SignalSet.EXTENDED)
@@ -155,10 +156,10 @@ def _may_declare(options: Options, hand: int, trump: int) -> bool:
 
 
 # Per trump suit: plain plays, except that trumps may carry TAGLIO.
-_CUT_BY_TRUMP = tuple(
+_CUT_BY_TRUMP: Final = tuple(
     tuple(_CUT[s] if s == trump else _PLAIN[s] for s in range(4)) for trump in range(4)
 )
-_CUT_BY_TRUMP_CLAIM = tuple(
+_CUT_BY_TRUMP_CLAIM: Final = tuple(
     tuple(_CUT_CLAIM[s] if s == trump else _PLAIN_CLAIM[s] for s in range(4)) for trump in range(4)
 )
 
@@ -498,11 +499,11 @@ def _redeal(state: State) -> tuple[State, list[ev.Event]]:
     return new, [ev.RedealRequested(seat), *events]
 
 
-_TAGLIO = Signal.TAGLIO
-_FREE_LEAD_SIGNALS = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO})
+_TAGLIO: Final = Signal.TAGLIO
+_FREE_LEAD_SIGNALS: Final = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO})
 #: _FREE_LEAD[seats][signal set]: the lead signals valid on any card when signals are
 #: not checked for truth: the core ones that are enabled (a lookup, not two calls).
-_FREE_LEAD = {
+_FREE_LEAD: Final = {
     seats: {
         signal_set: _FREE_LEAD_SIGNALS & enabled(Options(signals=signal_set), seats)
         for signal_set in (SignalSet.NONE, SignalSet.CORE, SignalSet.EXTENDED)
@@ -559,8 +560,9 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     if not marafona and n < seats and table.options.marafona_auto_declare:
         marafona = marafona_error(state, seat, hand, c) is None
     hands[seat] = hand ^ BIT[c]
-    played = (*played, c)
-    signals = (*signals, signal)
+    # Concatenation: one copy (unpacking builds a list first, compiled or not).
+    played = played + (c,)  # noqa: RUF005
+    signals = signals + (signal,)  # noqa: RUF005
     events: list[ev.Event] = [_new(ev.CardPlayed, (seat, c, signal, marafona))]
     if marafona:
         marafona_seat = seat
@@ -584,12 +586,18 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
         return next_state, events
     # The trick is complete: the winner takes it; in the 2-player form both draw (§2.3.2).
     cards = played[-seats:]
-    # winning_index(cards, trump), inlined: once per trick.
-    keys = list(map(WIN_KEYS[trump][SUIT[cards[0]]].__getitem__, cards))
-    winner = (seat + 1 + keys.index(max(keys))) % seats
+    # winning_index(cards, trump) and the trick's count (aces * 256 + third-cards),
+    # inlined in one typed loop: once per trick.
+    keys = WIN_KEYS[trump][SUIT[cards[0]]]
+    best = first = count = 0
+    for i, played_card in enumerate(cards):
+        key = keys[played_card]
+        if key > best:
+            best, first = key, i
+        count += COUNT[played_card]
+    winner = (seat + 1 + first) % seats
     number = (n + 1) // seats
     last = number == (10 if seats == 4 else TRICKS_PER_HAND[seats])
-    count = sum(map(COUNT.__getitem__, cards))  # aces * 256 + third-cards
     thirds = 3 * (count >> 8) + (count & 255) + (LAST_TRICK_THIRDS if last else 0)
     events.append(_new(ev.TrickWon, (number, winner, thirds)))
     tallies = list(won or tally(state))
@@ -599,7 +607,7 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
         hands[1 - winner] |= BIT[stock[1]]
         events.append(ev.CardDrawn(winner, stock[0]))
         events.append(ev.CardDrawn(1 - winner, stock[1]))
-        drawn = (*drawn, stock[0], stock[1])
+        drawn = drawn + stock[:2]
         stock = stock[2:]
     next_state = _new(
         State,

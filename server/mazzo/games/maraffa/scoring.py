@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from mazzo.games.maraffa.cards import ACES, THIRDS
 from mazzo.games.maraffa.options import ClaimRule, Options
 from mazzo.games.maraffa.state import (
@@ -14,17 +16,17 @@ from mazzo.games.maraffa.state import (
 )
 from mazzo.games.maraffa.tricks import winning_index
 
-LAST_TRICK_THIRDS = 3
+LAST_TRICK_THIRDS: Final = 3
 #: Per card id: 256 for an ace, 1 for a card worth one third (3, 2, K, Q, J), so one
 #: sum over a trick counts both.
-COUNT = [256 if c in ACES else THIRDS[c] for c in range(54)]
+COUNT: Final = [256 if c in ACES else THIRDS[c] for c in range(54)]
 #: Added to the tally (``State.won``) of the side that won a hand's last trick.
-LAST_TRICK = 1 << 16
-MARAFONA_POINTS = 3
+LAST_TRICK: Final = 1 << 16
+MARAFONA_POINTS: Final = 3
 
 
 #: Tricks in a hand by number of seats: 20 with two (stock), 13 with three (39 cards).
-TRICKS_PER_HAND = (0, 0, 20, 13, 10)
+TRICKS_PER_HAND: Final = (0, 0, 20, 13, 10)
 
 
 def tricks_per_hand(seats: int) -> int:

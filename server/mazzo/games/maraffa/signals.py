@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from mazzo.games.maraffa.cards import (
     BIT,
     DECK,
@@ -18,9 +20,9 @@ from mazzo.games.maraffa.options import MarafonaRule, Options, SignalSet
 from mazzo.games.maraffa.state import State
 from mazzo.games.maraffa.tricks import fallen
 
-CORE = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO, Signal.TAGLIO})
-EXTENDED = CORE | {Signal.FUORI_TUTTO, Signal.TAGLIA, Signal.RISTRISCIO, Signal.BUONA}
-LEADER_SIGNALS = (
+CORE: Final = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO, Signal.TAGLIO})
+EXTENDED: Final = CORE | {Signal.FUORI_TUTTO, Signal.TAGLIA, Signal.RISTRISCIO, Signal.BUONA}
+LEADER_SIGNALS: Final = (
     Signal.BUSSO,
     Signal.STRISCIO,
     Signal.VOLO,
@@ -31,12 +33,16 @@ LEADER_SIGNALS = (
 )
 
 
-_ENABLED = {SignalSet.NONE: frozenset[Signal](), SignalSet.CORE: CORE, SignalSet.EXTENDED: EXTENDED}
-_NO_SIGNALS = frozenset[Signal]()
+_ENABLED: Final = {
+    SignalSet.NONE: frozenset[Signal](),
+    SignalSet.CORE: CORE,
+    SignalSet.EXTENDED: EXTENDED,
+}
+_NO_SIGNALS: Final = frozenset[Signal]()
 #: Three players with 39 cards: core without BUSSO (there is no partner to ask), and
 #: only core (maraffa-forms.md B.2.4, B.4); extended is refused with the options.
-DECK39_CORE = frozenset({Signal.STRISCIO, Signal.VOLO, Signal.TAGLIO})
-_DECK39_ENABLED = {SignalSet.NONE: _NO_SIGNALS, SignalSet.CORE: DECK39_CORE}
+DECK39_CORE: Final = frozenset({Signal.STRISCIO, Signal.VOLO, Signal.TAGLIO})
+_DECK39_ENABLED: Final = {SignalSet.NONE: _NO_SIGNALS, SignalSet.CORE: DECK39_CORE}
 
 
 def enabled(options: Options, seats: int) -> frozenset[Signal]:

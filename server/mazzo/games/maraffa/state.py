@@ -9,7 +9,7 @@ tricks are the flat list of cards played (see tricks.py for leaders and winners)
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.games.maraffa.options import Options
 
@@ -20,8 +20,8 @@ class Phase(IntEnum):
     OVER = 3
 
 
-NO_SEAT = -1
-NO_SUIT = -1
+NO_SEAT: Final = -1
+NO_SUIT: Final = -1
 
 
 class Trick(NamedTuple):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from mazzo.games.maraffa.cards import STRENGTH, SUIT
 from mazzo.games.maraffa.state import NO_SEAT, State, Trick
 
 #: Added to a trump's strength so that any trump beats any card of the led suit.
-TRUMP_BONUS = 20
+TRUMP_BONUS: Final = 20
 
 
 def _key(card: int, trump: int, led: int) -> int:
@@ -16,7 +18,7 @@ def _key(card: int, trump: int, led: int) -> int:
 
 
 #: WIN_KEYS[trump][led][card]: how strongly a card stands in a trick (0: it cannot win).
-WIN_KEYS = tuple(
+WIN_KEYS: Final = tuple(
     tuple([_key(c, trump, led) for c in range(54)] for led in range(4)) for trump in range(4)
 )
 

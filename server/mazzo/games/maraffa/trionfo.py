@@ -12,6 +12,8 @@ one and ending the match after ``match_deals`` deals.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mazzo.core.errors import IllegalMove, InvalidArgument, NotAllowedNow
 from mazzo.core.shuffle import draw_below, shuffled
 from mazzo.games.maraffa.cards import BIT, DECK, IN_DECK, SUIT, SUIT_BITS, SUIT_MASK, THIRDS
@@ -68,18 +70,18 @@ from mazzo.games.maraffa.trionfo_state import (
 )
 
 #: The trionfo_deal_batch values of A.2.1 (each divides 8, so every seat gets 8).
-DEAL_BATCHES = (1, 2, 4, 8)
-MAX_MATCH_DEALS = 1_000_000
+DEAL_BATCHES: Final = (1, 2, 4, 8)
+MAX_MATCH_DEALS: Final = 1_000_000
 #: The leader's signals with ``trionfo_signals = core`` (A.5.5), never checked.
-CORE_LEAD_SIGNALS = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO})
-_PLAY = TPhase.PLAY
+CORE_LEAD_SIGNALS: Final = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO})
+_PLAY: Final = TPhase.PLAY
 _new = tuple.__new__
 #: AUCTION_MOVES[high]: every bid above ``high``, ascending, then PASS (A.8).
-AUCTION_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+AUCTION_MOVES: Final[tuple[tuple[Move, ...], ...]] = tuple(
     (*(m for m in BIDS[high + 1 :] if m is not None), PASS) for high in range(len(Contract) + 1)
 )
 #: A.8: under CHIAMO, by suit S H D C, then the called card in canonical order (120).
-CALL_MOVES: tuple[Move, ...] = tuple(
+CALL_MOVES: Final[tuple[Move, ...]] = tuple(
     m for suit in range(4) for c in DECK if SUIT[c] != suit if (m := CALLS[suit][c]) is not None
 )
 B = "move.maraffa."

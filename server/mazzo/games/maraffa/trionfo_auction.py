@@ -7,14 +7,14 @@ and refuses a history the rules could not have produced.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.games.maraffa.moves import Contract
 from mazzo.games.maraffa.options import TrionfoAuction
 from mazzo.games.maraffa.trionfo_state import NO_SEAT, PASSED, SEATS
 
-_EVERYONE = (1 << SEATS) - 1
-_TOP = Contract.MASO_DEI_MASI
+_EVERYONE: Final = (1 << SEATS) - 1
+_TOP: Final = Contract.MASO_DEI_MASI
 
 
 class Auction(NamedTuple):

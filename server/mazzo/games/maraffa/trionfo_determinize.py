@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from math import factorial
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.core.errors import InvalidArgument, InvalidState, NotAllowedNow
 from mazzo.core.shuffle import draw_below, shuffled
@@ -55,15 +55,15 @@ from mazzo.games.maraffa.trionfo_validate import validate
 from mazzo.games.maraffa.trionfo_view import TrionfoView
 
 V = "view.maraffa."
-VT = V + "trionfo."
+VT: Final = V + "trionfo."
 #: Draw numbers per sample (see the module docstring): 1 + 2 per class, at most 16
 #: classes (the subsets of the four other seats).
-STRIDE = 64
-_FACT = [factorial(n) for n in range(len(DECK) + 1)]
+STRIDE: Final = 64
+_FACT: Final = [factorial(n) for n in range(len(DECK) + 1)]
 #: Speeches of an auction at most: 4 rising bids and 4 passes (the declarer never
 #: passes); with no bid, 5 passes. Under ``single_round``, 5.
-MAX_SPEECHES = 8
-PLAYS = SEATS * TRICKS
+MAX_SPEECHES: Final = 8
+PLAYS: Final = SEATS * TRICKS
 
 
 class _Class(NamedTuple):

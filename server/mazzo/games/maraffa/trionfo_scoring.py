@@ -7,7 +7,7 @@ from the cards played, the auction and the called card.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.core.rules import ScoreReport, SideScore
 from mazzo.games.maraffa.cards import ACES, BIT, THIRDS
@@ -28,14 +28,14 @@ from mazzo.games.maraffa.trionfo_state import (
 )
 
 #: Six card points, in thirds: the declarer's side wins CHIAMO, DI_PIU (and MASO).
-SIX_POINTS = 18
+SIX_POINTS: Final = 18
 #: One whole card point, in thirds: under MASO the opponents may not reach it first.
-ONE_POINT = 3
+ONE_POINT: Final = 3
 #: Per card id: 256 for an ace, 1 for a card worth one third (as in scoring.py).
-_COUNT = [256 if c in ACES else THIRDS[c] for c in range(54)]
+_COUNT: Final = [256 if c in ACES else THIRDS[c] for c in range(54)]
 #: What each popolo member pays (or receives) per contract when the declarer is alone:
 #: the declarer gets four times as much (A.6.3).
-_UNIT = {Contract.CHIAMO: 2, Contract.DI_PIU: 2, Contract.MASO: 4, Contract.MASO_DEI_MASI: 8}
+_UNIT: Final = {Contract.CHIAMO: 2, Contract.DI_PIU: 2, Contract.MASO: 4, Contract.MASO_DEI_MASI: 8}
 
 
 def auction_of(state: TrionfoState) -> Auction:

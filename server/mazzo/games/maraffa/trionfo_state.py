@@ -12,18 +12,18 @@ called card.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.games.maraffa.options import Options
 from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, HandScore
 
-SEATS = 5
-TRICKS = 8
-CARDS_EACH = 8
+SEATS: Final = 5
+TRICKS: Final = 8
+CARDS_EACH: Final = 8
 #: A speech of the auction is a contract level (moves.Contract), or this for a pass.
-PASSED = 0
+PASSED: Final = 0
 #: No called card (contracts other than CHIAMO, and before the declaration).
-NO_CARD = 0
+NO_CARD: Final = 0
 
 __all__ = [
     "CARDS_EACH",

@@ -9,6 +9,7 @@ name the wire field at fault, as validate.py does for the other forms.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from mazzo.core.cards import code
 from mazzo.core.errors import InvalidArgument, InvalidState
@@ -42,9 +43,9 @@ from mazzo.games.maraffa.validate import MAX_HAND_NUMBER
 P = "state.maraffa."
 T = P + "table."
 R = P + "trionfo."
-FULL_DECK = sum(BIT[c] for c in DECK)
-MAX_COUNTER = 2**63
-ALL_THIRDS = 35
+FULL_DECK: Final = sum(BIT[c] for c in DECK)
+MAX_COUNTER: Final = 2**63
+ALL_THIRDS: Final = 35
 
 
 def _seat(value: int, field: str) -> None:

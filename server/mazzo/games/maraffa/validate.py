@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from functools import lru_cache
+from typing import Final
 
 from mazzo.core.cards import code
 from mazzo.core.errors import InvalidArgument, InvalidState
@@ -31,15 +32,15 @@ from mazzo.games.maraffa.state import (
 )
 from mazzo.games.maraffa.tricks import seat_of_play, trick_leaders
 
-FULL_DECK = sum(BIT[c] for c in DECK)
+FULL_DECK: Final = sum(BIT[c] for c in DECK)
 P = "state.maraffa."
 T = P + "table."
 #: Far more deals than any match makes, and room to count on within 64 bits.
-MAX_COUNTER = 2**63
+MAX_COUNTER: Final = 2**63
 #: Far more hands than any match has (its target is at most 1,000,000 points, and each
 #: hand gives the sides 10 points or more together), and room on the wire (uint32) for
 #: the next hand's number: a state at hand 2**32 - 1 could not be written after it.
-MAX_HAND_NUMBER = 2**31
+MAX_HAND_NUMBER: Final = 2**31
 
 
 def hand_mask(cards: Collection[int], field: str) -> int:

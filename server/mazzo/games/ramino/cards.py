@@ -10,23 +10,24 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Iterable
+from typing import Final
 
 from mazzo.core.cards import RANKS, SUITS
 
 #: ALL_52_CODES of ramino.md §3.5, in canonical order.
-CODES: tuple[int, ...] = tuple(range(1, 53))
-IN_PACK = frozenset(CODES)
+CODES: Final[tuple[int, ...]] = tuple(range(1, 53))
+IN_PACK: Final = frozenset(CODES)
 #: The unshuffled deck: two 52-card packs, each in canonical order (README §3).
-DECK: tuple[int, ...] = CODES + CODES
-COPIES = 2
+DECK: Final[tuple[int, ...]] = CODES + CODES
+COPIES: Final = 2
 
 #: Per card id: suit 0..3 (S H D C) and rank 0..12 (A 2 … T J Q K).
-SUIT: tuple[int, ...] = (-1, *((c - 1) // 13 for c in CODES))
-RANK: tuple[int, ...] = (-1, *((c - 1) % 13 for c in CODES))
+SUIT: Final[tuple[int, ...]] = (-1, *((c - 1) // 13 for c in CODES))
+RANK: Final[tuple[int, ...]] = (-1, *((c - 1) % 13 for c in CODES))
 JACK, KING = RANKS.index("J"), RANKS.index("K")
-FIGURES = frozenset(c for c in CODES if RANK[c] >= JACK)
+FIGURES: Final = frozenset(c for c in CODES if RANK[c] >= JACK)
 #: Per card id: one copy in the packed form.
-ONE: tuple[int, ...] = tuple(1 << (2 * c) for c in range(53))
+ONE: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(53))
 
 
 def card_at(suit: int, rank: int) -> int:

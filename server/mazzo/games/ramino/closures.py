@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import cache, lru_cache
 from itertools import product
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.games.ramino.cards import CODES, FIGURES, ONE, RANK, SUIT, card_at, pack
 
@@ -62,14 +62,14 @@ class Closure(NamedTuple):
 
 
 # The joker during a search.
-FREE = 0  # may still be used: no card named, W not placed
-HELD = 1  # a card was named the joker; W must still be placed
-OWED = 2  # W was placed; a card must still be named the joker
-SPENT = 3  # used, or not allowed
+FREE: Final = 0  # may still be used: no card named, W not placed
+HELD: Final = 1  # a card was named the joker; W must still be placed
+OWED: Final = 2  # W was placed; a card must still be named the joker
+SPENT: Final = 3  # used, or not allowed
 
-_LOW_BITS = sum(1 << (2 * c) for c in CODES)
-_SUIT_FIELD = tuple(sum(3 << (2 * card_at(s, r)) for r in range(13)) for s in range(4))
-_FIGURE_FIELD = sum(3 << (2 * c) for c in FIGURES)
+_LOW_BITS: Final = sum(1 << (2 * c) for c in CODES)
+_SUIT_FIELD: Final = tuple(sum(3 << (2 * card_at(s, r)) for r in range(13)) for s in range(4))
+_FIGURE_FIELD: Final = sum(3 << (2 * c) for c in FIGURES)
 
 
 def _neighbours(c: int) -> int:
@@ -85,10 +85,10 @@ def _neighbours(c: int) -> int:
     return sum(3 << (2 * o) for o in codes)
 
 
-_NEIGHBOURS = (0, *(_neighbours(c) for c in CODES))
-_RANK_LOW = tuple(sum(1 << (2 * card_at(t, r)) for t in range(4)) for r in range(13))
+_NEIGHBOURS: Final = (0, *(_neighbours(c) for c in CODES))
+_RANK_LOW: Final = tuple(sum(1 << (2 * card_at(t, r)) for t in range(4)) for r in range(13))
 #: Per card: its rank in every suit and its whole suit, the cards its combinations use.
-_LOCAL = (
+_LOCAL: Final = (
     0,
     *(_SUIT_FIELD[SUIT[c]] | sum(3 << (2 * card_at(t, RANK[c])) for t in range(4)) for c in CODES),
 )
@@ -124,7 +124,7 @@ def _isolated(m: int, dup: bool) -> list[int]:
 # --------------------------------------------------------------------------- combinations
 
 
-_RANK_CODES = tuple(tuple(card_at(t, r) for t in range(4)) for r in range(13))
+_RANK_CODES: Final = tuple(tuple(card_at(t, r) for t in range(4)) for r in range(13))
 
 
 @cache
@@ -249,9 +249,9 @@ def _may_split(m: int, w: int, dup: bool) -> bool:
 
 
 #: No split: every entry of a search result is INF.
-INF = 1 << 12
-_NONE = (INF, INF, INF, INF)
-_DONE = (0, INF, INF, INF)
+INF: Final = 1 << 12
+_NONE: Final = (INF, INF, INF, INF)
+_DONE: Final = (0, INF, INF, INF)
 Splits = tuple[int, int, int, int]
 
 
@@ -292,7 +292,7 @@ def _search(m: int, n: int, w: int, runs: bool, dup: bool, memo: dict[int, Split
 
 
 #: ``parts`` for "any number of combinations".
-ANY = -1
+ANY: Final = -1
 
 
 def _room(slots: int, parts: int, runs: bool) -> bool:
@@ -513,11 +513,11 @@ def can_close(m: int, jokers: int, dup: bool) -> bool:
     return False
 
 
-_SUIT_LOW = sum(1 << (2 * c) for c in range(1, 14))  # one low bit per code of spades
-_ACES_LOW = sum(1 << (2 * card_at(t, 0)) for t in range(4))
-_RUN_STARTS = sum(1 << (2 * c) for c in CODES if RANK[c] <= 10)  # A … J start a run of 3
-_QUEENS_LOW = sum(1 << (2 * card_at(t, 11)) for t in range(4))
-_EVERY_SUIT = 1 | 1 << 26 | 1 << 52 | 1 << 78  # times a spades mask: that mask in every suit
+_SUIT_LOW: Final = sum(1 << (2 * c) for c in range(1, 14))  # one low bit per code of spades
+_ACES_LOW: Final = sum(1 << (2 * card_at(t, 0)) for t in range(4))
+_RUN_STARTS: Final = sum(1 << (2 * c) for c in CODES if RANK[c] <= 10)  # A … J start a run of 3
+_QUEENS_LOW: Final = sum(1 << (2 * card_at(t, 11)) for t in range(4))
+_EVERY_SUIT: Final = 1 | 1 << 26 | 1 << 52 | 1 << 78  # times a spades mask: that mask in every suit
 
 
 def _strong(present: int) -> int:
@@ -595,7 +595,7 @@ def _run_cover(suit_bits: int) -> int:
     return max(sum(line[start : start + 5]) for start in range(10))
 
 
-_SPADE_STARTS = sum(1 << (2 * c) for c in range(1, 12))  # A … J start a run of three
+_SPADE_STARTS: Final = sum(1 << (2 * c) for c in range(1, 12))  # A … J start a run of three
 
 
 class _SuitMemo(dict[int, int]):
@@ -617,49 +617,71 @@ class _SuitMemo(dict[int, int]):
         return value
 
 
-_SUIT_RUNS = _SuitMemo(ends_and_starts=False)
-_SUIT_RUN_ENDS_AND_STARTS = _SuitMemo(ends_and_starts=True)
+_SUIT_RUNS: Final = _SuitMemo(ends_and_starts=False)
+_SUIT_RUN_ENDS_AND_STARTS: Final = _SuitMemo(ends_and_starts=True)
 
 
-def _near_closure(m: int, wild: bool, drops: int) -> bool:
+#: Per card: one copy in the packing of its suit alone (shifted to spades, see ``_by_suit``).
+_SUIT_ONE: Final = (0, *(ONE[c - 13 * SUIT[c]] for c in CODES))
+
+
+def _by_suit(hand: Sequence[int]) -> list[int]:
+    """A hand packed as four multisets, one per suit, each shifted to spades: 27-bit
+    ints, which compiled code keeps in machine words (the whole packing is a long)."""
+    q = [0, 0, 0, 0]
+    for c in hand:
+        q[SUIT[c]] += _SUIT_ONE[c]
+    return q
+
+
+def _near_closure(q: list[int], wild: bool, drops: int) -> bool:
     """Without repeated suits: may ``drops`` cards (the discard, then the joker card)
-    go so that the rest, with W if ``wild``, are a closure? A necessary test, exact
-    for the classes by counts (pairs, one suit). For the classes made of combinations:
-    every card in no all-real combination ("weak") is dropped or, with W, in W's
-    combination. That is a set of one rank (at most two weak suits: three would make a
-    set of real cards) or a run whose real cards are at most two stretches of the suit
-    around W; a weak card's stretch holds at most two places (three would be a run), so
-    the weak cards a run with W holds lie within five places. Inlined and by suit (small
-    ints, table lookups): it runs on every hand a player holds after taking."""
-    low = m & _LOW_BITS
-    if low.bit_count() <= drops - 1 + 2 * wild:
-        return True  # near five pairs
-    present = low | m >> 1 & _LOW_BITS
-    p0, p1, p2, p3 = (
-        present & _SUIT_LOW,
-        present >> 26 & _SUIT_LOW,
-        present >> 52 & _SUIT_LOW,
-        present >> 78 & _SUIT_LOW,
+    go so that the rest, with W if ``wild``, are a closure? ``q``: the hand by suit
+    (``_by_suit``). A necessary test, exact for the classes by counts (pairs, one suit).
+    For the classes made of combinations: every card in no all-real combination
+    ("weak") is dropped or, with W, in W's combination. That is a set of one rank (at
+    most two weak suits: three would make a set of real cards) or a run whose real
+    cards are at most two stretches of the suit around W; a weak card's stretch holds
+    at most two places (three would be a run), so the weak cards a run with W holds lie
+    within five places. Inlined and by suit (small ints, table lookups): it runs on
+    every hand a player holds after taking."""
+    q0, q1, q2, q3 = q[0], q[1], q[2], q[3]
+    d0, d1, d2, d3 = (
+        q0 >> 1 & _SUIT_LOW,
+        q1 >> 1 & _SUIT_LOW,
+        q2 >> 1 & _SUIT_LOW,
+        q3 >> 1 & _SUIT_LOW,
     )
+    l0, l1, l2, l3 = q0 & _SUIT_LOW, q1 & _SUIT_LOW, q2 & _SUIT_LOW, q3 & _SUIT_LOW
+    # Counts of the four suits' masks (even bits 2..26) by one bit_count of the four
+    # interleaved, a small int below 2**56: bit_count is a method call even compiled.
+    if (l0 | l1 << 1 | l2 << 28 | l3 << 29).bit_count() <= drops - 1 + 2 * wild:
+        return True  # near five pairs
+    p0, p1, p2, p3 = l0 | d0, l1 | d1, l2 | d2, l3 | d3
     runs = _SUIT_RUNS
     r0, r1, r2, r3 = runs[p0], runs[p1], runs[p2], runs[p3]
     sets = p0 & p1 & (p2 | p3) | p2 & p3 & (p0 | p1)  # three suits or more of a rank
     if (
         (sets or r0 or r1 or r2 or r3)
         # weak codes, a lower bound of the weak cards: W's combination holds four at most
-        and (p0 & ~(r0 | sets)).bit_count()
-        + (p1 & ~(r1 | sets)).bit_count()
-        + (p2 & ~(r2 | sets)).bit_count()
-        + (p3 & ~(r3 | sets)).bit_count()
+        and (
+            p0 & ~(r0 | sets)
+            | (p1 & ~(r1 | sets)) << 1
+            | (p2 & ~(r2 | sets)) << 28
+            | (p3 & ~(r3 | sets)) << 29
+        ).bit_count()
         <= drops + 4 * wild
-        and _weak_fit(m, wild, drops, (p0, p1, p2, p3), (r0, r1, r2, r3), sets)
+        and _weak_fit((d0, d1, d2, d3), wild, drops, (p0, p1, p2, p3), (r0, r1, r2, r3), sets)
     ):
         return True
     if p0 and p1 and p2 and p3:
         return False  # one suit: three cards at least outside any, at most two allowed
-    outside = drops - 1 + wild  # distinct codes outside a suit bound the cards there
-    most = max(p0.bit_count(), p1.bit_count(), p2.bit_count(), p3.bit_count())
-    return present.bit_count() - most <= outside and _long_suit(m, outside)
+    outside = drops - 1 + wild
+    n0 = l0.bit_count() + 2 * d0.bit_count()
+    n1 = l1.bit_count() + 2 * d1.bit_count()
+    n2 = l2.bit_count() + 2 * d2.bit_count()
+    n3 = l3.bit_count() + 2 * d3.bit_count()
+    return n0 + n1 + n2 + n3 - max(n0, n1, n2, n3) <= outside  # all but ``outside`` in one suit
 
 
 def _second_copies(double: int, weak: int, runs: int, sets: int, others: int, present: int) -> int:
@@ -673,7 +695,7 @@ def _second_copies(double: int, weak: int, runs: int, sets: int, others: int, pr
 
 
 def _weak_fit(
-    m: int,
+    doubles: tuple[int, int, int, int],
     wild: bool,
     drops: int,
     present: tuple[int, int, int, int],
@@ -681,13 +703,14 @@ def _weak_fit(
     sets: int,
 ) -> bool:
     """The weak-card test of ``_near_closure`` for a hand holding some combination:
-    ``present`` and ``runs`` per suit (shifted to spades), ``sets`` the ranks held in
-    three suits or more."""
+    ``doubles`` (the codes held twice), ``present`` and ``runs`` per suit (shifted to
+    spades), ``sets`` the ranks held in three suits or more."""
     p0, p1, p2, p3 = present
     r0, r1, r2, r3 = runs
+    d0, d1, d2, d3 = doubles
     w0, w1, w2, w3 = p0 & ~(r0 | sets), p1 & ~(r1 | sets), p2 & ~(r2 | sets), p3 & ~(r3 | sets)
-    weak = w0 | w1 << 26 | w2 << 52 | w3 << 78
-    double = m >> 1 & _LOW_BITS
+    weak = w0 | w1 << 1 | w2 << 28 | w3 << 29  # interleaved: see _near_closure
+    double = d0 | d1 << 1 | d2 << 28 | d3 << 29
     count = weak.bit_count() + (weak & double).bit_count()
     if count > drops + 4 * wild:
         # W's combination holds at most four of these (one copy of a code); the second
@@ -697,19 +720,13 @@ def _weak_fit(
     if double:
         # A card held twice: the two copies go in two combinations, so a copy may be
         # weak though its code is not.
-        d0, d1, d2, d3 = (
-            double & _SUIT_LOW,
-            double >> 26 & _SUIT_LOW,
-            double >> 52 & _SUIT_LOW,
-            double >> 78 & _SUIT_LOW,
-        )
         s0 = _second_copies(d0, w0, r0, sets, d1 | d2 | d3, p0)
         s1 = _second_copies(d1, w1, r1, sets, d0 | d2 | d3, p1)
         s2 = _second_copies(d2, w2, r2, sets, d0 | d1 | d3, p2)
         s3 = _second_copies(d3, w3, r3, sets, d0 | d1 | d2, p3)
         second = s0 | s1 | s2 | s3
         if second:
-            count += s0.bit_count() + s1.bit_count() + s2.bit_count() + s3.bit_count()
+            count += (s0 | s1 << 1 | s2 << 28 | s3 << 29).bit_count()
     if not wild:
         return count < drops
     if count <= drops + 1:
@@ -742,9 +759,11 @@ def closing_discards(
     Most hands are far from a closure: a whole-hand test (pairs, one suit, the cards in
     no combination) settles them before any discard is tried; then, without repeated
     suits, each discard gets the same test on its ten cards before the search."""
-    m = sum(map(ONE.__getitem__, hand))
     wild = jokers > 0
     if dup:
+        m = 0
+        for c in hand:  # a plain loop: faster than sum(map(...)) in both builds
+            m += ONE[c]
         present = (m | m >> 1) & _LOW_BITS
         if (
             (m & _LOW_BITS).bit_count() > (3 if wild else 1)  # not near five pairs
@@ -753,10 +772,15 @@ def closing_discards(
         ):
             return ()
         return tuple(d for d in allowed if can_close(m - ONE[d], jokers, dup))
-    if not _near_closure(m, wild, 2):
+    q = _by_suit(hand)
+    if not _near_closure(q, wild, 2):
         return ()
-    return tuple(
-        d
-        for d in allowed
-        if _near_closure(m - ONE[d], wild, 1) and can_close(m - ONE[d], jokers, dup)
-    )
+    m = pack(hand)
+    out: list[int] = []
+    for d in allowed:
+        s = SUIT[d]
+        q[s] -= _SUIT_ONE[d]  # the ten cards left
+        if _near_closure(q, wild, 1) and can_close(m - ONE[d], jokers, dup):
+            out.append(d)
+        q[s] += _SUIT_ONE[d]
+    return tuple(out)

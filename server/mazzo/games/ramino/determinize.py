@@ -39,6 +39,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache, lru_cache
 from math import comb
+from typing import Final
 
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.core.shuffle import draw_below, shuffled
@@ -50,10 +51,10 @@ from mazzo.games.ramino.validate import validate
 from mazzo.games.ramino.view import View
 
 #: Players whose draws after the last reshuffle the stock's programme follows.
-TRACKED = 3
+TRACKED: Final = 3
 #: Steps of the programme before it is redone without the drawers' lower bounds (it
 #: then counts faster and draws more deals that ``Model.fit`` refuses): about 0.3 s.
-WORK_LIMIT = 300_000
+WORK_LIMIT: Final = 300_000
 
 
 class _TooBig(Exception):
@@ -64,9 +65,9 @@ class _TooBig(Exception):
 #: per further sample. In the views measured at worst about one deal drawn in 40
 #: fits; an attempt costs a millisecond or two, so a view no deal fits (a hostile or
 #: careless one) costs a few seconds, not a minute.
-FIRST_ATTEMPTS = 2_000
-ATTEMPTS_PER_SAMPLE = 100
-SEED_LIMIT = 2**64
+FIRST_ATTEMPTS: Final = 2_000
+ATTEMPTS_PER_SAMPLE: Final = 100
+SEED_LIMIT: Final = 2**64
 
 
 #: What is left of a code for the hands once the stock has taken its copies: the
@@ -76,7 +77,7 @@ SEED_LIMIT = 2**64
 #: copy of the code was drawn after a reshuffle), so could fill one of its holder's
 #: draws.
 Rest = tuple[int, int, int]
-RESTS: tuple[Rest, ...] = (
+RESTS: Final[tuple[Rest, ...]] = (
     (1, 0, 0),
     (2, 0, 0),
     (1, 0, 1),

@@ -6,7 +6,7 @@ balance in chips.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.core.facade import engine_rules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
@@ -41,7 +41,7 @@ def _yes_no(default: str) -> tuple[str, ...]:
     return ("false", "true")
 
 
-OPTIONS = (
+OPTIONS: Final = (
     OptionSpec(
         "hand_size", "cards dealt; 9: close with the ten held, no discard", "10", ("10", "9")
     ),
@@ -99,8 +99,8 @@ def _hand_key(state: State) -> int:
     return state.table.hand_number
 
 
-_INFO = ("ramino", "Ramino pokerato", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
-RULES = engine_rules(
+_INFO: Final = ("ramino", "Ramino pokerato", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
+RULES: Final = engine_rules(
     _INFO,
     Options,
     rules,

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.ramino.cards import CODES, DECK
@@ -57,7 +57,7 @@ from mazzo.games.ramino.state import NO_CARD, Outcome, Phase, Source
 from mazzo.games.ramino.view import View
 
 #: The up card while the view names it nowhere (it went into the first reshuffle).
-UNKNOWN = 0
+UNKNOWN: Final = 0
 TAKE, DRAW, DISCARD = 0, 1, 2
 V = "view.ramino."
 
@@ -466,7 +466,7 @@ class Deal(NamedTuple):
 Cuts = dict[tuple[int, int, int], tuple[tuple[int, int], ...]]
 #: Splits tried before giving up on one deal (never reached in the tests; reaching it
 #: is an error rather than a guess, which would bias the samples).
-BRANCH_LIMIT = 10_000
+BRANCH_LIMIT: Final = 10_000
 
 
 class Model:

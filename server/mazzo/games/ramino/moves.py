@@ -36,7 +36,7 @@ class Kind(IntEnum):
     CLOSE = 11
 
 
-_WORDS = {
+_WORDS: Final = {
     Kind.BUIO: "buio",
     Kind.NO_BUIO: "no-buio",
     Kind.PASS: "pass",
@@ -49,7 +49,7 @@ _WORDS = {
     Kind.DISCARD: "discard",
     Kind.CLOSE: "close",
 }
-_KINDS = {word: kind for kind, word in _WORDS.items()}
+_KINDS: Final = {word: kind for kind, word in _WORDS.items()}
 
 
 class Move(NamedTuple):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import IntEnum
+from typing import Final
 
 from mazzo.core.errors import InvalidArgument
 from mazzo.core.rules import Reduced, reduce_frozen
@@ -16,20 +17,20 @@ class BuioSeat(IntEnum):
     DEALER_LEFT = 2
 
 
-PLAYER_COUNTS = (2, 3, 4, 5, 6)
-DEFAULT_PLAYERS = 4
-HAND_SIZES = (10, 9)
+PLAYER_COUNTS: Final = (2, 3, 4, 5, 6)
+DEFAULT_PLAYERS: Final = 4
+HAND_SIZES: Final = (10, 9)
 #: The spec allows any integer; these bounds keep every chip count of a match (balances
 #: may go negative on credit, pots grow over void hands) far inside the wire's int64.
-MAX_CHIPS = 10**9
+MAX_CHIPS: Final = 10**9
 #: LegalMoves lists every opening and raise amount, so the stake is kept small.
-MAX_STAKE = 1_000
-MAX_MATCH_HANDS = 10_000
+MAX_STAKE: Final = 1_000
+MAX_MATCH_HANDS: Final = 10_000
 #: Each reshuffle lets a hand go on for up to 931 more turns (6 players of 9 cards), and
 #: every state and view carries the hand's turns: 10 keep the longest hand at 10,259
 #: turns, so every call on it stays cheap (codec/ramino_bounds.py).
-MAX_RESHUFFLES = 10
-FIELD = "options.ramino."
+MAX_RESHUFFLES: Final = 10
+FIELD: Final = "options.ramino."
 
 
 @dataclass(frozen=True, slots=True)

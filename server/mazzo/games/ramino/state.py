@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from enum import IntEnum
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mazzo.games.ramino.closures import ClosureType
 from mazzo.games.ramino.options import BuioSeat, Options
 
-NO_SEAT = -1
-NO_CARD = 0
+NO_SEAT: Final = -1
+NO_CARD: Final = 0
 
 
 class Phase(IntEnum):
@@ -30,7 +30,7 @@ class Phase(IntEnum):
     OVER = 4
 
 
-_OVER = Phase.OVER
+_OVER: Final = Phase.OVER
 
 
 class Status(IntEnum):

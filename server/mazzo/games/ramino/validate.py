@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from typing import Final
 
 from mazzo.core.cards import code
 from mazzo.core.errors import IllegalMove, InvalidArgument, InvalidState
@@ -46,12 +47,12 @@ P = "state.ramino."
 T = P + "table."
 B = P + "bets."
 #: Far more draws than any match makes, and room to count on within 64 bits.
-MAX_COUNTER = 2**63
-DECK_SIZE = 2 * len(CODES)
+MAX_COUNTER: Final = 2**63
+DECK_SIZE: Final = 2 * len(CODES)
 #: A match has at most match_hands decided hands with fewer than match_hands void
 #: hands before each (about 10**8); far below, and the uint32 on the wire has room left.
-MAX_HAND_NUMBER = 2**31
-_BID_KINDS = {
+MAX_HAND_NUMBER: Final = 2**31
+_BID_KINDS: Final = {
     BidAction.BUIO: Kind.BUIO,
     BidAction.NO_BUIO: Kind.NO_BUIO,
     BidAction.PASS: Kind.PASS,
