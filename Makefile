@@ -50,7 +50,7 @@ $(VENV): $(SERVE)
 	touch $@
 
 # The engines, cards and codecs: compiled by mypyc into the editable install
-# (docs/compiled.md; about 2 minutes on 2 cores), or pure Python with BUILD=pure.
+# (docs/compiled.md; about a minute on 2 cores), or pure Python with BUILD=pure.
 # MAZZO_PURE=1 always means pure; without a C compiler setup.py falls back to pure
 # Python, and says so. A compiled build is rebuilt when an engine's source changes: an
 # extension older than its source would run the old code (mazzo then imports the
