@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypeVar
 
 from mazzo.core.cards import JOKER, RANKS, code
 from mazzo.games.burraco.cards import (
@@ -150,15 +150,22 @@ SIGNATURES: Final = 1 << 12
 #: wraps the signature in a key tuple). Past ``SIGNATURES`` entries the oldest goes.
 _INTERPRETED: Final[dict[Sig, Interp | str]] = {}
 _ACCEPTS: Final[dict[Sig, int]] = {}
+_Known = TypeVar("_Known")
+
+
+def _remember(memo: dict[Sig, _Known], sig: Sig, value: _Known) -> _Known:
+    """Store a memo's new entry, the oldest out past ``SIGNATURES`` (only on a miss)."""
+    if len(memo) >= SIGNATURES:
+        del memo[next(iter(memo))]
+    memo[sig] = value
+    return value
 
 
 def interpret(sig: Sig) -> Interp | str:
     """The canonical interpretation of a meld, or the reason it is not valid (§3.2)."""
     known = _INTERPRETED.get(sig)
     if known is None:
-        if len(_INTERPRETED) >= SIGNATURES:
-            del _INTERPRETED[next(iter(_INTERPRETED))]
-        known = _INTERPRETED[sig] = _interpret(sig)
+        known = _remember(_INTERPRETED, sig, _interpret(sig))
     return known
 
 
@@ -265,9 +272,7 @@ def accepts(sig: Sig) -> int:
     """The mask of the cards that may be laid off alone on a valid meld of this signature."""
     known = _ACCEPTS.get(sig)
     if known is None:
-        if len(_ACCEPTS) >= SIGNATURES:
-            del _ACCEPTS[next(iter(_ACCEPTS))]
-        known = _ACCEPTS[sig] = _accepts(sig)
+        known = _remember(_ACCEPTS, sig, _accepts(sig))
     return known
 
 
