@@ -52,15 +52,19 @@ class Move:
 
 
 class PlayCard(Move):
-    __slots__ = ("card", "marafona", "signal")
+    __slots__ = ("card", "key", "marafona", "signal")
     card: int
     signal: Signal
     marafona: bool
+    #: ``(card * 9 + signal) * 2 + marafona``: the play as one small int, for flat
+    #: lookup tables (an int index is cheaper than an IntEnum one, compiled).
+    key: int
 
     def __init__(self, card: int, signal: Signal, marafona: bool) -> None:
         self.card = card
         self.signal = signal
         self.marafona = marafona
+        self.key = (card * 9 + signal) * 2 + marafona
 
     def __str__(self) -> str:
         text = "play " + code(self.card)

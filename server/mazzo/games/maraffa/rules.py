@@ -84,7 +84,9 @@ ENGINE_PLAYERS: Final = (2, 3, 4)
 #: The spec allows any target >= 1; a bound keeps every total (in thirds too) far
 #: inside the wire's integer fields. The documented targets go up to 361.
 MAX_TARGET: Final = 1_000_000
-_new = tuple.__new__
+#: Final, so that compiled code reads these from C statics rather than module dicts.
+_new: Final = tuple.__new__
+_STATE: Final = State
 _PLAY: Final = Phase.PLAY
 #: ``State.won`` at the start of a hand, by number of seats.
 _NOTHING_WON: Final = {seats: (0,) * sides_of(seats) for seats in (2, 3, 4)}
@@ -270,22 +272,27 @@ def _deal_hand(table: Table) -> tuple[State, list[ev.Event]]:
     seats = table.seats
     options = table.options
     deck = shuffled(deck_of(seats, options.removed_four), table.seed, table.counter)
-    bits = list(map(BIT.__getitem__, deck))
     dealer = table.dealer
     hands = [0] * seats
     if seats == 3:
         batches = 8  # the whole deck: nothing is left for a stock
-        for i, bit in enumerate(bits):
-            hands[(dealer + 1 + i % 3) % 3] |= bit
+        for i in range(len(deck)):
+            hands[(dealer + 1 + i % 3) % 3] |= BIT[deck[i]]
     else:
         batches = 8 if seats == 4 else 4
         for b in range(batches):
-            hands[(dealer + 1 + b) % seats] |= sum(bits[5 * b : 5 * b + 5])
+            batch = 0
+            for i in range(5 * b, 5 * b + 5):
+                batch |= BIT[deck[i]]
+            hands[(dealer + 1 + b) % seats] |= batch
     battezzante = (dealer + 1) % seats
     if table.hand_number == 1:
         # The holder of the 4 of coins; in the 2-player form it may be in the stock.
         four = BIT[FOUR_OF_COINS]
-        battezzante = next((s for s in range(seats) if hands[s] & four), battezzante)
+        for s in range(seats):
+            if hands[s] & four:
+                battezzante = s
+                break
     # table._replace(counter=counter + 1, battezzante=battezzante), without its cost:
     table = _new(Table, (*table[:4], table.counter + 1, dealer, battezzante, *table[7:]))
     state = _new(
@@ -500,6 +507,14 @@ def _redeal(state: State) -> tuple[State, list[ev.Event]]:
 
 
 _TAGLIO: Final = Signal.TAGLIO
+#: _ONE_CARD[c] is ``(c,)``: what a play adds to a hand's ``played``.
+_ONE_CARD: Final = tuple((c,) for c in range(54))
+#: _CARD_PLAYED[seat][PlayCard.key]: every CardPlayed event of seats 0-3, built
+#: once: events are immutable values, so a card play allocates none.
+_CARD_PLAYED: Final = tuple(
+    [ev.CardPlayed(seat, c, s, m) for c in range(54) for s in Signal for m in (False, True)]
+    for seat in range(4)
+)
 _FREE_LEAD_SIGNALS: Final = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO})
 #: _FREE_LEAD[seats][signal set]: the lead signals valid on any card when signals are
 #: not checked for truth: the core ones that are enabled (a lookup, not two calls).
@@ -560,15 +575,17 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     if not marafona and n < seats and table.options.marafona_auto_declare:
         marafona = marafona_error(state, seat, hand, c) is None
     hands[seat] = hand ^ BIT[c]
-    # Concatenation: one copy (unpacking builds a list first, compiled or not).
-    played = played + (c,)  # noqa: RUF005
+    # Concatenation: one copy (unpacking builds a list first, compiled or not), with
+    # one-item tuples made once.
+    played = played + _ONE_CARD[c]
     signals = signals + (signal,)  # noqa: RUF005
-    events: list[ev.Event] = [_new(ev.CardPlayed, (seat, c, signal, marafona))]
+    # move.key with the marafona bit set if it was declared automatically:
+    events: list[ev.Event] = [_CARD_PLAYED[seat][move.key | marafona]]
     if marafona:
         marafona_seat = seat
     if in_trick < seats - 1:
         next_state = _new(
-            State,
+            _STATE,
             (
                 table,
                 _PLAY,
@@ -610,7 +627,7 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
         drawn = drawn + stock[:2]
         stock = stock[2:]
     next_state = _new(
-        State,
+        _STATE,
         (
             table,
             _PLAY,
