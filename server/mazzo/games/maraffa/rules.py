@@ -296,7 +296,7 @@ def _deal_hand(table: Table) -> tuple[State, list[ev.Event]]:
     # table._replace(counter=counter + 1, battezzante=battezzante), without its cost:
     table = _new(Table, (*table[:4], table.counter + 1, dealer, battezzante, *table[7:]))
     state = _new(
-        State,
+        _STATE,
         (
             table,
             Phase.TRUMP,
@@ -490,8 +490,9 @@ def _apply_other(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     verify(state, move)
     if type(move) is DeclareTrump:
         seat = state.to_act
-        new = state._replace(phase=Phase.PLAY, trump=move.suit)
-        return new, [ev.TrumpDeclared(seat, move.suit)]
+        # state._replace(phase=Phase.PLAY, trump=move.suit), without its cost:
+        new = _new(_STATE, (state.table, _PLAY, seat, move.suit, *state[4:]))
+        return new, [_new(ev.TrumpDeclared, (seat, move.suit))]
     if type(move) is RequestRedeal:
         return _redeal(state)
     return _claim(state)
@@ -514,6 +515,12 @@ _ONE_CARD: Final = tuple((c,) for c in range(54))
 _CARD_PLAYED: Final = tuple(
     [ev.CardPlayed(seat, c, s, m) for c in range(54) for s in Signal for m in (False, True)]
     for seat in range(4)
+)
+#: _TRICK_WON[trick][seat][thirds]: every TrickWon event, built once (a trick holds at
+#: most four aces, 12 thirds, and the last trick adds 3).
+_TRICK_WON: Final = tuple(
+    tuple(tuple(ev.TrickWon(number, seat, thirds) for thirds in range(16)) for seat in range(4))
+    for number in range(max(TRICKS_PER_HAND) + 1)
 )
 _FREE_LEAD_SIGNALS: Final = frozenset({Signal.BUSSO, Signal.STRISCIO, Signal.VOLO})
 #: _FREE_LEAD[seats][signal set]: the lead signals valid on any card when signals are
@@ -616,7 +623,7 @@ def apply(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     number = (n + 1) // seats
     last = number == (10 if seats == 4 else TRICKS_PER_HAND[seats])
     thirds = 3 * (count >> 8) + (count & 255) + (LAST_TRICK_THIRDS if last else 0)
-    events.append(_new(ev.TrickWon, (number, winner, thirds)))
+    events.append(_TRICK_WON[number][winner][thirds])
     tallies = list(won or tally(state))
     tallies[winner if seats == 3 else winner & 1] += count + (LAST_TRICK if last else 0)
     if stock:  # two seats: the loser is 1 - winner
