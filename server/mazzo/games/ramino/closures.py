@@ -33,7 +33,7 @@ from functools import cache, lru_cache
 from itertools import product
 from typing import Final, NamedTuple
 
-from mazzo.games.ramino.cards import CODES, FIGURES, ONE, RANK, SUIT, card_at, pack
+from mazzo.games.ramino.cards import CODES, FIGURES, JACK, KING, ONE, RANK, SUIT, card_at, pack
 
 
 class ClosureType(IntEnum):
@@ -121,73 +121,176 @@ def _isolated(m: int, dup: bool) -> list[int]:
     return [c for c in _cards(m) if not m & _NEIGHBOURS[c] and not (dup and m >> (2 * c) & 3 >= 2)]
 
 
+# --------------------------------------------------------------------------- a hand numbered
+
+#: One low bit per field of a numbered multiset (``_Hand``): 30 fields, a small int.
+_FIELDS_LOW: Final = sum(1 << (2 * i) for i in range(30))
+#: Per card: the codes of its suit that can share a run with it and one W (the ace next
+#: to both the 2 and the K), padded to four with 53, a code never held.
+_SUIT_NEAR: Final = tuple(
+    (*(d for d in CODES if SUIT[d] == SUIT[c] and _NEIGHBOURS[c] >> (2 * d) & 1), 53, 53)[:4]
+    for c in range(53)
+)
+
+
+class _Hand:
+    """The cards of one closure check for the searches, their distinct codes numbered
+    0, 1, … in canonical order: a multiset of them is packed like a hand (``m >> 2i & 3``
+    copies of number i), in a small int where a packed hand of 52 codes is a long, so
+    compiled code keeps it in a machine word and pure Python's arithmetic is shorter.
+    Built once per check with its tables; it also holds the check's memos."""
+
+    def __init__(self, m: int, dup: bool) -> None:
+        codes: list[int] = []
+        # Per code: its field's shift; every code not held shares an empty field past
+        # the numbered ones, so "copies left" needs no test of being held.
+        shift = [2 * _cards_count(m)] * 54
+        suits = [0, 0, 0, 0]
+        ranks = [0] * 13
+        packed = 0
+        rest = m
+        while rest:
+            c = ((rest & -rest).bit_length() - 1) >> 1
+            i2 = 2 * len(codes)
+            codes.append(c)
+            shift[c] = i2
+            held = rest >> (2 * c) & 3
+            rest -= held << (2 * c)
+            packed |= held << i2
+            suits[SUIT[c]] |= 3 << i2
+            ranks[RANK[c]] |= 3 << i2
+        full = (1 << 2 * len(codes)) - 1
+        #: Per number: the numbers it can share a combination with (``_NEIGHBOURS``),
+        #: and the numbers of its rank or suit (``_LOCAL``), both bits set.
+        near: list[int] = []
+        local: list[int] = []
+        for c in codes:
+            rank = ranks[RANK[c]]
+            a, b, d, e = _SUIT_NEAR[c]
+            suit_near = 3 << shift[a] | 3 << shift[b] | 3 << shift[d] | 3 << shift[e]
+            near.append((rank & ~(3 << shift[c]) | suit_near) & full)
+            local.append(suits[SUIT[c]] | rank)
+        self.codes = codes
+        self.shift = shift
+        self.m = packed
+        self.dup = dup
+        self.near = near
+        self.local = local
+        self.figures = ranks[JACK] | ranks[JACK + 1] | ranks[KING]
+        self.memo: dict[int, bool] = {}
+        self.combos: dict[int, tuple[Combo, ...]] = {}
+
+    def number(self, c: int) -> int:
+        """One copy of code ``c`` (held) in the numbered packing."""
+        return 1 << self.shift[c]
+
+
+def _cards_count(m: int) -> int:
+    """The number of distinct codes of a packed multiset."""
+    return ((m | m >> 1) & _LOW_BITS).bit_count()
+
+
+def _count_numbered(m: int) -> int:
+    return (m & _FIELDS_LOW).bit_count() + 2 * (m >> 1 & _FIELDS_LOW).bit_count()
+
+
+def _isolated_numbers(h: _Hand, m: int) -> list[int]:
+    """``_isolated`` for a numbered multiset: the numbers no combination can hold."""
+    near, dup = h.near, h.dup
+    out = []
+    rest = m
+    while rest:
+        i = ((rest & -rest).bit_length() - 1) >> 1
+        rest &= ~(3 << (2 * i))
+        if not m & near[i] and not (dup and m >> (2 * i) & 3 >= 2):
+            out.append(i)
+    return out
+
+
 # --------------------------------------------------------------------------- combinations
 
 
 _RANK_CODES: Final = tuple(tuple(card_at(t, r) for t in range(4)) for r in range(13))
 
+#: A way to join other cards of a rank to a set: copies taken per suit, the real cards
+#: with the lowest, the suits used as bits.
+SetPick = tuple[int, int, int, int, int, int]
 
-@cache
-def _set_picks(r: int, avail: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
-    """The ways to join 1 to 3 other cards of rank ``r`` to a set, ``avail[t]`` copies
-    of suit t being free: (cards taken, packed; real cards with the lowest; suits used)."""
+
+def _set_picks(avail: tuple[int, int, int, int]) -> tuple[SetPick, ...]:
+    """The ways to join 1 to 3 other cards of a rank to a set, ``avail[t]`` copies of
+    suit t being free."""
     out = []
     for picks in product(*(range(a + 1) for a in avail)):
         if 1 <= sum(picks) <= 3:
-            taken = sum(ONE[_RANK_CODES[r][t]] * k for t, k in enumerate(picks))
             used = sum(1 << t for t, k in enumerate(picks) if k)
-            out.append((taken, 1 + sum(picks), used))
+            out.append((picks[0], picks[1], picks[2], picks[3], 1 + sum(picks), used))
     return tuple(out)
 
 
-#: (cards taken besides the lowest, packed; real cards; size; codes W may stand for)
-Combo = tuple[int, int, int, tuple[int, ...]]
+#: ``_set_picks`` by ``a0 + 4 a1 + 16 a2 + 64 a3``, filled on first use.
+_SET_PICKS: Final[dict[int, tuple[SetPick, ...]]] = {}
 
 
-@lru_cache(maxsize=1 << 12)
-def _combos(local: int, c: int, wild: bool, runs: bool, dup: bool) -> tuple[Combo, ...]:
-    """Every simple combination holding ``c``, the lowest card left, with at most one W
-    if ``wild``. ``local`` holds the other cards of c's rank and suit (c taken out); the
-    result depends on nothing else, so it is memoised. W fills only gaps (module doc)."""
+#: (cards taken besides the lowest, numbered; real cards; size; the lowest code W may
+#: stand for, 0 without W)
+Combo = tuple[int, int, int, int]
+
+
+def _combos(h: _Hand, local: int, i: int, wild: bool, runs: bool) -> tuple[Combo, ...]:
+    """Every simple combination holding number ``i``, the lowest card left, with at most
+    one W if ``wild``. ``local`` holds the other cards of its rank and suit (``i``
+    taken out); the result depends on nothing else, so it is memoised for the hand."""
+    key = ((local << 6 | i) << 1 | wild) << 1 | runs
+    known = h.combos.get(key)
+    if known is not None:
+        return known
     out: list[Combo] = []
+    dup, shift = h.dup, h.shift
+    c = h.codes[i]
     s, r = SUIT[c], RANK[c]
     # Sets of rank r: 3 or 4 cards, suits all different unless dup (§3.5.3), chosen as
     # a count per suit of the other cards of rank r (c's own suit: copies left, if dup).
     codes = _RANK_CODES[r]
-    avail = tuple(
-        local >> (2 * codes[t]) & 3 if dup else (t != s and local >> (2 * codes[t]) & 3 > 0)
-        for t in range(4)
-    )
-    for taken, reals, used in _set_picks(r, avail):
+    o0, o1, o2, o3 = shift[codes[0]], shift[codes[1]], shift[codes[2]], shift[codes[3]]
+    a0, a1, a2, a3 = local >> o0 & 3, local >> o1 & 3, local >> o2 & 3, local >> o3 & 3
+    if not dup:
+        a0, a1, a2, a3 = s != 0 and a0 > 0, s != 1 and a1 > 0, s != 2 and a2 > 0, s != 3 and a3 > 0
+    avail = a0 + 4 * a1 + 16 * a2 + 64 * a3
+    picks = _SET_PICKS.get(avail)
+    if picks is None:
+        picks = _SET_PICKS[avail] = _set_picks((a0, a1, a2, a3))
+    for k0, k1, k2, k3, reals, used in picks:
+        taken = (k0 << o0) + (k1 << o1) + (k2 << o2) + (k3 << o3)
         if reals >= 3:
-            out.append((taken, reals, reals, ()))
+            out.append((taken, reals, reals, 0))
         if wild and reals <= 3:
+            # W takes a code of rank r with no copy left: the lowest, in a suit not used
+            # (any suit if dup).
             after = local - taken
-            takes = tuple(
-                code
-                for t, code in enumerate(codes)
-                if (dup or (t != s and not used >> t & 1)) and not after >> (2 * code) & 3
-            )
-            if takes:
-                out.append((taken, reals, reals + 1, takes))
+            for t in range(4):
+                code = codes[t]
+                if (dup or (t != s and not used >> t & 1)) and not after >> shift[code] & 3:
+                    out.append((taken, reals, reals + 1, code))
+                    break
     if runs:
-        out.extend(_runs(local, c, wild))
-    return tuple(out)
+        _runs(h, local, c, wild, out)
+    result = tuple(out)
+    h.combos[key] = result
+    return result
 
 
-def _runs(local: int, c: int, wild: bool) -> list[Combo]:
-    """Runs of c's suit holding c. Every card of the suit below c is gone (c is the
-    lowest card left), so c starts the run, W just before it does, or c is an ace
-    played above the king."""
-    out: list[Combo] = []
+def _runs(h: _Hand, local: int, c: int, wild: bool, out: list[Combo]) -> None:
+    """Runs of c's suit holding c, added to ``out``. Every card of the suit below c is
+    gone (c is the lowest card left), so c starts the run, W just before it does, or c
+    is an ace played above the king."""
+    shift = h.shift
     r = RANK[c]
-    for lead in (False, True):
-        if lead and (not wild or r == 0):
-            continue
+    for lead in range(2 if wild and r != 0 else 1):
         taken, reals = 0, 1
-        takes: tuple[int, ...] = (c - 1,) if lead else ()
-        length = 2 if lead else 1
-        start = r - 1 if lead else r
+        y = c - 1 if lead else 0
+        length = 1 + lead
+        start = r - lead
         for q in range(r + 1, 14):
             if q == 13:  # the ace above the king, unless the run starts at the ace
                 if start == 0:
@@ -195,33 +298,32 @@ def _runs(local: int, c: int, wild: bool) -> list[Combo]:
                 code, held = c - r, 0
             else:
                 code = c + q - r
-                held = local - taken >> (2 * code) & 3
+                held = local - taken >> shift[code] & 3
             if held:
-                taken += ONE[code]
+                taken += 1 << shift[code]
                 reals += 1
-            elif wild and not takes:
-                takes = (code,)
+            elif wild and not y:
+                y = code
             else:
                 break
             length += 1
             if length >= 3:
-                out.append((taken, reals, length, takes))
+                out.append((taken, reals, length, y))
     if r == 0:  # the ace c above the king: Q K A, J Q K A, …
         taken, reals, length = 0, 1, 1
-        takes = ()
+        y = 0
         for q in range(12, 0, -1):
             code = c + q
-            if local - taken >> (2 * code) & 3:
-                taken += ONE[code]
+            if local - taken >> shift[code] & 3:
+                taken += 1 << shift[code]
                 reals += 1
-            elif wild and not takes:
-                takes = (code,)
+            elif wild and not y:
+                y = code
             else:
                 break
             length += 1
             if length >= 3:
-                out.append((taken, reals, length, takes))
-    return out
+                out.append((taken, reals, length, y))
 
 
 # --------------------------------------------------------------------------- the search
@@ -233,17 +335,19 @@ def _slots(n: int, w: int) -> int:
     return n + (w == HELD) - (w == OWED)
 
 
-def _may_split(m: int, w: int, dup: bool) -> bool:
+def _may_split(h: _Hand, m: int, w: int) -> bool:
     """A quick necessary condition: a card with no partner left can only be the joker
     (FREE) or the card a placed W stands for (OWED), and only one card can be that."""
+    near, dup = h.near, h.dup
+    allowed = w in (FREE, OWED)
     lonely = 0
     rest = m
     while rest:
-        c = ((rest & -rest).bit_length() - 1) >> 1
-        rest &= ~(3 << (2 * c))
-        if not m & _NEIGHBOURS[c] and not (dup and m >> (2 * c) & 3 >= 2):
+        i = ((rest & -rest).bit_length() - 1) >> 1
+        rest &= ~(3 << (2 * i))
+        if not m & near[i] and not (dup and m >> (2 * i) & 3 >= 2):
             lonely += 1
-            if lonely > (w in (FREE, OWED)):
+            if lonely > allowed:
                 return False
     return True
 
@@ -255,11 +359,11 @@ _DONE: Final = (0, INF, INF, INF)
 Splits = tuple[int, int, int, int]
 
 
-def _search(m: int, n: int, w: int, runs: bool, dup: bool, memo: dict[int, Splits]) -> Splits:
-    """Entry k: can the ``n`` cards of ``m`` be split into exactly k simple combinations,
-    with W still to place (HELD) or without W (SPENT)? INF if not; otherwise, HELD, the
-    lowest code W can stand for in such a split, SPENT 0. Unlike ``_reaches`` it walks
-    every split: the reported joker is the lowest code (§3.5.5)."""
+def _search(h: _Hand, m: int, n: int, w: int, runs: bool, memo: dict[int, Splits]) -> Splits:
+    """Entry k: can the ``n`` cards of ``m`` (numbered) be split into exactly k simple
+    combinations, with W still to place (HELD) or without W (SPENT)? INF if not;
+    otherwise, HELD, the lowest code W can stand for in such a split, SPENT 0. Unlike
+    ``_reaches`` it walks every split: the reported joker is the lowest code (§3.5.5)."""
     if n == 0:
         return _DONE if w == SPENT else _NONE
     key = m << 3 | runs << 2 | w
@@ -267,26 +371,27 @@ def _search(m: int, n: int, w: int, runs: bool, dup: bool, memo: dict[int, Split
     if known is not None:
         return known
     slots = _slots(n, w)
-    best = [INF, INF, INF, INF]
-    if slots >= 3 and _may_split(m, w, dup):
-        c = ((m & -m).bit_length() - 1) >> 1
-        m1 = m - ONE[c]
-        for taken, reals, size, takes in _combos(m1 & _LOCAL[c], c, w == HELD, runs, dup):
+    b1 = b2 = b3 = INF
+    if slots >= 3 and _may_split(h, m, w):
+        i = ((m & -m).bit_length() - 1) >> 1
+        m1 = m - (1 << (2 * i))
+        for taken, reals, size, y in _combos(h, m1 & h.local[i], i, w == HELD, runs):
             rest = slots - size
             if rest != 0 and rest < 3:
                 continue
-            if not takes:
-                sub = _search(m1 - taken, n - reals, w, runs, dup, memo)
-                for k in range(3):
-                    if sub[k] < best[k + 1]:
-                        best[k + 1] = sub[k]
+            if not y:
+                s0, s1, s2, _ = _search(h, m1 - taken, n - reals, w, runs, memo)
+                b1, b2, b3 = min(b1, s0), min(b2, s1), min(b3, s2)
                 continue
-            y = takes[0]  # the lowest code W may take here
-            sub = _search(m1 - taken, n - reals, SPENT, runs, dup, memo)
-            for k in range(3):
-                if sub[k] < INF and y < best[k + 1]:
-                    best[k + 1] = y
-    result: Splits = (best[0], best[1], best[2], best[3])
+            # y: the lowest code W may take here
+            s0, s1, s2, _ = _search(h, m1 - taken, n - reals, SPENT, runs, memo)
+            if s0 < INF:
+                b1 = min(b1, y)
+            if s1 < INF:
+                b2 = min(b2, y)
+            if s2 < INF:
+                b3 = min(b3, y)
+    result: Splits = (INF, b1, b2, b3)
     memo[key] = result
     return result
 
@@ -304,33 +409,32 @@ def _room(slots: int, parts: int, runs: bool) -> bool:
     return 3 * parts <= slots and (runs or slots <= 4 * parts)
 
 
-def _reaches(
-    m: int, n: int, w: int, parts: int, runs: bool, dup: bool, memo: dict[int, bool]
-) -> bool:
-    """Can the cards be split into exactly ``parts`` simple combinations (ANY: any
-    number)? What ``_search`` tells, but stopping at the first split found."""
+def _reaches(h: _Hand, m: int, n: int, w: int, parts: int, runs: bool) -> bool:
+    """Can the cards (numbered) be split into exactly ``parts`` simple combinations
+    (ANY: any number)? What ``_search`` tells, but stopping at the first split found."""
     if n == 0:
-        return (w in (FREE, SPENT)) and parts in (0, ANY)
+        return (w in (FREE, SPENT)) and (parts == 0 or parts == ANY)
+    memo = h.memo
     key = m << 6 | (parts + 1) << 3 | runs << 2 | w
     known = memo.get(key)
     if known is not None:
         return known
     slots = _slots(n, w)
     found = False
-    if _room(slots, parts, runs) and _may_split(m, w, dup):
-        c = ((m & -m).bit_length() - 1) >> 1
-        m1 = m - ONE[c]
+    if _room(slots, parts, runs) and _may_split(h, m, w):
+        i = ((m & -m).bit_length() - 1) >> 1
+        m1 = m - (1 << (2 * i))
         if w == FREE:  # c is the joker: W is placed later
-            found = _reaches(m1, n - 1, HELD, parts, runs, dup, memo)
+            found = _reaches(h, m1, n - 1, HELD, parts, runs)
         elif w == OWED:  # c is the card the W already placed stands for
-            found = _reaches(m1, n - 1, SPENT, parts, runs, dup, memo)
+            found = _reaches(h, m1, n - 1, SPENT, parts, runs)
         if not found and parts != 0:
             wild = w in (FREE, HELD)
             after = parts if parts == ANY else parts - 1
-            for taken, reals, size, takes in _combos(m1 & _LOCAL[c], c, wild, runs, dup):
-                w2 = w if not takes else (OWED if w == FREE else SPENT)
+            for taken, reals, size, y in _combos(h, m1 & h.local[i], i, wild, runs):
+                w2 = w if not y else (OWED if w == FREE else SPENT)
                 if _room(slots - size, after, runs) and _reaches(
-                    m1 - taken, n - reals, w2, after, runs, dup, memo
+                    h, m1 - taken, n - reals, w2, after, runs
                 ):
                     found = True
                     break
@@ -389,31 +493,31 @@ def _count_kinds(m: int, n: int, wild: bool) -> dict[int, int]:
     return out
 
 
-def _split_kind(m: int, n: int, w: int, dup: bool, floor: int, memo: dict[int, bool]) -> int:
+def _split_kind(h: _Hand, m: int, n: int, w: int, floor: int) -> int:
     """The best class made of simple combinations, if above ``floor`` (§3.5.4): double
     by figure sets 3 + 3 + 4 or by two combinations, simple by three (a run of ten also
-    splits in two). ``w``: SPENT (ten cards, no joker), FREE (the joker any one of
-    them) or HELD (nine cards and W)."""
+    splits in two). ``m``: numbered cards of ``h``; ``w``: SPENT (ten cards, no joker),
+    FREE (the joker any one of them) or HELD (nine cards and W)."""
     if floor >= 2:
         return floor
-    lonely = _isolated(m, dup)
+    lonely = _isolated_numbers(h, m)
     if lonely:  # such a card can only be the joker
         if w != FREE or len(lonely) > 1:
             return floor
-        m, n, w = m - ONE[lonely[0]], n - 1, HELD
-    others = m & ~_FIGURE_FIELD  # figure sets: every card a figure, but the joker
-    if not others and _reaches(m, n, w, 3, False, dup, memo):
+        m, n, w = m - (1 << (2 * lonely[0])), n - 1, HELD
+    others = m & ~h.figures  # figure sets: every card a figure, but the joker
+    if not others and _reaches(h, m, n, w, 3, False):
         return 2
     if (
         others
         and w == FREE
-        and _count(others) == 1
-        and _reaches(m - others, n - 1, HELD, 3, False, dup, memo)
+        and _count_numbered(others) == 1
+        and _reaches(h, m - others, n - 1, HELD, 3, False)
     ):
         return 2
-    if _reaches(m, n, w, 2, True, dup, memo):
+    if _reaches(h, m, n, w, 2, True):
         return 2
-    if floor < 1 and _reaches(m, n, w, ANY, True, dup, memo):
+    if floor < 1 and _reaches(h, m, n, w, ANY, True):
         return 1
     return floor
 
@@ -431,26 +535,34 @@ def _fits_one_wild_combo(r9: int, dup: bool) -> bool:
     )
 
 
-def _first_stands_for(r9: int, kind: int, dup: bool, memo: dict[int, bool]) -> int:
-    """The lowest code W can take so that the nine cards ``r9`` and W make a closure
-    of type ``kind`` (1 or 2) by simple combinations; INF if there is none. A quick
-    search says whether there is one; only then are all the splits walked for W."""
-    if _isolated(r9, dup) or not _fits_one_wild_combo(r9, dup):
+def _first_stands_for(h: _Hand, r9: int, kind: int) -> int:
+    """The lowest code W can take so that the nine cards ``r9`` (numbered) and W make a
+    closure of type ``kind`` (1 or 2) by simple combinations; INF if there is none. A
+    quick search says whether there is one; only then are all the splits walked for W."""
+    if _isolated_numbers(h, r9) or not _fits_one_wild_combo(_unnumbered(h, r9), h.dup):
         return INF
-    figures = not r9 & ~_FIGURE_FIELD
+    figures = not r9 & ~h.figures
     if kind == 2:
-        by_sets = figures and _reaches(r9, 9, HELD, 3, False, dup, memo)
-        if not by_sets and not _reaches(r9, 9, HELD, 2, True, dup, memo):
+        by_sets = figures and _reaches(h, r9, 9, HELD, 3, False)
+        if not by_sets and not _reaches(h, r9, 9, HELD, 2, True):
             return INF
-    elif not _reaches(r9, 9, HELD, ANY, True, dup, memo):
+    elif not _reaches(h, r9, 9, HELD, ANY, True):
         return INF
     found: dict[int, Splits] = {}
-    splits = _search(r9, 9, HELD, True, dup, found)
+    splits = _search(h, r9, 9, HELD, True, found)
     if kind == 1:
         return min(splits[1], splits[3])
     if figures:
-        return min(splits[2], _search(r9, 9, HELD, False, dup, found)[3])
+        return min(splits[2], _search(h, r9, 9, HELD, False, found)[3])
     return splits[2]
+
+
+def _unnumbered(h: _Hand, m: int) -> int:
+    """A numbered multiset of ``h`` packed as cards again."""
+    out = 0
+    for i, c in enumerate(h.codes):
+        out += (m >> (2 * i) & 3) << (2 * c)
+    return out
 
 
 def best_closure(ten: Sequence[int], jokers: int = 1, dup: bool = False) -> Closure:
@@ -467,9 +579,14 @@ def best_closure(ten: Sequence[int], jokers: int = 1, dup: bool = False) -> Clos
 @lru_cache(maxsize=1 << 12)
 def _best_closure(m: int, jokers: int, dup: bool) -> Closure:
     n = _count(m)
-    memo: dict[int, bool] = {}
     plain = max((*_count_kinds(m, n, False), 0))
-    plain = _split_kind(m, n, SPENT, dup, plain, memo)
+    # Cards no combination can hold: with one, ten cards split only if it is the joker;
+    # with more, never. The searches' numbered hand is built only when they may split.
+    lonely = len(_isolated(m, dup))
+    h: _Hand | None = None
+    if plain < 2 and not lonely:
+        h = _Hand(m, dup)
+        plain = _split_kind(h, h.m, n, SPENT, plain)
     if jokers == 0 or plain == 6:
         return Closure(ClosureType(plain))
     first: dict[int, int] = {}  # multiplier -> first (joker << 6 | stands_for) by counts
@@ -478,16 +595,21 @@ def _best_closure(m: int, jokers: int, dup: bool) -> Closure:
             first.setdefault(kind, x << 6 | y)  # x runs upward: the first is kept
     best = max((*first, plain))
     floor = best - 1 if best == 2 else best  # a double by counts may come later than by splits
-    split = _split_kind(m, n, FREE, dup, floor, memo)
+    split = floor
+    if floor < 2 and lonely <= 1:
+        if h is None:
+            h = _Hand(m, dup)
+        split = _split_kind(h, h.m, n, FREE, floor)
     best = max(best, split)
     if best == plain:
         return Closure(ClosureType(plain))
     pair = first.get(best, INF)
-    if split > floor and split == best:  # the first card reaching it by splits may be earlier
+    if h is not None and split > floor and split == best:
+        # the first card reaching it by splits may be earlier
         for x in _cards(m):
             if x << 6 >= pair:
                 break
-            y = _first_stands_for(m - ONE[x], best, dup, memo)
+            y = _first_stands_for(h, h.m - h.number(x), best)
             if y < INF:
                 pair = min(pair, x << 6 | y)
                 break
@@ -507,9 +629,11 @@ def can_close(m: int, jokers: int, dup: bool) -> bool:
         return True  # one suit, the joker as the tenth card
     lonely = _isolated(m, dup)
     if not lonely:
-        return _reaches(m, 10, FREE if wild else SPENT, ANY, True, dup, {})
+        h = _Hand(m, dup)
+        return _reaches(h, h.m, 10, FREE if wild else SPENT, ANY, True)
     if wild and len(lonely) == 1:
-        return _reaches(m - ONE[lonely[0]], 9, HELD, ANY, True, dup, {})
+        h = _Hand(m - ONE[lonely[0]], dup)
+        return _reaches(h, h.m, 9, HELD, ANY, True)
     return False
 
 
