@@ -10,13 +10,18 @@ form: ``Deal``, then at every move ``LegalMoves``, ``GetView`` of the seat to ac
 hashed per match; the parent compares the two lists of hashes and names the first
 match that differs. Exit status: 0 identical, 1 a difference, 2 no compiled build.
 
-    python scripts/differential.py --matches 10000       # the issue's long run
+Match ``i`` of a form is the same match whatever else is run (its seeds depend on
+``--seed``, the form and ``i`` only), so a long run can be split: ``--first``/``--matches``
+choose the range of match numbers, ``--forms`` the forms, and ``--jobs`` splits the range
+over processes of each build, all running at once.
+
+    python scripts/differential.py --matches 10000 --jobs 2     # the issue's long run
+    python scripts/differential.py --first 5000 --matches 1000 --forms burraco
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import hashlib
 import json
 import os
@@ -43,7 +48,21 @@ FORMS: list[tuple[str, str, int, dict[str, Any]]] = [
 ]
 
 
-def play_matches(matches: int, seed: int, max_moves: int) -> dict[str, Any]:
+def _respond(service: Any, rpc: str, request: Any) -> Any:
+    """The response of one of the service's RPCs that never awaits, run to its end
+    without an event loop (a loop's scheduling per call took a quarter of the run)."""
+    coroutine = getattr(service, rpc)(request, None)
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError(f"{rpc} awaited: the differential run drives only RPCs that do not")
+
+
+def play_matches(
+    forms: list[str], first: int, matches: int, seed: int, max_moves: int
+) -> dict[str, Any]:
     """This process's build: per form, one hash of every response of each match."""
     from google.protobuf import json_format
     from google.protobuf.message import Message
@@ -53,20 +72,21 @@ def play_matches(matches: int, seed: int, max_moves: int) -> dict[str, Any]:
     from mazzo.v1 import game_service_pb2 as pb
 
     service = GameService()
-    loop = asyncio.new_event_loop()
     responses = 0
 
     def call(rpc: str, request: Message, digest: Any) -> Any:
         nonlocal responses
         responses += 1
-        response = loop.run_until_complete(getattr(service, rpc)(request, None))
+        response = _respond(service, rpc, request)
         digest.update(response.SerializeToString(deterministic=True))
         return response
 
     hashes: dict[str, list[str]] = {}
     for label, game, players, options in FORMS:
+        if label not in forms:
+            continue
         hashes[label] = []
-        for match in range(matches):
+        for match in range(first, first + matches):
             rng = random.Random(f"{seed}-{label}-{match}")
             digest = hashlib.sha256()
             request = pb.DealRequest(game=game, players=players, seed=seed * 100_003 + match)
@@ -86,47 +106,86 @@ def play_matches(matches: int, seed: int, max_moves: int) -> dict[str, Any]:
                 state, moves = applied.state, list(applied.legal_moves)
             hashes[label].append(digest.hexdigest())
     service.simulator.close()
-    loop.close()
     build = current()
     report = {"build": build.describe(), "compiled": build.compiled, "responses": responses}
     return {**report, "hashes": hashes}
 
 
-def run_build(pure: bool, args: argparse.Namespace) -> dict[str, Any]:
+def start_child(pure: bool, forms: list[str], first: int, matches: int, args: Any) -> Any:
+    """A process of one build playing matches ``first`` .. ``first + matches - 1``."""
     env = {**os.environ, "MAZZO_PURE": "1" if pure else "0"}
-    command = [sys.executable, __file__, "--child", "--matches", str(args.matches)]
+    command = [sys.executable, __file__, "--child", "--forms", ",".join(forms)]
+    command += ["--first", str(first), "--matches", str(matches)]
     command += ["--seed", str(args.seed), "--max-moves", str(args.max_moves)]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+
+
+def run_builds(forms: list[str], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Both builds' reports, each joined from ``--jobs`` processes run at once."""
+    shares = [args.matches // args.jobs + (j < args.matches % args.jobs) for j in range(args.jobs)]
+    starts = [args.first + sum(shares[:j]) for j in range(args.jobs)]
+    children = [
+        [
+            start_child(pure, forms, start, share, args)
+            for start, share in zip(starts, shares, strict=True)
+        ]
+        for pure in (False, True)
+    ]
+    reports = []
+    for build in children:
+        parts = []
+        for child in build:
+            out, _ = child.communicate()
+            if child.returncode:
+                raise SystemExit(f"differential: a child failed (exit {child.returncode})")
+            parts.append(json.loads(out))
+        joined = {**parts[0], "responses": sum(p["responses"] for p in parts)}
+        joined["hashes"] = {f: [h for p in parts for h in p["hashes"][f]] for f in forms}
+        reports.append(joined)
+    return reports
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=20, help="matches per game and form")
+    parser.add_argument("--first", type=int, default=0, help="number of the first match")
+    parser.add_argument("--jobs", type=int, default=1, help="processes per build, run at once")
+    labels = [label for label, *_ in FORMS]
+    parser.add_argument(
+        "--forms",
+        default="",
+        help="comma-separated forms or games (maraffa-4p, burraco, ...); default: all",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=5000, help="moves per match at most")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    wanted = [w for w in args.forms.split(",") if w]
+    forms = [
+        f for f in labels if not wanted or any(f == w or f.startswith(w + "-") for w in wanted)
+    ]
+    if not forms or args.jobs < 1 or args.matches < args.jobs or args.first < 0:
+        parser.error(f"nothing to run: --forms from {labels}, --jobs 1..--matches, --first >= 0")
     if args.child:
-        print(json.dumps(play_matches(args.matches, args.seed, args.max_moves)))
+        print(json.dumps(play_matches(forms, args.first, args.matches, args.seed, args.max_moves)))
         return 0
     start = time.perf_counter()
-    compiled = run_build(False, args)
+    compiled, pure = run_builds(forms, args)
     if not compiled["compiled"]:
         print(f"differential: no compiled build here ({compiled['build']})", file=sys.stderr)
         return 2
-    pure = run_build(True, args)
     assert not pure["compiled"], pure["build"]
     differ = {
-        label: next(i for i, (a, b) in enumerate(zip(ours, theirs, strict=True)) if a != b)
+        label: args.first
+        + next(i for i, (a, b) in enumerate(zip(ours, theirs, strict=True)) if a != b)
         for label, ours in compiled["hashes"].items()
         if ours != (theirs := pure["hashes"][label])
     }
     report = {
         "builds": [compiled["build"], pure["build"]],
         "matches_per_form": args.matches,
-        "forms": len(FORMS),
+        "match_numbers": [args.first, args.first + args.matches - 1],
+        "forms": forms,
         "responses_per_build": compiled["responses"],
         "identical": not differ,
         "first_differing_match": differ,

@@ -111,3 +111,18 @@ def test_anchors_put_our_hands_beside_openspiel_and_rlcard_in_one_run() -> None:
     hearts = theirs["openspiel_hearts"]["games_per_cpu_second"]
     assert ratios["maraffa_4p_per_openspiel_hearts"] == round(ours["maraffa_4p"] / hearts, 3)
     assert all(isinstance(r, float) and r > 0 for r in ratios.values()), ratios
+
+
+def test_bench_times_each_speed_layer_against_the_plain_protobuf_way() -> None:
+    """Issue 16's item 5: each layer is kept only while it beats what it replaced. The
+    bench checks each pair gives the same answer before timing it (it fails if not)."""
+    report = run_bench("--seconds", "0.05", "--only", "wire_layers")
+    layers = report["wire_layers"]
+    assert isinstance(layers, dict)
+    pairs = [layers["apply_move_routed_by_raw_bytes"], layers["varint_from_table"]]
+    for game in ("maraffa", "burraco", "ramino"):
+        assert layers[game]["legal_moves"] >= 5
+        pairs += [v for v in layers[game].values() if isinstance(v, dict)]
+    assert len(pairs) == 2 + 4 * 3 + 2
+    for pair in pairs:
+        assert pair["layer_us"] > 0 and pair["plain_us"] > 0

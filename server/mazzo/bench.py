@@ -669,6 +669,12 @@ def _sealing() -> Any:
     return bench_sealing
 
 
+def _layers() -> Any:
+    from mazzo import bench_layers
+
+    return bench_layers
+
+
 def _rl() -> Any:
     from mazzo import bench_rl
 
@@ -692,6 +698,7 @@ def run_all(
         "maraffa_random_hands_3p_deck39": lambda: maraffa_random_hands_deck39(seconds / 2),
         "trionfo_random_deals_5p": lambda: trionfo_random_deals(seconds),
         "maraffa_state_codec": lambda: state_codec(seconds),
+        "wire_layers": lambda: _layers().wire_layers(max(100, int(2000 * seconds))),
         "grpc_apply_move_vs_health_check": lambda: grpc_apply_vs_health(4 * seconds),
         "grpc_through_envoy": lambda: grpc_through_envoy(2 * seconds),
         "referee_maraffa_builtin_bots": lambda: referee_builtin(seconds),
