@@ -142,37 +142,34 @@ def _closure_sample(count: int, seed: int) -> list[tuple[tuple[int, ...], int, b
 
 
 def ramino_closure_check(hands: int, seed: int = 7) -> Report:
-    """The time of one closure check (``best_closure`` of ten cards) over sampled hands:
-    ``cold`` and ``warm`` both with the memo of whole results cleared before each call:
-    every other memo of the search lives within one check, so the two now measure the
-    same work (``warm`` is kept for the reports that read it). Each hand is timed three
-    times and its best time kept, so a time slice lost to another process is not taken
-    for the check's own cost; ``cpu_worst_us`` is the worst of the same best-of-three
-    in the thread's CPU time, which a loaded machine does not inflate."""
+    """The time of one closure check (``best_closure`` of ten cards) over sampled hands,
+    ``cold``: the memo of whole results is cleared before each call, and every other
+    memo of the search lives within one check. Each hand is timed three times and its
+    best time kept, so a time slice lost to another process is not taken for the
+    check's own cost; ``cpu_worst_us`` is the worst of the same best-of-three in the
+    thread's CPU time, which a loaded machine does not inflate."""
     from mazzo.games.ramino import closures
 
     sample = _closure_sample(hands, seed)
-    report: Report = {"hands": len(sample)}
-    for name in ("cold", "warm"):
-        times, cpu_times = [], []
-        for ten, jokers, dup in sample:
-            best = best_cpu = float("inf")
-            for _ in range(3):
-                closures._best_closure.cache_clear()
-                c, t = time.thread_time(), time.perf_counter()
-                closures.best_closure(ten, jokers, dup)
-                best = min(best, time.perf_counter() - t)
-                best_cpu = min(best_cpu, time.thread_time() - c)
-            times.append(best)
-            cpu_times.append(best_cpu)
-        times.sort()
-        report[name] = {
-            "worst_us": round(times[-1] * 1e6, 1),
-            "p99_us": round(times[int(len(times) * 0.99)] * 1e6, 1),
-            "median_us": round(times[len(times) // 2] * 1e6, 1),
-            "cpu_worst_us": round(max(cpu_times) * 1e6, 1),
-        }
-    return report
+    times, cpu_times = [], []
+    for ten, jokers, dup in sample:
+        best = best_cpu = float("inf")
+        for _ in range(3):
+            closures._best_closure.cache_clear()
+            c, t = time.thread_time(), time.perf_counter()
+            closures.best_closure(ten, jokers, dup)
+            best = min(best, time.perf_counter() - t)
+            best_cpu = min(best_cpu, time.thread_time() - c)
+        times.append(best)
+        cpu_times.append(best_cpu)
+    times.sort()
+    cold = {
+        "worst_us": round(times[-1] * 1e6, 1),
+        "p99_us": round(times[int(len(times) * 0.99)] * 1e6, 1),
+        "median_us": round(times[len(times) // 2] * 1e6, 1),
+        "cpu_worst_us": round(max(cpu_times) * 1e6, 1),
+    }
+    return {"hands": len(sample), "cold": cold}
 
 
 def _agreement_chunk(args: tuple[int, int]) -> tuple[int, int, dict[int, int], list[str]]:

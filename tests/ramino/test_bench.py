@@ -26,7 +26,7 @@ def test_bench_reports_ramino_hands_closure_times_and_agreement() -> None:
     check = report["ramino_closure_check"]
     assert isinstance(check, dict) and check["hands"] == 60
     assert 0 < check["cold"]["median_us"] <= check["cold"]["worst_us"]
-    assert check["cold"]["cpu_worst_us"] > 0 and check["warm"]["cpu_worst_us"] > 0
+    assert check["cold"]["cpu_worst_us"] > 0
     agreement = report["ramino_closure_agreement"]
     assert isinstance(agreement, dict)
     assert agreement["hands"] == agreement["agreed"] == 60, agreement["disagreements"]
