@@ -3,8 +3,8 @@
 
 The same install runs both: a child ``mazzo bench --only NAME`` with
 ``MAZZO_PURE=1`` imports the pure sources, one without it the compiled modules. Each
-measurement runs in the two builds one after the other, so drift in the machine's
-load hits both alike; the ratios are taken from CPU-time figures, which other
+measurement runs in the two builds in alternating rounds, so drift in the machine's
+speed hits both alike; the ratios are taken from CPU-time figures, which other
 processes on the machine do not inflate. The benchmarks are ``mazzo bench``'s own.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 from typing import Any
@@ -46,18 +47,30 @@ def _figure(report: Report, path: tuple[str, ...]) -> float:
     return float(value)
 
 
-def builds(seconds: float, closure_hands: int) -> Report:
-    """Compiled over pure: how many times faster each figure is (more is better)."""
+def builds(seconds: float, closure_hands: int, rounds: int = 3) -> Report:
+    """Compiled over pure: how many times faster each figure is (more is better).
+
+    Each figure is measured in ``rounds`` short rounds, pure then compiled, each
+    build's child a few seconds after the other's: a shared VM's speed drifts by a
+    third within a minute, and alternating rounds let the drift hit both builds alike.
+    The ratio given is the median of the rounds' ratios; ``round_ratios`` has them all.
+    """
     build = current()
     if not build.compiled:
         return {"skipped": f"no compiled build runs here ({build.describe()}): make compiled"}
-    out: Report = {"compiled": build.describe(), "ratios": {}, "pure": {}, "mypyc": {}}
+    out: Report = {"compiled": build.describe(), "ratios": {}, "round_ratios": {}}
+    out.update({"pure": {}, "mypyc": {}})
     for name, (path, more_is_faster) in FIGURES.items():
-        pure = _figure(_child(name, True, seconds, closure_hands), path)
-        compiled = _figure(_child(name, False, seconds, closure_hands), path)
-        out["pure"][name] = pure
-        out["mypyc"][name] = compiled
-        ratio = compiled / pure if more_is_faster else pure / compiled
-        out["ratios"][name] = round(ratio, 2)
+        pures, compileds, ratios = [], [], []
+        for _ in range(rounds):
+            pure = _figure(_child(name, True, seconds / rounds, closure_hands), path)
+            compiled = _figure(_child(name, False, seconds / rounds, closure_hands), path)
+            pures.append(pure)
+            compileds.append(compiled)
+            ratios.append(round(compiled / pure if more_is_faster else pure / compiled, 2))
+        out["pure"][name] = statistics.median(pures)
+        out["mypyc"][name] = statistics.median(compileds)
+        out["ratios"][name] = statistics.median(ratios)
+        out["round_ratios"][name] = ratios
     out["figure"] = {name: "/".join(path) for name, (path, _) in FIGURES.items()}
     return out
