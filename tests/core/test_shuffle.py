@@ -159,6 +159,19 @@ def test_documented_algorithm_agrees_with_the_module_on_random_inputs() -> None:
         ), (seed, counter)
 
 
+def test_dividing_by_runs_of_radices_gives_the_documented_shuffle_of_any_deck() -> None:
+    """The module takes the digits of step 3 a machine word at a time; every deck size
+    of every game (39, 40, 108 cards ...) and the sizes around a run's end agree with
+    the documented card-by-card loop."""
+    rnd = random.Random(20261203)
+    for m in (*range(0, 30), 39, 40, 52, 54, 104, 106, 108, 110, 200):
+        for _ in range(5):
+            seed, counter = rnd.getrandbits(64), rnd.getrandbits(64)
+            assert shuffled(range(m), seed, counter) == reference_shuffle(
+                list(range(m)), seed, counter
+            ), (m, seed, counter)
+
+
 def test_rejected_draw_reads_the_next_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Docstring step 2's rejection path (too rare to meet by chance): a first block of all
     ones is rejected for n = 3 (2**512 - 1 >= (2**512 // 3) * 3) and block k = 1 is used."""

@@ -64,12 +64,48 @@ def draw_below(seed: int, counter: int, n: int) -> int:
         k += blocks
 
 
+#: A product of consecutive radices below this fits a machine word (mypyc's short ints).
+_WORD: Final = 1 << 62
+
+
+@cache
+def _radix_runs(m: int) -> tuple[tuple[int, int], ...]:
+    """The radices ``m, m-1, …, 2`` of step 3 in runs, each as (product, length), every
+    product below 2**62 (memoised: pure)."""
+    runs: list[tuple[int, int]] = []
+    radix = m
+    while radix > 1:
+        product, length = 1, 0
+        while radix > 1 and product * radix < _WORD:
+            product *= radix
+            length += 1
+            radix -= 1
+        runs.append((product, length))
+    return tuple(runs)
+
+
+@cache
+def _factorial(m: int) -> int:
+    return math.factorial(m)
+
+
 def shuffled(deck: Sequence[T], seed: int, counter: int) -> list[T]:
-    """The deck shuffled by draw number ``counter`` of ``seed``; index 0 is the top."""
+    """The deck shuffled by draw number ``counter`` of ``seed``; index 0 is the top.
+
+    Step 3 divides a number of hundreds of bits once per card. The same digits come
+    from dividing it once per run of radices whose product fits a machine word, then
+    the remainder by each radix of the run (``r mod (a*b) = (r mod a) + a*((r div a)
+    mod b)``): a few big divisions instead of one per card, and word-sized ones, which
+    compiled code does without allocating."""
     cards = list(deck)
     m = len(cards)
-    r = draw_below(seed, counter, math.factorial(m))
-    for i in range(m - 1, 0, -1):
-        r, j = divmod(r, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    r = draw_below(seed, counter, _factorial(m))
+    i = m - 1
+    for product, length in _radix_runs(m):
+        r, run = divmod(r, product)
+        for _ in range(length):
+            j = run % (i + 1)  # not divmod, which compiled code calls on boxed ints
+            run //= i + 1
+            cards[i], cards[j] = cards[j], cards[i]
+            i -= 1
     return cards
