@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import sys
 
@@ -108,9 +109,13 @@ def test_anchors_put_our_hands_beside_openspiel_and_rlcard_in_one_run() -> None:
     for name, anchor in theirs.items():
         assert "skipped" not in anchor, (name, anchor)
         assert anchor["games"] > 0 and anchor["moves_per_game"] > 10, (name, anchor)
-    hearts = theirs["openspiel_hearts"]["games_per_cpu_second"]
-    assert ratios["maraffa_4p_per_openspiel_hearts"] == round(ours["maraffa_4p"] / hearts, 3)
-    assert all(isinstance(r, float) and r > 0 for r in ratios.values()), ratios
+    assert ours["maraffa_4p"] > 0
+    # Engines take turns in rounds; each ratio is the median of its rounds' ratios.
+    rounds = anchors["round_ratios"]
+    assert set(rounds) == set(ratios)
+    for name, ratio in ratios.items():
+        assert len(rounds[name]) == anchors["rounds"] == 3, rounds
+        assert ratio == statistics.median(rounds[name]) and ratio > 0, (name, rounds)
 
 
 def test_bench_times_each_speed_layer_against_the_plain_protobuf_way() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -83,42 +84,86 @@ def rlcard_games(name: str, seconds: float) -> Report:
     return _games(play_one, seconds)
 
 
-def _anchor(module: str, measure: Callable[[], Report]) -> Report:
+def _installed(module: str) -> bool:
     try:
         importlib.import_module(module)
     except ImportError:
-        return {"skipped": f"{module} is not installed: pip install 'mazzo[anchors]'"}
-    return measure()
+        return False
+    return True
 
 
-def anchors(seconds: float) -> Report:
-    """The report: our rates, the anchors' and their ratios."""
+#: Each ratio: ours, the anchor's.
+PAIRS = {
+    "maraffa_4p_per_openspiel_hearts": ("maraffa_4p", "openspiel_hearts"),
+    "burraco_4p_per_openspiel_gin_rummy": ("burraco_4p", "openspiel_gin_rummy"),
+    "ramino_4p_per_openspiel_gin_rummy": ("ramino_4p", "openspiel_gin_rummy"),
+    "burraco_4p_per_rlcard_gin_rummy": ("burraco_4p", "rlcard_gin_rummy"),
+    "ramino_4p_per_rlcard_gin_rummy": ("ramino_4p", "rlcard_gin_rummy"),
+}
+
+
+def anchors(seconds: float, rounds: int = 3) -> Report:
+    """The report: our rates, the anchors' and their ratios.
+
+    Every engine is measured in ``rounds`` short rounds, ours and the anchors taking
+    turns: a shared VM's speed drifts by a third within a minute, and engines measured
+    one after the other for the whole time turned that drift into the ratios. Each
+    ratio is the median of the rounds' ratios (``round_ratios`` has them all); each
+    rate the median of its rounds.
+    """
     from mazzo.bench import burraco_random_hands, maraffa_random_hands, ramino_random_hands
 
-    ours = {
-        "maraffa_4p": maraffa_random_hands(4, seconds)["hands_per_cpu_second"],
-        "burraco_4p": burraco_random_hands(4, seconds)["hands_per_cpu_second"],
-        "ramino_4p": ramino_random_hands(4, seconds)["hands_per_cpu_second"],
+    ours: dict[str, Callable[[float], float]] = {
+        "maraffa_4p": lambda s: float(maraffa_random_hands(4, s)["hands_per_cpu_second"]),
+        "burraco_4p": lambda s: float(burraco_random_hands(4, s)["hands_per_cpu_second"]),
+        "ramino_4p": lambda s: float(ramino_random_hands(4, s)["hands_per_cpu_second"]),
     }
-    theirs = {
-        "openspiel_hearts": _anchor("pyspiel", lambda: openspiel_games("hearts", seconds)),
-        "openspiel_gin_rummy": _anchor("pyspiel", lambda: openspiel_games("gin_rummy", seconds)),
-        "rlcard_gin_rummy": _anchor("rlcard", lambda: rlcard_games("gin-rummy", seconds)),
+    theirs: dict[str, tuple[str, Callable[[float], Report]]] = {
+        "openspiel_hearts": ("pyspiel", lambda s: openspiel_games("hearts", s)),
+        "openspiel_gin_rummy": ("pyspiel", lambda s: openspiel_games("gin_rummy", s)),
+        "rlcard_gin_rummy": ("rlcard", lambda s: rlcard_games("gin-rummy", s)),
     }
-    pairs = {
-        "maraffa_4p_per_openspiel_hearts": ("maraffa_4p", "openspiel_hearts"),
-        "burraco_4p_per_openspiel_gin_rummy": ("burraco_4p", "openspiel_gin_rummy"),
-        "ramino_4p_per_openspiel_gin_rummy": ("ramino_4p", "openspiel_gin_rummy"),
-        "burraco_4p_per_rlcard_gin_rummy": ("burraco_4p", "rlcard_gin_rummy"),
-        "ramino_4p_per_rlcard_gin_rummy": ("ramino_4p", "rlcard_gin_rummy"),
-    }
-    ratios: Report = {}
-    for name, (mine, anchor) in pairs.items():
-        rate = theirs[anchor].get("games_per_cpu_second")
-        ratios[name] = round(ours[mine] / rate, 3) if rate else None
+    share = seconds / rounds
+    our_rounds: dict[str, list[float]] = {name: [] for name in ours}
+    their_rounds: dict[str, list[Report]] = {}
+    skipped: Report = {}
+    for module in {module for module, _ in theirs.values()}:
+        if not _installed(module):
+            skipped[module] = {
+                "skipped": f"{module} is not installed: pip install 'mazzo[anchors]'"
+            }
+    for _ in range(rounds):
+        for name, measure in ours.items():
+            our_rounds[name].append(measure(share))
+        for name, (module, play) in theirs.items():
+            if module not in skipped:
+                their_rounds.setdefault(name, []).append(play(share))
+    round_ratios: dict[str, list[float]] = {}
+    for name, (mine, anchor) in PAIRS.items():
+        if anchor in their_rounds:
+            round_ratios[name] = [
+                round(o / t["games_per_cpu_second"], 3)
+                for o, t in zip(our_rounds[mine], their_rounds[anchor], strict=True)
+            ]
+    report_theirs: Report = {}
+    for name, (module, _) in theirs.items():
+        if module in skipped:
+            report_theirs[name] = skipped[module]
+            continue
+        done = their_rounds[name]
+        report_theirs[name] = {
+            "games": sum(r["games"] for r in done),
+            "games_per_cpu_second": statistics.median(r["games_per_cpu_second"] for r in done),
+            "moves_per_game": round(statistics.fmean(r["moves_per_game"] for r in done), 1),
+        }
     return {
-        "hands_per_cpu_second": ours,
-        "anchors": theirs,
-        "ratios": ratios,
+        "hands_per_cpu_second": {n: statistics.median(v) for n, v in our_rounds.items()},
+        "anchors": report_theirs,
+        "ratios": {
+            name: statistics.median(round_ratios[name]) if name in round_ratios else None
+            for name in PAIRS
+        },
+        "round_ratios": round_ratios,
+        "rounds": rounds,
         "targets": TARGETS,
     }
