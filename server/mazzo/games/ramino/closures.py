@@ -723,101 +723,92 @@ _SPADE_STARTS: Final = sum(1 << (2 * c) for c in range(1, 12))  # A … J start 
 
 
 class _SuitMemo(dict[int, int]):
-    """A memo of a pure function of one suit's codes (low bits, shifted to spades):
-    filled on first use, at most 8,192 entries; a hit is a plain dict lookup."""
-
-    def __init__(self, ends_and_starts: bool) -> None:
-        super().__init__()
-        self.ends_and_starts = ends_and_starts
+    """A memo of a pure function of one suit's codes (low bits, shifted to spades), the
+    codes that end a run of three and start another: filled on first use, at most
+    8,192 entries; a hit is a plain dict lookup."""
 
     def __missing__(self, p: int) -> int:
         starts = p & p >> 2 & p >> 4 & _SPADE_STARTS
         high = p & p >> 2 & (p & 1 << 2) << 22 & 1 << 24  # Q K A
-        if self.ends_and_starts:  # codes that end a run of three and start another
-            value = (starts << 4 | high >> 22) & (starts | high)
-        else:  # codes in a run of three
-            value = starts | starts << 2 | starts << 4 | high | high << 2 | high >> 22
+        value = (starts << 4 | high >> 22) & (starts | high)
         self[p] = value
         return value
 
 
-_SUIT_RUNS: Final = _SuitMemo(ends_and_starts=False)
-_SUIT_RUN_ENDS_AND_STARTS: Final = _SuitMemo(ends_and_starts=True)
+_SUIT_RUN_ENDS_AND_STARTS: Final = _SuitMemo()
 
 
-#: Per card: one copy in the packing of its suit alone (shifted to spades, see ``_by_suit``).
-_SUIT_ONE: Final = (0, *(ONE[c - 13 * SUIT[c]] for c in CODES))
+#: The interleaved packing of a hand's codes (``closing_discards``): one bit per code,
+#: each suit in a lane of its own, spades on the even bits 2..26 (as ``_SUIT_LOW``),
+#: hearts on the odd bits 3..27, diamonds and clubs the same 28 places higher. The
+#: lanes never meet under the shifts by 2 and 4 places that find runs, and the whole
+#: hand is below 2**56, a machine word once compiled.
+_LANE_SHIFT: Final = (0, 1, 28, 29)
+_LANES: Final = tuple(_SUIT_LOW << shift for shift in _LANE_SHIFT)
+#: Per card id: its bit in the interleaved packing.
+_LANE_BIT: Final = (0, *(1 << (2 * (c - 13 * SUIT[c]) + _LANE_SHIFT[SUIT[c]]) for c in CODES))
+_LANE_RUN_STARTS: Final = sum(_SPADE_STARTS << shift for shift in _LANE_SHIFT)
+_LANE_ACES: Final = sum(1 << (2 + shift) for shift in _LANE_SHIFT)
+_LANE_QUEENS: Final = sum(1 << (24 + shift) for shift in _LANE_SHIFT)
 
 
-def _by_suit(hand: Sequence[int]) -> list[int]:
-    """A hand packed as four multisets, one per suit, each shifted to spades: 27-bit
-    ints, which compiled code keeps in machine words (the whole packing is a long).
-
-    Summed in four local ints, the suit told by comparing the card id (suit s holds ids
-    13s + 1 … 13s + 13): compiled, a local stays a machine word where ``q[s] += …`` on
-    a list is a generic in-place add that boxes every sum (most of this function's
-    time); in pure Python the two comparisons cost no more than the list's subscripts."""
-    q0 = q1 = q2 = q3 = 0
-    for c in hand:
-        if c > 26:
-            if c > 39:
-                q3 += _SUIT_ONE[c]
-            else:
-                q2 += _SUIT_ONE[c]
-        elif c > 13:
-            q1 += _SUIT_ONE[c]
-        else:
-            q0 += _SUIT_ONE[c]
-    return [q0, q1, q2, q3]
-
-
-def _near_closure(q: list[int], wild: bool, drops: int) -> bool:
+def _near_closure(present: int, double: int, wild: bool, drops: int) -> bool:
     """Without repeated suits: may ``drops`` cards (the discard, then the joker card)
-    go so that the rest, with W if ``wild``, are a closure? ``q``: the hand by suit
-    (``_by_suit``). A necessary test, exact for the classes by counts (pairs, one suit).
-    For the classes made of combinations: every card in no all-real combination
-    ("weak") is dropped or, with W, in W's combination. That is a set of one rank (at
-    most two weak suits: three would make a set of real cards) or a run whose real
-    cards are at most two stretches of the suit around W; a weak card's stretch holds
-    at most two places (three would be a run), so the weak cards a run with W holds lie
-    within five places. Inlined and by suit (small ints, table lookups): it runs on
-    every hand a player holds after taking."""
-    q0, q1, q2, q3 = q[0], q[1], q[2], q[3]
-    d0, d1, d2, d3 = (
-        q0 >> 1 & _SUIT_LOW,
-        q1 >> 1 & _SUIT_LOW,
-        q2 >> 1 & _SUIT_LOW,
-        q3 >> 1 & _SUIT_LOW,
-    )
-    l0, l1, l2, l3 = q0 & _SUIT_LOW, q1 & _SUIT_LOW, q2 & _SUIT_LOW, q3 & _SUIT_LOW
-    # Counts of the four suits' masks (even bits 2..26) by one bit_count of the four
-    # interleaved, a small int below 2**56: bit_count is a method call even compiled.
-    if (l0 | l1 << 1 | l2 << 28 | l3 << 29).bit_count() <= drops - 1 + 2 * wild:
+    go so that the rest, with W if ``wild``, are a closure? ``present``: the codes
+    held, ``double``: those held twice, both in the interleaved packing (``_LANE_BIT``).
+    A necessary test, exact for the classes by counts (pairs, one suit). For the
+    classes made of combinations: every card in no all-real combination ("weak") is
+    dropped or, with W, in W's combination. That is a set of one rank (at most two weak
+    suits: three would make a set of real cards) or a run whose real cards are at most
+    two stretches of the suit around W; a weak card's stretch holds at most two places
+    (three would be a run), so the weak cards a run with W holds lie within five places.
+
+    It runs on every hand a player holds after taking, so the four suits go through
+    each step at once, in one int below 2**56: compiled, every step is a machine-word
+    operation (no table lookup, no boxed int); in pure Python, fewer steps than one
+    suit at a time."""
+    # Codes held once (a lower bound of the cards outside five pairs), then the runs of
+    # three of every suit at once (A 2 3 … Q K A) and the ranks held in three suits.
+    if (present & ~double).bit_count() <= drops - 1 + 2 * wild:
         return True  # near five pairs
-    p0, p1, p2, p3 = l0 | d0, l1 | d1, l2 | d2, l3 | d3
-    runs = _SUIT_RUNS
-    r0, r1, r2, r3 = runs[p0], runs[p1], runs[p2], runs[p3]
+    starts = present & present >> 2 & present >> 4 & _LANE_RUN_STARTS
+    high = present & present >> 2 & (present & _LANE_ACES) << 22 & _LANE_QUEENS  # Q K A
+    runs = starts | starts << 2 | starts << 4 | high | high << 2 | high >> 22
+    p0, p1 = present & _SUIT_LOW, present >> 1 & _SUIT_LOW
+    p2, p3 = present >> 28 & _SUIT_LOW, present >> 29 & _SUIT_LOW
     sets = p0 & p1 & (p2 | p3) | p2 & p3 & (p0 | p1)  # three suits or more of a rank
     if (
-        (sets or r0 or r1 or r2 or r3)
+        (sets or runs)
         # weak codes, a lower bound of the weak cards: W's combination holds four at most
-        and (
-            p0 & ~(r0 | sets)
-            | (p1 & ~(r1 | sets)) << 1
-            | (p2 & ~(r2 | sets)) << 28
-            | (p3 & ~(r3 | sets)) << 29
-        ).bit_count()
+        and (present & ~(runs | sets | sets << 1 | sets << 28 | sets << 29)).bit_count()
         <= drops + 4 * wild
-        and _weak_fit((d0, d1, d2, d3), wild, drops, (p0, p1, p2, p3), (r0, r1, r2, r3), sets)
+        and _weak_fit(
+            (
+                double & _SUIT_LOW,
+                double >> 1 & _SUIT_LOW,
+                double >> 28 & _SUIT_LOW,
+                double >> 29 & _SUIT_LOW,
+            ),
+            wild,
+            drops,
+            (p0, p1, p2, p3),
+            (
+                runs & _SUIT_LOW,
+                runs >> 1 & _SUIT_LOW,
+                runs >> 28 & _SUIT_LOW,
+                runs >> 29 & _SUIT_LOW,
+            ),
+            sets,
+        )
     ):
         return True
     if p0 and p1 and p2 and p3:
         return False  # one suit: three cards at least outside any, at most two allowed
     outside = drops - 1 + wild
-    n0 = l0.bit_count() + 2 * d0.bit_count()
-    n1 = l1.bit_count() + 2 * d1.bit_count()
-    n2 = l2.bit_count() + 2 * d2.bit_count()
-    n3 = l3.bit_count() + 2 * d3.bit_count()
+    n0 = p0.bit_count() + (double & _SUIT_LOW).bit_count()
+    n1 = p1.bit_count() + (double >> 1 & _SUIT_LOW).bit_count()
+    n2 = p2.bit_count() + (double >> 28 & _SUIT_LOW).bit_count()
+    n3 = p3.bit_count() + (double >> 29 & _SUIT_LOW).bit_count()
     return n0 + n1 + n2 + n3 - max(n0, n1, n2, n3) <= outside  # all but ``outside`` in one suit
 
 
@@ -909,15 +900,25 @@ def closing_discards(
         ):
             return ()
         return tuple(d for d in allowed if can_close(m - ONE[d], jokers, dup))
-    q = _by_suit(hand)
-    if not _near_closure(q, wild, 2):
+    # The codes held and those held twice (two packs: never more), interleaved: a plain
+    # loop of machine-word operations once compiled, and short in pure Python.
+    present = double = 0
+    for c in hand:
+        bit = _LANE_BIT[c]
+        if present & bit:
+            double |= bit
+        else:
+            present |= bit
+    if not _near_closure(present, double, wild, 2):
         return ()
     m = pack(hand)
     out: list[int] = []
     for d in allowed:
-        s = SUIT[d]
-        q[s] -= _SUIT_ONE[d]  # the ten cards left
-        if _near_closure(q, wild, 1) and can_close(m - ONE[d], jokers, dup):
+        bit = _LANE_BIT[d]  # the ten cards left: one copy of d less
+        if double & bit:
+            near = _near_closure(present, double - bit, wild, 1)
+        else:
+            near = _near_closure(present - bit, double, wild, 1)
+        if near and can_close(m - ONE[d], jokers, dup):
             out.append(d)
-        q[s] += _SUIT_ONE[d]
     return tuple(out)
