@@ -75,6 +75,13 @@ _DRAW_ONLY: Final = (DRAW,)
 _Discarded: Final = ev.CardDiscarded
 _Drawn: Final = ev.CardDrawn
 _Taken: Final = ev.DiscardTaken
+# The imported names a turn of play uses, as Final names: compiled, a module-level
+# name that is not Final is a lookup in the module's dict at every use (a Final one is
+# a C static); in pure Python both are one global lookup.
+_State: Final = State
+_Turn: Final = Turn
+_insort: Final = insort
+_active_in_order: Final = active_in_order
 #: After this many turns in a row per participant begun from the pile, draw (§3.4.7).
 PILE_TURNS_PER_PLAYER: Final = 3
 M = "move.ramino."
@@ -365,11 +372,11 @@ def _draw(state: State) -> tuple[State, list[ev.Event]]:
     if taken is not _NONE:
         _take_check(state, DRAW)
     hand = list(hands[seat])
-    insort(hand, stock[0])  # cards.add, inlined
+    _insort(hand, stock[0])  # cards.add, inlined
     held = list(hands)
     held[seat] = tuple(hand)
     new = _new(
-        State,
+        _State,
         (
             table,
             bets,
@@ -403,11 +410,11 @@ def _take_discard(state: State) -> tuple[State, list[ev.Event]]:
         )
     card = pile[-1]
     hand = list(hands[seat])
-    insort(hand, card)  # cards.add, inlined
+    _insort(hand, card)  # cards.add, inlined
     held = list(hands)
     held[seat] = tuple(hand)
     new = _new(
-        State,
+        _State,
         (table, bets, _PLAY, seat, tuple(held), stock, pile[:-1], turns, _PILE, card, reshuffles),
     )
     return new, [_new(_Taken, (seat, card))]
@@ -438,11 +445,11 @@ def _discard(state: State, move: Move) -> tuple[State, list[ev.Event]]:
     hand.remove(c)  # the hand stays sorted
     held = list(hands)
     held[seat] = tuple(hand)
-    turns += (_new(Turn, (seat, taken, taken_card, c)),)
-    order = active_in_order(bets.statuses, (table.dealer + 1) % table.players)  # participants
+    turns += (_new(_Turn, (seat, taken, taken_card, c)),)
+    order = _active_in_order(bets.statuses, (table.dealer + 1) % table.players)  # participants
     events: list[ev.Event] = [_new(_Discarded, (seat, c))]
     new = _new(
-        State,
+        _State,
         (
             table,
             bets,
