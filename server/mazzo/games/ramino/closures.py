@@ -809,7 +809,14 @@ def _near_closure(present: int, double: int, wild: bool, drops: int) -> bool:
     n1 = p1.bit_count() + (double >> 1 & _SUIT_LOW).bit_count()
     n2 = p2.bit_count() + (double >> 28 & _SUIT_LOW).bit_count()
     n3 = p3.bit_count() + (double >> 29 & _SUIT_LOW).bit_count()
-    return n0 + n1 + n2 + n3 - max(n0, n1, n2, n3) <= outside  # all but ``outside`` in one suit
+    # All but ``outside`` cards in one suit: the longest suit by comparisons, which
+    # compiled are machine-word ones where max() is a call of the builtin.
+    top = n0 if n0 > n1 else n1
+    if n2 > top:
+        top = n2
+    if n3 > top:
+        top = n3
+    return n0 + n1 + n2 + n3 - top <= outside
 
 
 def _second_copies(double: int, weak: int, runs: int, sets: int, others: int, present: int) -> int:
@@ -880,13 +887,15 @@ def _weak_fit(
 
 
 def closing_discards(
-    hand: Sequence[int], jokers: int, dup: bool, allowed: Iterable[int]
+    hand: tuple[int, ...], jokers: int, dup: bool, allowed: Iterable[int]
 ) -> tuple[int, ...]:
     """The codes among ``allowed`` whose discard leaves a closure, in canonical order.
 
     Most hands are far from a closure: a whole-hand test (pairs, one suit, the cards in
     no combination) settles them before any discard is tried; then, without repeated
-    suits, each discard gets the same test on its ten cards before the search."""
+    suits, each discard gets the same test on its ten cards before the search. The
+    hand is a tuple, as a state holds it: compiled, a loop over a tuple indexes it,
+    where a loop over a ``Sequence`` goes through the iterator protocol."""
     wild = jokers > 0
     if dup:
         m = 0
