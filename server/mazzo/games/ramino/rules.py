@@ -271,18 +271,23 @@ def _after_taking(state: State) -> tuple[Move, ...]:
         forbidden = taken_card  # §3.4.5
     # The distinct codes but the forbidden one, in order (the hand is sorted): a plain
     # loop, faster than dict.fromkeys and map in both builds, and C once compiled.
-    codes: list[int] = []
     moves: list[Move] = []
     last = NO_CARD
     for c in hand:
         if c != last and c != forbidden:
-            codes.append(c)
             moves.append(DISCARDS[c])
         last = c
     jokers, dup = options.imaginary_jokers, options.set_duplicate_suits
     if options.hand_size == 10:
-        for c in closing_discards(hand, jokers, dup, codes):
-            moves.append(CLOSES[c])
+        # Every card of the hand is offered as a discard, and the forbidden code and
+        # the second copies are dropped from the few that close: closing_discards
+        # reads its ``allowed`` only for the rare hands near a closure, so this spares
+        # a list of the allowed codes on every turn.
+        last = NO_CARD
+        for c in closing_discards(hand, jokers, dup, hand):
+            if c != last and c != forbidden:
+                moves.append(CLOSES[c])
+            last = c
     elif can_close(pack(hand), jokers, dup):
         moves.append(CLOSE_HELD)
     return tuple(moves)
