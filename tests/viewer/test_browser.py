@@ -147,6 +147,46 @@ def test_every_game_and_form_loads(
     assert not errors(browser)
 
 
+#: Delays the answer for one record's URL by a second, then picks two matches in turn:
+#: that one, then another.
+SLOW_THEN_CHOSEN = """
+const [slow, chosen] = arguments;
+const plain = window.fetch;
+window.mazzoPlainFetch = plain;
+window.fetch = (url, init) => {
+  if (!String(url).endsWith(`records/${slow}`)) return plain(url, init);
+  return new Promise(r => setTimeout(r, 1000)).then(() => plain(url, init))
+    .then(reply => { window.mazzoSlowAnswered = true; return reply; });
+};
+const picker = document.getElementById('match');
+for (const index of [slow, chosen]) {
+  picker.value = String(index);
+  picker.dispatchEvent(new Event('change'));
+}
+"""
+
+
+def test_a_slow_answer_for_an_earlier_choice_does_not_replace_a_later_one(
+    browser: webdriver.Chrome, view_server: str, records: list[Any]
+) -> None:
+    open_match(browser, view_server, records, records[0]["id"])
+    slow, chosen = records[1], records[2]
+    try:
+        browser.execute_script(SLOW_THEN_CHOSEN, 1, 2)
+        WebDriverWait(browser, 30, 0.05).until(
+            lambda d: d.execute_script("return window.mazzoSlowAnswered === true")
+        )
+        time.sleep(0.3)  # the slow answer read and handled (or dropped)
+        status = browser.find_element(By.ID, "status").text
+        assert status.startswith(f"{chosen['id']}:"), (slow["id"], status)
+        assert browser.execute_script("return window.mazzoViewer.frames()") == (
+            len(chosen["moves"]) + 1
+        )
+    finally:
+        browser.execute_script("window.fetch = window.mazzoPlainFetch")
+    assert not errors(browser)
+
+
 @pytest.mark.parametrize("rid", ["maraffa-4", "burraco-2", "ramino-2"])
 def test_a_whole_match_step_by_step_shows_the_rules_hands_and_scores(
     browser: webdriver.Chrome, view_server: str, records: list[Any], rid: str

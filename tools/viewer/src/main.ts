@@ -109,10 +109,23 @@ function show(match: Match): void {
   draw();
 }
 
+/** Counts loads begun: an answer to any but the latest is dropped, so a slow answer for
+ * an earlier choice (or the page's own first load) never replaces a later choice. */
+let loads = 0;
+
 async function loadFrames(response: Promise<Response>): Promise<void> {
+  const load = ++loads;
   say("loading…");
-  const reply = await response;
-  const body: unknown = await reply.json();
+  let reply: Response;
+  let body: unknown;
+  try {
+    reply = await response;
+    body = await reply.json();
+  } catch (error) {
+    if (load === loads) say(`could not load the match: ${String(error)}`);
+    return;
+  }
+  if (load !== loads) return;
   if (!reply.ok) {
     const message = (body as { message?: string }).message ?? reply.statusText;
     say(`refused: ${message}`);
