@@ -60,6 +60,7 @@ def main() -> int:
     options.binary_location = str(shutil.which("chromium"))
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
         options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={folder / 'chromium'}")
     driver = webdriver.Chrome(service=Service(str(shutil.which("chromedriver"))), options=options)
     try:
         assert process.stdout is not None

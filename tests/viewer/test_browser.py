@@ -55,13 +55,15 @@ return {index: Number(document.body.dataset.index), seats, faces, rows,
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[webdriver.Chrome]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
     found = shutil.which("chromedriver"), shutil.which("chromium")
     assert all(found), "the viewer's tests need chromium and chromium-driver (apt-get)"
     options = webdriver.ChromeOptions()
     options.binary_location = str(found[1])
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
         options.add_argument(flag)
+    # the profile in the test's own folder (the machine is shared), not /tmp
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(str(found[0])), options=options)
     driver.set_window_size(*DESKTOP)
