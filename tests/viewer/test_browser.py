@@ -9,6 +9,7 @@ browser for the module. Screenshots, desktop and phone, go to
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import queue
 import shutil
@@ -186,6 +187,47 @@ def test_a_slow_answer_for_an_earlier_choice_does_not_replace_a_later_one(
         )
     finally:
         browser.execute_script("window.fetch = window.mazzoPlainFetch")
+    assert not errors(browser)
+
+
+#: Run before the page's own script: its first fetch of the served file's list answers
+#: a second late.
+SLOW_LIST = """
+const plain = window.fetch;
+window.fetch = (url, init) => String(url) !== 'records' ? plain(url, init)
+  : new Promise(r => setTimeout(r, 1000)).then(() => plain(url, init))
+      .then(reply => { window.mazzoListAnswered = true; return reply; });
+"""
+
+
+def test_a_file_opened_in_the_page_is_not_replaced_by_the_served_files_late_list(
+    browser: webdriver.Chrome,
+    view_server: str,
+    records: list[Any],
+    tmp_path: Path,
+) -> None:
+    mine = records[-2:]
+    path = tmp_path / "two.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in mine), encoding="utf-8")
+    added = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SLOW_LIST})
+    try:
+        browser.get(view_server)
+        browser.find_element(By.ID, "file").send_keys(str(path))
+        WebDriverWait(browser, 30, 0.05).until(
+            lambda d: d.execute_script("return window.mazzoListAnswered === true")
+        )
+        time.sleep(0.3)  # the late list read and handled (or dropped)
+        WebDriverWait(browser, 30).until(  # a match shown
+            lambda d: " players, " in d.find_element(By.ID, "status").text
+        )
+        assert browser.find_element(By.ID, "status").text.startswith(f"{mine[0]['id']}:")
+        options = Select(browser.find_element(By.ID, "match")).options
+        assert [o.text.split(":")[0] for o in options[1:]] == [r["id"] for r in mine]
+    finally:
+        browser.execute_cdp_cmd(
+            "Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]}
+        )
+        browser.get("about:blank")  # the next test loads the page afresh
     assert not errors(browser)
 
 

@@ -147,9 +147,15 @@ function listMatches(lines: RecordLine[]): void {
   picker.disabled = lines.length === 0;
 }
 
+/** Counts files opened (the served file's list at load, then files opened in the page):
+ * a list that arrives after a later one was opened is dropped. */
+let opens = 0;
+
 async function openServerFile(): Promise<void> {
+  const open = ++opens;
   const reply = await fetch("records");
   const body = (await reply.json()) as { file: string | null; records: RecordLine[] };
+  if (open !== opens) return; // a file opened in the page meanwhile
   if (body.file === null) return; // the service, not `mazzo view`: open a file in the page
   fileLines = [];
   listMatches(body.records);
@@ -164,7 +170,9 @@ async function openServerFile(): Promise<void> {
 }
 
 async function openLocalFile(file: File): Promise<void> {
+  const open = ++opens;
   const text = await file.text();
+  if (open !== opens) return;
   fileLines = text.split("\n").filter((line) => line.trim() !== "");
   const lines: RecordLine[] = [];
   fileLines.forEach((line, index) => {
