@@ -180,6 +180,9 @@ def test_a_slow_answer_for_an_earlier_choice_does_not_replace_a_later_one(
             lambda d: d.execute_script("return window.mazzoSlowAnswered === true")
         )
         time.sleep(0.3)  # the slow answer read and handled (or dropped)
+        WebDriverWait(browser, 30).until(  # a match shown
+            lambda d: " players, " in d.find_element(By.ID, "status").text
+        )
         status = browser.find_element(By.ID, "status").text
         assert status.startswith(f"{chosen['id']}:"), (slow["id"], status)
         assert browser.execute_script("return window.mazzoViewer.frames()") == (
