@@ -3,9 +3,9 @@ one client cannot queue work without end on a process's one event loop."""
 
 from __future__ import annotations
 
+from mazzo.service.http_connections import BoundedH11Protocol
 from mazzo.service.server import (
-    HTTP_KEEP_ALIVE_SECONDS,
-    HTTP_LIMIT_CONCURRENCY,
+    HTTP_LIMITS,
     SERVER_OPTIONS,
     SHARED_PORT_OPTIONS,
     start_server,
@@ -22,8 +22,10 @@ async def test_http_requests_at_once_are_bounded() -> None:
     running, _ = await start_server("127.0.0.1", 0, http_port=0)
     try:
         assert running.http is not None
-        assert running.http.config.limit_concurrency == HTTP_LIMIT_CONCURRENCY == 512
+        protocol = running.http.config.http
+        assert isinstance(protocol, type) and issubclass(protocol, BoundedH11Protocol)
+        assert protocol.limits == HTTP_LIMITS and HTTP_LIMITS.connections == 512
         # Idle connections outlive client pools' (httpx: 5 s) and load balancers' (60 s).
-        assert running.http.config.timeout_keep_alive == HTTP_KEEP_ALIVE_SECONDS > 60
+        assert running.http.config.timeout_keep_alive == HTTP_LIMITS.idle_seconds > 60
     finally:
         await stop_server(running, grace=0.5)

@@ -22,6 +22,7 @@ from mazzo import __version__
 from mazzo.buildinfo import current
 from mazzo.service.errors import Admission, DomainErrorInterceptor
 from mazzo.service.game_service import GameService, add_to_server
+from mazzo.service.http_connections import HttpLimits, bounded_protocol
 from mazzo.service.metrics import Metrics
 from mazzo.service.rest import build_app
 from mazzo.service.sealing import Sealer
@@ -54,15 +55,13 @@ SHARED_PORT_OPTIONS: list[tuple[str, int]] = [
     ("grpc.max_connection_age_ms", 1000),
     ("grpc.max_connection_age_grace_ms", 30000),
 ]
-#: HTTP connections and requests at once; past it uvicorn answers 503 at once instead
-#: of letting every request wait on the one event loop the gRPC calls share.
-HTTP_LIMIT_CONCURRENCY = 512
-#: How long an idle HTTP connection stays open. uvicorn's default, 5 s, is also the
-#: idle expiry of common client pools (httpx's), so a client could send a request on
-#: a connection the server was closing that instant and get a read error (seen once
-#: in a million fuzzed requests). Longer than client pools and than a load balancer's
-#: usual 60 s, so the other side closes first.
-HTTP_KEEP_ALIVE_SECONDS = 65
+#: HTTP connections (hence requests) at once, how long a request head may take, how
+#: long an answered connection may idle (http_connections.py). The idle time is longer
+#: than uvicorn's default, 5 s, which is also the idle expiry of common client pools
+#: (httpx's): a client could send a request on a connection the server was closing that
+#: instant and get a read error (seen once in a million fuzzed requests). 65 s outlasts
+#: client pools and a load balancer's usual 60 s, so the other side closes first.
+HTTP_LIMITS = HttpLimits(head_seconds=10.0, connections=512, idle_seconds=65)
 
 
 class PortInUseError(RuntimeError):
@@ -118,6 +117,7 @@ async def start_server(
     tracer: Tracer | None = None,
     tls: Tls | None = None,
     sealer: Sealer | None = None,
+    http_limits: HttpLimits = HTTP_LIMITS,
 ) -> tuple[Running, int]:
     """Start serving; returns the server and its gRPC port (``port=0`` picks one).
 
@@ -125,7 +125,8 @@ async def start_server(
     ``access_log`` logs every RPC with its code, time and request id; ``reuse_port``
     shares the ports with the other workers of ``--workers``; ``tracer`` makes a span
     of every RPC (tracing.py); ``tls`` serves both over TLS (mutual with a client CA);
-    ``sealer`` seals and opens states with the server's keys (sealing.py).
+    ``sealer`` seals and opens states with the server's keys (sealing.py);
+    ``http_limits`` bounds HTTP connections (http_connections.py).
     """
     metrics = Metrics()
     interceptor = DomainErrorInterceptor(metrics, access_log, tracer)
@@ -155,7 +156,7 @@ async def start_server(
     running = Running(server, bound, health_servicer, service, interceptor.admission)
     if http_port is not None:
         try:
-            await _start_http(running, host, http_port, reuse_port, tls)
+            await _start_http(running, host, http_port, reuse_port, tls, http_limits)
         except BaseException:
             await server.stop(None)
             raise
@@ -163,7 +164,12 @@ async def start_server(
 
 
 async def _start_http(
-    running: Running, host: str, port: int, reuse_port: bool, tls: Tls | None = None
+    running: Running,
+    host: str,
+    port: int,
+    reuse_port: bool,
+    tls: Tls | None = None,
+    limits: HttpLimits = HTTP_LIMITS,
 ) -> None:
     """HTTP/JSON on the same event loop, through the same servicer (HTTPS with ``tls``)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -193,8 +199,8 @@ async def _start_http(
         app,
         log_level="warning",
         lifespan="off",
-        limit_concurrency=HTTP_LIMIT_CONCURRENCY,
-        timeout_keep_alive=HTTP_KEEP_ALIVE_SECONDS,
+        http=bounded_protocol(limits),
+        timeout_keep_alive=limits.idle_seconds,
         **secure,
     )
     http = uvicorn.Server(config)
