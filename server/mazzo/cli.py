@@ -609,6 +609,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from mazzo.referee.records import commitments_path, read_commitments, read_whole_records
+    from mazzo.referee.shapes import Malformed
     from mazzo.referee.verify import report, verify
 
     published = None
@@ -616,7 +617,10 @@ def _verify(args: argparse.Namespace) -> int:
     if args.commitments is not None or path.is_file():
         published = read_commitments(path)
         print(f"{args.records}: checked against the commitments published in {path}")
-    verdict = verify(read_whole_records(args.records), published)
+    try:
+        verdict = verify(read_whole_records(args.records), published)
+    except Malformed as e:
+        raise ValueError(f"{args.records}: {e}") from None
     print(report(verdict, str(args.records)))
     return verdict.code
 

@@ -13,8 +13,10 @@ act, legal, with the recorded events, and the recorded result):
   ``.commitments`` file beside the records), every record's commitment is the one
   published for its match (and, played ``--seal``, the service's too).
 
-Older records (before commitments) replay, but their deals cannot be proven fair:
-they are counted apart, and make the exit code 3 rather than 0.
+A file that is not of the record format (a field of the wrong type, JSON nested
+without end) is unreadable: ``shapes.Malformed``, exit 2. Older records (before
+commitments) replay, but their deals cannot be proven fair: they are counted apart,
+and make the exit code 3 rather than 0.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from mazzo.core import fair
 from mazzo.referee.records import Json
 from mazzo.referee.replay import replay
 from mazzo.referee.schedule import deal_seed
+from mazzo.referee.shapes import check_record
 
 #: Exit codes of ``mazzo verify``.
 OK, FAILED, UNREADABLE, UNPROVEN = 0, 1, 2, 3
@@ -69,7 +72,8 @@ def seed_problem(record: Json, seen: dict[str, Json]) -> str | None:
                     return f"{name}'s entropy is given twice"
                 secrets[name] = secret
             expected = fair.mixed_seed(base, deal, fair.mix(secrets))
-    except (KeyError, TypeError, ValueError) as e:
+    except (KeyError, TypeError, ValueError, OverflowError) as e:
+        # OverflowError: an entrant's name of over 65,535 bytes
         return f"the tournament's seed inputs do not read: {e}"
     if record["seed"] != expected:
         return f"the seed is not the schedule's for deal {deal} (base seed and entropy)"
@@ -105,7 +109,13 @@ def publication_problem(record: Json, published: Mapping[str, Json]) -> str | No
 def verify(records: Iterable[Json], published: Mapping[str, Json] | None = None) -> Verdict:
     """Every record checked in full; every failure kept (not only the first).
     ``published``: the commitments published before each match's first move, by
-    match id (``records.read_commitments``); each record's must match."""
+    match id (``records.read_commitments``); each record's must match.
+    ``shapes.Malformed`` (a ``ValueError``) if a record is not of the record format."""
+    records = list(records)
+    for i, record in enumerate(records):
+        rid = record.get("id")
+        named = f" ({rid[:40]!r})" if isinstance(rid, str) else ""
+        check_record(record, f"record {i + 1}{named}")
     verdict = Verdict()
     seen: dict[str, Json] = {}
     for record in records:
