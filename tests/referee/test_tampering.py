@@ -200,6 +200,26 @@ def _unpublished(files: Files) -> None:
     files.commitments = False
 
 
+def _everywhere(change: Callable[[Json], Any]) -> Edit:
+    """The same edit to the fault rules of every record and published line."""
+
+    def edit(files: Files) -> None:
+        for item in [*files.records, *files.published]:
+            change(item["fault_rules"])
+
+    return edit
+
+
+def _every_tag(change: Callable[[Json], Any]) -> Edit:
+    """The same edit to the tournament block of every record and published line."""
+
+    def edit(files: Files) -> None:
+        for item in [*files.records, *files.published]:
+            change(item["tournament"])
+
+    return edit
+
+
 def _on_fault(change: Callable[[Json], Any]) -> Edit:
     """An edit of the last fault of the match with faults (faulty's illegal answer)."""
     return lambda files: change(files.record(FAULTS)["faults"][-1])
@@ -321,6 +341,20 @@ def _swap_seating(record: Json) -> None:
     record["seat_bots"] = bots[1:] + bots[:1]
 
 
+def _relabel_pairing(with_lines: bool) -> Edit:
+    """Every match of the plain pairing seated the other way round (and, if
+    ``with_lines``, its published lines made to say so too)."""
+
+    def edit(files: Files) -> None:
+        for rid in (PLAIN, PLAIN_TURNED):
+            record = files.record(rid)
+            _swap_seating(record)
+            if with_lines:
+                files.line(rid).update(sides=record["sides"], seat_bots=record["seat_bots"])
+
+    return edit
+
+
 def _change_bot(record: Json, bot: str) -> None:
     side = record["sides"][0]
     side["bots"] = [bot]
@@ -377,6 +411,23 @@ def _chosen_seed(keep_tag: bool, publish: bool) -> Edit:
     return edit
 
 
+def _drop_record(rid: str) -> Edit:
+    return lambda files: files.records.remove(files.record(rid))
+
+
+def _abandoned(rid: str) -> Json:
+    """The line a run writes for a published match it stopped in play."""
+    return {"mazzo_commitment": 1, "id": rid, "abandoned": True}
+
+
+def _say_abandoned(rid: str) -> Edit:
+    return lambda files: files.published.append(_abandoned(rid))
+
+
+def _publish_stranger(files: Files) -> None:
+    files.published.append(dict(files.line(PLAIN), id="p0.d1.o0"))
+
+
 # ----------------------------------------------------------------- the attacks
 
 
@@ -425,6 +476,7 @@ ATTACKS = [
             ),
         ),
     ),
+    A("entropy removed from every record", _every_tag(lambda tag: tag.pop("entropy", None))),
     A(
         "a match replaced by one from a chosen seed, block removed",
         _chosen_seed(keep_tag=False, publish=False),
@@ -432,6 +484,10 @@ ATTACKS = [
     A(
         "a match replaced by one from a chosen seed, block kept",
         _chosen_seed(keep_tag=True, publish=False),
+    ),
+    A(
+        "a match replaced by one from a chosen seed, and published",
+        _chosen_seed(keep_tag=False, publish=True),
     ),
     # The moves.
     A("a card in an event changed", _on(PLAIN, _change_event_card)),
@@ -480,6 +536,18 @@ ATTACKS = [
         "a forfeit before the match given a fault's reason",
         _set(BEFORE, "result.forfeit.reason", "crash: exit 3"),
     ),
+    A(
+        "the disqualification limit raised everywhere",
+        _everywhere(lambda rules: rules.update(disqualify_after=9)),
+    ),
+    A(
+        "disqualification turned off everywhere",
+        _everywhere(lambda rules: rules.update(disqualify_after=0)),
+    ),
+    A(
+        "every fault made to forfeit, everywhere",
+        _everywhere(lambda rules: rules.update(on_fault="forfeit")),
+    ),
     A("one record's fault rules changed", _set(FAULTS, "fault_rules.on_fault", "forfeit")),
     # Faults.
     A("a move marked faulty, with no fault", _set(PLAIN, "moves.10.fault", "timeout")),
@@ -503,6 +571,7 @@ ATTACKS = [
         "entrants, bots and seat bots swapped, with no commitments file",
         _both(_on(PLAIN, _swap_seating), _unpublished),
     ),
+    A("a whole pairing seated the other way round", _relabel_pairing(with_lines=False)),
     A("sides swapped, seats and all", _on(PLAIN, lambda r: _swap(r["sides"]))),
     A("seat bots swapped between the sides", _on(PLAIN, lambda r: _swap(r["seat_bots"]))),
     A(
@@ -517,6 +586,9 @@ ATTACKS = [
     # Which matches, each once.
     A("a record duplicated", lambda f: f.records.append(f.record(PLAIN))),
     A("a record copied into another slot", _copy_to_deal(1)),
+    A("a record dropped, its commitment published", _drop_record(FAULTS)),
+    A("the last record dropped", lambda f: f.records.pop()),
+    A("every record but one dropped", lambda f: f.records.__delitem__(slice(1, None))),
     A("a match of no tournament added", _append_single_match),
     A("a tournament block removed", _drop(PLAIN, "tournament")),
     A(
@@ -540,11 +612,16 @@ ATTACKS = [
     ),
     A("two matches' slots exchanged", _exchange_slots),
     A("duplicate deals turned off in one record", _set(PLAIN, "tournament.duplicate", False)),
+    A("duplicate deals turned off everywhere", _every_tag(lambda tag: tag.update(duplicate=False))),
     A("an id changed", _set(PLAIN, "id", "final")),
     A("the time control changed", _set(PLAIN, "time_control.move", 60.0)),
     # The lines published before each first move.
     A("a published seed changed", lambda f: f.line(PLAIN).update(seed=1)),
     A("a published line removed", lambda f: f.published.remove(f.line(PLAIN))),
+    A("a line published for a match with no record", _publish_stranger),
+    A("published seating swapped", lambda f: _swap(f.line(PLAIN)["sides"])),
+    A("a published slot changed", lambda f: f.line(PLAIN)["tournament"].update(orientation=1)),
+    A("a recorded match said abandoned", _say_abandoned(PLAIN)),
     A(
         "a published line that is not one",
         lambda f: f.published.append({"mazzo_commitment": 1}),

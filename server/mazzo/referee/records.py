@@ -110,9 +110,23 @@ def commitments_path(records: Path) -> Path:
     return records.with_name(f"{records.stem}.commitments{records.suffix}")
 
 
-def published_commitment(header: Json) -> Json:
+#: The header fields a published line repeats: what the match is and who sits where,
+#: all fixed before its first move (``match.play_match``'s header).
+PUBLISHED_FIELDS = (
+    "game",
+    "players",
+    "options",
+    "sides",
+    "seat_bots",
+    "time_control",
+    "fault_rules",
+)
+
+
+def published_commitment(header: Json, tournament: Json | None = None) -> Json:
     """The line published for a match before its first move: its id, seed and deal
-    commitment (and, played ``--seal``, the service's match id and commitment); no
+    commitment (and, played ``--seal``, the service's match id and commitment), who
+    sits where, and its slot in the ``tournament`` (without the entrants' secrets); no
     salt, which only the record reveals at the end."""
     line: Json = {
         "mazzo_commitment": COMMITMENT_FORMAT,
@@ -120,10 +134,19 @@ def published_commitment(header: Json) -> Json:
         "seed": header["seed"],
         "deal_commitment": header["deal_commitment"],
     }
+    line.update((k, header[k]) for k in PUBLISHED_FIELDS if k in header)
+    if tournament is not None:
+        line["tournament"] = {k: v for k, v in tournament.items() if k != "entropy"}
     sealed = header.get("sealed")
     if isinstance(sealed, dict):
         line["sealed"] = {k: sealed[k] for k in ("match_id", "deal_commitment") if k in sealed}
     return line
+
+
+def abandoned(match_id: str) -> Json:
+    """The line that says a published match will have no record: it was in play when
+    its run stopped (a resumed run plays it anew, under a new line)."""
+    return {"mazzo_commitment": COMMITMENT_FORMAT, "id": match_id, "abandoned": True}
 
 
 def read_commitments(path: Path) -> dict[str, Json]:

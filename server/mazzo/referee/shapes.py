@@ -124,13 +124,23 @@ RECORD = {
     "duration_s?": NUMBER,
     "tournament?": TOURNAMENT,
 }
-#: A line of a commitments file (``records.published_commitment``).
+#: A line of a commitments file: a match published at its deal, or one abandoned
+#: (``records.published_commitment``, ``records.abandoned``).
 COMMITMENT = {
     "mazzo_commitment": COUNT,
     "id": TEXT,
-    "seed": SEED,
-    "deal_commitment": TEXT,
+    "seed?": SEED,
+    "deal_commitment?": TEXT,
     "sealed?": SEALED,
+    "abandoned?": FLAG,
+    "game?": TEXT,
+    "players?": COUNT,
+    "options?": OBJECT,
+    "sides?": [SIDE],
+    "seat_bots?": [TEXT],
+    "time_control?": TIME_CONTROL,
+    "fault_rules?": FAULT_RULES,
+    "tournament?": SLOT,
 }
 
 
@@ -191,8 +201,11 @@ def check_record(record: Json, where: str) -> None:
 
 
 def check_commitment(line: Json, where: str) -> None:
-    """A published line of the documented shape."""
+    """A published line of the documented shape: a match's seed and commitment, or
+    the note that it was abandoned."""
     try:
         check(line, COMMITMENT, "")
     except Malformed as e:
         raise Malformed(f"{where}: {e}") from None
+    if not line.get("abandoned") and not ("seed" in line and "deal_commitment" in line):
+        raise Malformed(f"{where}: neither a seed and deal commitment, nor abandoned")

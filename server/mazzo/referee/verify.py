@@ -13,9 +13,10 @@ act, legal, with the recorded events, and the recorded score, totals and winners
   and each secret opens its entrant's commitment;
 - each match appears once, and a tournament's records are those of one schedule:
   its slots, seating consistent within each pairing (``coherence``);
-- given the commitments a tournament published before each match's first move (its
-  ``.commitments`` file beside the records), every record's commitment is the one
-  published for its match (and, played ``--seal``, the service's too).
+- given the lines a tournament published before each match's first move (its
+  ``.commitments`` file beside the records), every record's commitment, seed, seating
+  and slot are the published ones, and every match published has its record (unless
+  a line says it was abandoned when its run stopped).
 
 A file that is not of the record format (a field of the wrong type, JSON nested
 without end) is unreadable: ``shapes.Malformed``, exit 2. Older records (before
@@ -25,14 +26,14 @@ and make the exit code 3 rather than 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from mazzo.core import fair
 from mazzo.core.errors import RulesError
 from mazzo.referee.coherence import duplicates, tournament_problems
 from mazzo.referee.outcome import account_problem
-from mazzo.referee.records import Json
+from mazzo.referee.records import PUBLISHED_FIELDS, Json
 from mazzo.referee.replay import replay
 from mazzo.referee.schedule import deal_seed
 from mazzo.referee.shapes import check_record
@@ -45,12 +46,15 @@ OK, FAILED, UNREADABLE, UNPROVEN = 0, 1, 2, 3
 class Verdict:
     records: int = 0
     moves: int = 0
-    #: (record id, what is wrong), in file order: a failing record's first problem
+    #: (record id, what is wrong), in file order: a failing record's first problem,
+    #: then the published matches with no record
     failures: list[tuple[str, str]] = field(default_factory=list)
     #: positions in the file of the records that fail
     failed: set[int] = field(default_factory=set)
     #: ids of records with no commitment (older records)
     unproven: list[str] = field(default_factory=list)
+    #: ids of matches published before their first move that have no record
+    unrecorded: list[str] = field(default_factory=list)
 
     @property
     def code(self) -> int:
@@ -90,15 +94,24 @@ def seed_problem(record: Json) -> str | None:
 
 
 def publication_problem(record: Json, published: Mapping[str, Json]) -> str | None:
-    """What differs between a record's commitments and those published before its
-    first move (None if nothing)."""
+    """What differs between a record and the line published before its first move:
+    its commitments, seed, seating and schedule slot (None if nothing). A line
+    written before seating was published holds only the commitments and the seed."""
     entry = published.get(record["id"])
     if entry is None:
         return "its deal commitment was not published before its first move"
+    if entry.get("abandoned"):
+        return "it has a record, but its last published line says it was abandoned"
     if entry["deal_commitment"] != record.get("deal_commitment"):
         return "its deal commitment is not the one published before its first move"
     if entry["seed"] != record["seed"]:
         return "its seed is not the one published before its first move"
+    for key in PUBLISHED_FIELDS:
+        if key in entry and entry[key] != record[key]:
+            return f"its field {key} is not the one published before its first move"
+    slot, tag = entry.get("tournament"), record.get("tournament")
+    if slot is not None and (tag is None or any(tag.get(k) != v for k, v in slot.items())):
+        return "its tournament slot is not the one published before its first move"
     sealed, early = record.get("sealed"), entry.get("sealed")
     if (sealed is None) != (early is None) or (
         sealed is not None
@@ -126,9 +139,9 @@ def record_problem(record: Json, published: Mapping[str, Json] | None) -> tuple[
 
 def verify(records: Iterable[Json], published: Mapping[str, Json] | None = None) -> Verdict:
     """Every record checked in full; every failing record named (not only the first).
-    ``published``: the commitments published before each match's first move, by
-    match id (``records.read_commitments``); each record's must match.
-    ``shapes.Malformed`` (a ``ValueError``) if a record is not of the
+    ``published``: the lines published before each match's first move, by match id
+    (``records.read_commitments``); each record's must match, and each match published
+    have its record. ``shapes.Malformed`` (a ``ValueError``) if a record is not of the
     record format."""
     records = list(records)
     for i, record in enumerate(records):
@@ -146,10 +159,23 @@ def verify(records: Iterable[Json], published: Mapping[str, Json] | None = None)
         problems.setdefault(i, problem)
     verdict.failed = set(problems)
     verdict.failures = [(records[i]["id"], problems[i]) for i in sorted(problems)]
+    if published is not None:
+        verdict.unrecorded = unrecorded(records, published)
+        for rid in verdict.unrecorded:
+            verdict.failures.append(
+                (rid, "published before its first move, but the file has no record of it")
+            )
     for i, record in enumerate(records):
         if i not in verdict.failed and "deal_commitment" not in record:
             verdict.unproven.append(record["id"])
     return verdict
+
+
+def unrecorded(records: Sequence[Json], published: Mapping[str, Json]) -> list[str]:
+    """Matches whose last published line is a commitment, with no record: dropped, or
+    still in play (verify a run once it has stopped: it marks what it abandons)."""
+    ids = {record["id"] for record in records}
+    return [rid for rid, e in published.items() if not e.get("abandoned") and rid not in ids]
 
 
 def report(verdict: Verdict, source: str) -> str:
@@ -159,6 +185,8 @@ def report(verdict: Verdict, source: str) -> str:
     summary = f"{verdict.records} records, {verdict.moves} moves: {proven} proven fair and legal"
     if verdict.failed:
         summary += f", {len(verdict.failed)} FAILED"
+    if verdict.unrecorded:
+        summary += f", {len(verdict.unrecorded)} published matches with no record (FAILED)"
     if verdict.unproven:
         summary += (
             f", {len(verdict.unproven)} with no deal commitment (written before commitments: "
