@@ -5,6 +5,8 @@ faults, a crash and its bot's moves played by the referee, a disqualification du
 a match and forfeits before two), with its commitments published. The files verify
 (exit 0). Each attack below edits a copy, and ``mazzo verify`` must refuse it: exit 1,
 a record fails, or exit 2, the file is not a records file (one line, no traceback).
+The few edits docs/fair-deals.md says cannot be told from the files are listed apart,
+with the words of the docs that say why.
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ from mazzo.referee.match import (
 from mazzo.referee.records import commitments_path, deal_hash
 from mazzo.referee.replay import _wire_state
 from mazzo.referee.tournament import Config, run_tournament
-from mazzo.referee.verify import FAILED, UNREADABLE
-from tests.referee.conftest import fault_bot
+from mazzo.referee.verify import FAILED, OK, UNREADABLE
+from tests.referee.conftest import ROOT, fault_bot
 
 Json = dict[str, Any]
 H, R = "builtin:heuristic", "builtin:random"
@@ -322,8 +324,24 @@ def _unmark_last_fault(files: Files) -> None:
     del record["moves"][record["faults"][-1]["ply"]]["fault"]
 
 
+def _erase_last_fault(files: Files) -> None:
+    _unmark_last_fault(files)
+    files.record(FAULTS)["faults"].pop()
+
+
 def _unmark_auto(record: Json) -> None:
     del next(m for m in record["moves"] if m.get("auto"))["auto"]
+
+
+def _make_up_fault(record: Json) -> None:
+    """A fault of the bot whose move ply 10 is, recorded as the referee would have."""
+    move = record["moves"][10]
+    side = next(i for i, s in enumerate(record["sides"]) if move["seat"] in s["seats"])
+    move["fault"] = "timeout"
+    fault = {"ply": 10, "seat": move["seat"], "entrant": record["sides"][side]["entrant"]}
+    fault.update(bot=record["seat_bots"][move["seat"]], detail="made up", ms=move["ms"])
+    fault["class"] = "timeout"
+    record["faults"] = [fault]
 
 
 def _swap_names(record: Json, bots: bool = False) -> None:
@@ -422,6 +440,15 @@ def _abandoned(rid: str) -> Json:
 
 def _say_abandoned(rid: str) -> Edit:
     return lambda files: files.published.append(_abandoned(rid))
+
+
+def _play_again(files: Files) -> None:
+    """The plain match dealt anew (a new salt) and published again after a note that
+    the first was abandoned: a run resumed after a stop looks so."""
+    record, first = files.record(PLAIN), files.line(PLAIN)
+    _commit_again(record)
+    files.published.append(_abandoned(PLAIN))
+    files.published.append(dict(first, deal_commitment=record["deal_commitment"]))
 
 
 def _publish_stranger(files: Files) -> None:
@@ -664,8 +691,66 @@ ATTACKS = [
 ]
 
 
+@dataclass(frozen=True)
+class Unprovable:
+    """An edit the files cannot show: verified, and ``because`` is what
+    docs/fair-deals.md says of it."""
+
+    name: str
+    edit: Edit
+    because: str
+
+
+UNPROVABLE = [
+    Unprovable(
+        "a fault made up, as the referee would record it",
+        _on(PLAIN, _make_up_fault),
+        "whether a bot's answer was a fault",
+    ),
+    Unprovable(
+        "a fault's class changed, its move's mark too",
+        _fault_renamed("timeout"),
+        "whether a bot's answer was a fault",
+    ),
+    Unprovable(
+        "a fault erased, its move said the bot's own",
+        _erase_last_fault,
+        "whether a bot's answer was a fault",
+    ),
+    Unprovable(
+        "a record dropped, its match said abandoned",
+        _both(_drop_record(FAULTS), _say_abandoned(FAULTS)),
+        "say its match was abandoned",
+    ),
+    Unprovable(
+        "a match played again, published again after a note",
+        _play_again,
+        "stop a run to play a match again",
+    ),
+    Unprovable(
+        "a whole pairing seated the other way round, its lines too",
+        _relabel_pairing(with_lines=True),
+        "the copy the players saw",
+    ),
+    Unprovable(
+        "no commitments file, a record dropped",
+        _both(_drop_record(FAULTS), _unpublished),
+        "withholds the commitments file",
+    ),
+    Unprovable(
+        "two slots of a pairing exchanged, with no commitments file",
+        _both(_exchange_slots, _unpublished),
+        "seated the other way round",
+    ),
+    Unprovable("a move's time edited", _set(PLAIN, "moves.10.ms", 0.001), "the clock"),
+    Unprovable(
+        "the records in another order", lambda f: _swap(f.records), "in the order its matches end"
+    ),
+]
+
+
 def test_the_attacks_are_many_and_named_once() -> None:
-    names = [a.name for a in ATTACKS]
+    names = [a.name for a in ATTACKS] + [u.name for u in UNPROVABLE]
     assert len(ATTACKS) >= 60 and len(set(names)) == len(names)
 
 
@@ -676,3 +761,17 @@ def test_verify_refuses(
     files = copy.deepcopy(played)
     attack.edit(files)
     assert verify_files(files, tmp_path, capsys) == attack.code
+
+
+FAIR_DEALS = (ROOT / "docs" / "fair-deals.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("edit", UNPROVABLE, ids=[u.name for u in UNPROVABLE])
+def test_what_the_files_cannot_show_is_documented(
+    edit: Unprovable, played: Files, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = copy.deepcopy(played)
+    edit.edit(files)
+    assert files != played
+    assert verify_files(files, tmp_path, capsys) == OK
+    assert edit.because in " ".join(FAIR_DEALS.split())
