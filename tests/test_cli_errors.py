@@ -4,7 +4,9 @@ never a traceback, never a success that did nothing."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,3 +126,44 @@ def test_deals_makes_a_small_run_of_the_same_schedule(tmp_path: Path) -> None:
     matches = [json.loads(line) for line in records.read_text().splitlines()]
     # Two deals, each played twice (duplicate), the ids of the config's first two deals.
     assert sorted(m["id"].rsplit(".", 2)[1] for m in matches) == ["d0", "d0", "d1", "d1"]
+
+
+@pytest.fixture(scope="module")
+def one_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The record of a short match, to spoil."""
+    path = tmp_path_factory.mktemp("verify") / "m.jsonl"
+    argv = ["match", "--game", "maraffa", "--bot", "builtin:random", "--bot", "builtin:random"]
+    assert main([*argv, "--option", "target=11", "--records", str(path)]) == 0
+    record: dict[str, Any] = json.loads(path.read_text())
+    return record
+
+
+def _line(record: dict[str, Any], **changes: Any) -> bytes:
+    return json.dumps({**record, **changes}).encode() + b"\n"
+
+
+@pytest.mark.parametrize(
+    ("spoil", "says"),
+    [
+        (lambda r: _line(r, result=None), "result: expected an object, not null"),
+        (lambda r: _line(r, tournament="x"), "tournament: expected an object, not text"),
+        (lambda r: _line(r, seed=2**100), "seed: expected an integer of 0 to 2^64 - 1"),
+        (lambda r: _line(r, moves=[{}]), "moves[0]: no 'seat'"),
+        (lambda r: b"[" * 100_000 + b"]" * 100_000 + b"\n", "nested more than 32 deep"),
+        (lambda r: _line(r, duration_s=float("nan")), "NaN is not a number of a record"),
+        (lambda r: _line(r).replace(b'"started"', b'"\xff"'), "can't decode byte 0xff"),
+        (lambda r: b"[1, 2]\n", "not a Mazzo record"),
+    ],
+    ids=["null", "text", "huge", "missing", "deep", "nan", "not utf-8", "a list"],
+)
+def test_verify_of_a_file_that_is_not_records(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    one_record: dict[str, Any],
+    spoil: Callable[[dict[str, Any]], bytes],
+    says: str,
+) -> None:
+    path = tmp_path / "spoilt.jsonl"
+    path.write_bytes(spoil(one_record))
+    line = one_line_error(capsys, ["verify", str(path)])
+    assert str(path) in line and says in line

@@ -608,7 +608,9 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    from mazzo.referee.coherence import is_tournament
     from mazzo.referee.records import commitments_path, read_commitments, read_whole_records
+    from mazzo.referee.shapes import Malformed
     from mazzo.referee.verify import report, verify
 
     published = None
@@ -616,7 +618,16 @@ def _verify(args: argparse.Namespace) -> int:
     if args.commitments is not None or path.is_file():
         published = read_commitments(path)
         print(f"{args.records}: checked against the commitments published in {path}")
-    verdict = verify(read_whole_records(args.records), published)
+    records = read_whole_records(args.records)
+    try:
+        verdict = verify(records, published)
+    except Malformed as e:
+        raise ValueError(f"{args.records}: {e}") from None
+    if published is None and is_tournament(records, None):
+        print(
+            f"{args.records}: no commitments file ({path.name}): whether each match's "
+            "commitment was published before its first move is not checked"
+        )
     print(report(verdict, str(args.records)))
     return verdict.code
 

@@ -21,7 +21,7 @@ from mazzo.cli import main
 from mazzo.codec import CODECS
 from mazzo.core import fair
 from mazzo.games.registry import rules_for
-from mazzo.referee.match import Entrant, MatchSpec
+from mazzo.referee.match import Entrant, FaultLedger, MatchSpec
 from mazzo.referee.records import (
     RecordWriter,
     commitments_path,
@@ -29,8 +29,8 @@ from mazzo.referee.records import (
     read_records,
 )
 from mazzo.referee.replay import _wire_state, replay
-from mazzo.referee.schedule import deal_seed
-from mazzo.referee.tournament import Config, run_tournament
+from mazzo.referee.schedule import Job, deal_seed
+from mazzo.referee.tournament import Config, LocalBackend, run_tournament
 from mazzo.referee.verify import FAILED, OK, UNPROVEN, verify
 from mazzo.v1 import bot_pb2
 from tests.referee.conftest import ScriptedBot, ServeBot
@@ -360,3 +360,77 @@ def test_verify_rejects_a_record_whose_commitment_was_not_the_published_one(
             out.write(entry)
     assert main(["verify", str(played), "--commitments", str(forged)]) == FAILED
     assert "not the one published before its first move" in capsys.readouterr().out
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in commitments_path(path).read_text().splitlines()]
+
+
+class StallsOn(LocalBackend):
+    """Plays a match to its end but never hands its record back: still in play when
+    the run stops."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__()
+        self.match_id = match_id
+
+    async def play(self, job: Job, ledger: FaultLedger) -> dict[str, Any]:
+        record = await super().play(job, ledger)
+        if job.spec.id == self.match_id:
+            await asyncio.Event().wait()
+        return record
+
+
+async def test_a_stopped_run_says_which_published_matches_it_abandoned(tmp_path: Path) -> None:
+    """Two matches at a time, stopped once one is recorded: the other was published
+    and is in play, so a line says it is abandoned, and the files verify; resumed, the
+    run plays it anew under a new line, and the whole run verifies."""
+    path = tmp_path / "r.jsonl"
+    config = entropy_config(concurrency=2).with_reveals({n: s.hex() for n, s in SECRETS.items()})
+    backend = StallsOn("p0.d0.o1")
+    await run_tournament(config, path, progress=False, stop_after=1, backend=backend)
+    [recorded] = read_records(path)
+    lines = _lines(path)
+    left = backend.match_id
+    assert [e["id"] for e in lines] == [recorded["id"], left, left]
+    assert lines[-1] == {"mazzo_commitment": 1, "id": left, "abandoned": True}
+    assert verify([recorded], read_commitments(commitments_path(path))).code == OK
+    # Without that line, the match published with no record is a record dropped.
+    commitments_path(path).write_text("".join(json.dumps(e) + "\n" for e in lines[:-1]))
+    verdict = verify([recorded], read_commitments(commitments_path(path)))
+    assert verdict.unrecorded == [left] and verdict.code == FAILED
+    # A crash writes no such line: the run that resumes writes it before its first deal.
+    await run_tournament(config, path, resume=True, progress=False)
+    records = read_records(path)
+    assert (
+        len(records) == 4 and verify(records, read_commitments(commitments_path(path))).code == OK
+    )
+    again = [e for e in _lines(path) if e["id"] == left]
+    assert [e.get("abandoned", False) for e in again] == [False, True, False]
+    # Each line names the match's seating and slot, not the entrants' secrets.
+    record = next(r for r in records if r["id"] == left)
+    assert again[-1]["sides"] == record["sides"] and again[-1]["seat_bots"] == record["seat_bots"]
+    slot = {k: v for k, v in record["tournament"].items() if k != "entropy"}
+    assert again[-1]["tournament"] == slot
+
+
+def test_verify_reads_older_published_lines(records: list[dict[str, Any]], played: Path) -> None:
+    """Lines written before seating was published hold the commitment and seed only:
+    checked for those, a swap of the sides then shows only against the other records."""
+    published = read_commitments(commitments_path(played))
+    older = {
+        rid: {k: line[k] for k in ("mazzo_commitment", "id", "seed", "deal_commitment")}
+        for rid, line in published.items()
+    }
+    assert verify(records, older).code == OK
+    swapped = copy.deepcopy(records)
+    for side in swapped[0]["sides"]:
+        side["entrant"] = {"heuristic": "random", "random": "heuristic"}[side["entrant"]]
+    assert verify(swapped, published).failures[0] == (
+        swapped[0]["id"],
+        "its field sides is not the one published before its first move",
+    )
+    assert (
+        verify(swapped, older).failures[0][1]
+        == "random plays with other bots than in its other matches"
+    )

@@ -156,20 +156,29 @@ def lineup_seats(
 ) -> dict[int, tuple[int, int]]:
     """Deciding seat -> (side, bot slot of that side's entrant): one bot for all the
     side's deciding seats, or its i-th bot for its i-th deciding seat."""
+    return seat_slots(sides, deciders, [(e.name, e.bots) for e in lineup])
+
+
+def seat_slots(
+    sides: Sequence[Sequence[int]],
+    deciders: Sequence[int],
+    lineup: Sequence[tuple[str, Sequence[str]]],
+) -> dict[int, tuple[int, int]]:
+    """``lineup_seats`` of (name, bots) per side, as a record holds them (``mazzo
+    verify`` checks a record's seat bots with it, whatever its bots' specs)."""
     if len(lineup) != len(sides):
         raise ValueError(f"{len(sides)} sides need {len(sides)} entrants, not {len(lineup)}")
     slots: dict[int, tuple[int, int]] = {}
-    for side, (seats, entrant) in enumerate(zip(sides, lineup, strict=True)):
+    for side, (seats, (name, bots)) in enumerate(zip(sides, lineup, strict=True)):
         mine = [s for s in seats if s in deciders]
         # More bots than deciding seats is allowed: a side of two seats may hold the
         # 3-player Maraffa dummy, whose controller's bot plays for both.
-        if len(entrant.bots) != 1 and len(entrant.bots) < len(mine):
+        if len(bots) != 1 and len(bots) < len(mine):
             raise ValueError(
-                f"{entrant.name} plays {len(mine)} seats: give 1 bot or {len(mine)}, "
-                f"not {len(entrant.bots)}"
+                f"{name} plays {len(mine)} seats: give 1 bot or {len(mine)}, not {len(bots)}"
             )
         for i, seat in enumerate(mine):
-            slots[seat] = (side, 0 if len(entrant.bots) == 1 else i)
+            slots[seat] = (side, 0 if len(bots) == 1 else i)
     return slots
 
 

@@ -10,6 +10,7 @@ every record that holds them: records are values, never mutated in place.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +20,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from mazzo.core import fair
+from mazzo.referee.shapes import check_commitment
 from mazzo.v1 import game_pb2, game_service_pb2
 
 Json = dict[str, Any]
@@ -108,9 +110,23 @@ def commitments_path(records: Path) -> Path:
     return records.with_name(f"{records.stem}.commitments{records.suffix}")
 
 
-def published_commitment(header: Json) -> Json:
+#: The header fields a published line repeats: what the match is and who sits where,
+#: all fixed before its first move (``match.play_match``'s header).
+PUBLISHED_FIELDS = (
+    "game",
+    "players",
+    "options",
+    "sides",
+    "seat_bots",
+    "time_control",
+    "fault_rules",
+)
+
+
+def published_commitment(header: Json, tournament: Json | None = None) -> Json:
     """The line published for a match before its first move: its id, seed and deal
-    commitment (and, played ``--seal``, the service's match id and commitment); no
+    commitment (and, played ``--seal``, the service's match id and commitment), who
+    sits where, and its slot in the ``tournament`` (without the entrants' secrets); no
     salt, which only the record reveals at the end."""
     line: Json = {
         "mazzo_commitment": COMMITMENT_FORMAT,
@@ -118,48 +134,112 @@ def published_commitment(header: Json) -> Json:
         "seed": header["seed"],
         "deal_commitment": header["deal_commitment"],
     }
+    line.update((k, header[k]) for k in PUBLISHED_FIELDS if k in header)
+    if tournament is not None:
+        line["tournament"] = {k: v for k, v in tournament.items() if k != "entropy"}
     sealed = header.get("sealed")
     if isinstance(sealed, dict):
         line["sealed"] = {k: sealed[k] for k in ("match_id", "deal_commitment") if k in sealed}
     return line
 
 
+def abandoned(match_id: str) -> Json:
+    """The line that says a published match will have no record: it was in play when
+    its run stopped (a resumed run plays it anew, under a new line)."""
+    return {"mazzo_commitment": COMMITMENT_FORMAT, "id": match_id, "abandoned": True}
+
+
 def read_commitments(path: Path) -> dict[str, Json]:
     """A commitments file's lines by match id; a match published again (a match
     played anew after an interrupted run) keeps its last line. A torn last line (an
-    interrupted write) is skipped; any other line that does not read is an error."""
+    interrupted write) is skipped; any other line that does not read, or is not of the
+    documented shape, is an error (``ValueError``)."""
     published: dict[str, Json] = {}
     with path.open(encoding="utf-8") as f:
         lines = [line for line in f if line.strip()]
     for i, line in enumerate(lines):
         try:
-            entry = json.loads(line)
+            entry = loads(line)
         except json.JSONDecodeError:
             if i == len(lines) - 1 and not line.endswith("\n"):
                 break
             raise ValueError(f"{path}: line {i + 1} is not JSON") from None
+        except ValueError as e:
+            raise ValueError(f"{path}: line {i + 1}: {e}") from None
         if not isinstance(entry, dict) or entry.get("mazzo_commitment") != COMMITMENT_FORMAT:
             raise ValueError(f"{path}: line {i + 1} is not a published commitment")
-        published[str(entry["id"])] = entry
+        check_commitment(entry, f"{path}: line {i + 1}")
+        published[entry["id"]] = entry
     return published
+
+
+#: Three times as deep as any record (Burraco's and Ramino's nest 10 deep): a line
+#: nested more is refused as it is read, before anything recurses into it.
+MAX_DEPTH = 32
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number of a record")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a finite number")
+    return value
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > 40:
+        raise ValueError(f"an integer of {len(text)} digits")
+    return int(text)
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and objects nest in ``value`` (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def loads(line: str) -> Any:
+    """One line's JSON; ``json.JSONDecodeError`` if it is not JSON, ``ValueError`` if it
+    is JSON no record holds: NaN or infinite numbers, an integer of over 40 digits,
+    lists or objects nested more than ``MAX_DEPTH`` deep."""
+    try:
+        value = json.loads(
+            line, parse_constant=_refuse_constant, parse_float=_finite, parse_int=_int
+        )
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_DEPTH} deep") from None
+    if _depth(value) > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} deep")
+    return value
 
 
 def iter_records(lines: Iterable[str], torn_ok: bool = True) -> Iterator[Json]:
     """Records of a JSON-lines text; a torn last line (an interrupted write) is skipped,
     or with ``torn_ok`` false refused."""
     pending: str | None = None
-    for line in lines:
+    for number, line in enumerate(lines, 1):
         if pending is not None:
-            raise ValueError(f"a record is not valid JSON: {pending[:80]!r}")
+            raise ValueError(f"line {number - 1}: a record is not valid JSON: {pending[:80]!r}")
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = loads(line)
         except json.JSONDecodeError:
             pending = line
             continue
+        except ValueError as e:
+            raise ValueError(f"line {number}: not a record: {e}") from None
         if not isinstance(record, dict) or record.get("mazzo_record") != FORMAT:
-            raise ValueError(f"not a Mazzo record (format {FORMAT}): {line[:80]!r}")
+            raise ValueError(f"line {number}: not a Mazzo record (format {FORMAT}): {line[:80]!r}")
         yield record
     if pending is not None and not torn_ok:
         raise ValueError(f"the last record is cut off (an interrupted write?): {pending[:80]!r}")
@@ -176,8 +256,11 @@ def read_records(path: Path) -> list[Json]:
 def read_whole_records(path: Path) -> list[Json]:
     """Every record of a finished file, for checking it: a missing or empty file, or
     a record cut off at the end, is an error (``OSError``, ``ValueError``)."""
-    with path.open(encoding="utf-8") as f:
-        records = list(iter_records(f, torn_ok=False))
+    try:
+        with path.open(encoding="utf-8") as f:
+            records = list(iter_records(f, torn_ok=False))
+    except ValueError as e:  # also a UnicodeDecodeError: bytes that are not UTF-8
+        raise ValueError(f"{path}: {e}") from None
     if not records:
         raise ValueError(f"{path}: no records")
     return records

@@ -51,6 +51,8 @@ class Replayed:
     #: the domain move of every ply
     moves: list[Any]
     divergence: Divergence | None = None
+    #: the state after the last recorded move (None if the replay stopped before it)
+    end: Any = None
 
 
 def _wire_state(codec: Any, rules: Any, state: Any) -> game_pb2.GameState:
@@ -111,6 +113,7 @@ def replay(record: Json, visit: Visit | None = None) -> Replayed:
             visit(ply + 1, state, move, found)
         if hooks.hand_dealt(found) and not rules.finished(state):
             out.hands.append((ply + 1, state))
+    out.end = state
     return _check_end(out, state, diverged)
 
 

@@ -47,8 +47,10 @@ from mazzo.referee.ratings import match_scores, standings
 from mazzo.referee.records import (
     Json,
     RecordWriter,
+    abandoned,
     commitments_path,
     published_commitment,
+    read_commitments,
     read_records,
     repair,
 )
@@ -472,6 +474,7 @@ async def run_tournament(
                 return
             record = await backend.play(job, ledger)
             writer.write(record)
+            in_play.discard(record["id"])
             recorded.append(record)
             new += 1
             if on_record is not None:
@@ -481,19 +484,25 @@ async def run_tournament(
             if decision or (stop_after is not None and new >= stop_after):
                 stop.set()
 
+    # Each match's deal commitment, published (written and flushed) before its first
+    # move, beside the records (docs/fair-deals.md). Ray's workers play their matches
+    # elsewhere: their commitments are in the records only.
+    published: RecordWriter | None = None
+    in_play: set[str] = set()  # published in this run, no record yet
+    if isinstance(backend, LocalBackend):
+        out = published = _publisher(commitments_path(records_path), done)
+
+        def publish(header: Json) -> None:
+            tag = tournament_tag(config, by_id[header["id"]])
+            out.write(published_commitment(header, tag))
+            in_play.add(header["id"])
+
+        backend.on_deal = publish
     loop = asyncio.get_running_loop()
     for signum in STOP_SIGNALS:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
     writer = RecordWriter(records_path)
-    # Each match's deal commitment, published (written and flushed) before its first
-    # move, beside the records (docs/fair-deals.md). Ray's workers play their matches
-    # elsewhere: their commitments are in the records only.
-    published: RecordWriter | None = None
-    if isinstance(backend, LocalBackend):
-        repair(commitments_path(records_path))
-        publisher = published = RecordWriter(commitments_path(records_path))
-        backend.on_deal = lambda header: publisher.write(published_commitment(header))
     started = time.perf_counter()
     try:
         await backend.start(config)
@@ -519,6 +528,8 @@ async def run_tournament(
                 loop.remove_signal_handler(signum)
         writer.close()
         if published is not None:
+            for match_id in sorted(in_play):  # abandoned in play: the run stopped
+                published.write(abandoned(match_id))
             published.close()
         bar.close()
         await backend.close()
@@ -553,6 +564,19 @@ async def run_tournament(
             "decision": decision,
         }
     return Outcome(summary, recorded, interrupted, decision)
+
+
+def _publisher(path: Path, recorded: set[str]) -> RecordWriter:
+    """The commitments file, opened to append. A match published by an earlier run
+    that has no record was in play when that run stopped (a crash writes no note of
+    it): said abandoned now, before this run publishes anything."""
+    repair(path)
+    earlier = read_commitments(path) if path.exists() else {}
+    writer = RecordWriter(path)
+    for match_id, line in earlier.items():
+        if not line.get("abandoned") and match_id not in recorded:
+            writer.write(abandoned(match_id))
+    return writer
 
 
 def _decide(sprt: Sprt | None, records: Sequence[Json], names: Sequence[str], dup: bool) -> Any:
