@@ -106,13 +106,19 @@ def _names(record: Json, players: int) -> list[str]:
     return [f"seat {s}" for s in range(players)]
 
 
+#: The fields that hold the hand's history so far: Burraco's events, Ramino's turns.
+_HISTORY = ("history", "turns")
+
+
 def _without_history(message: Any, game: str) -> Any:
-    """The message without Burraco's history of the hand: the record has every event
-    already, and written out again in every frame it would make a match's frames grow
-    with the square of its length."""
+    """The message without the hand's history (Burraco's events, Ramino's turns): the
+    record has every event already, no table shows it, and written out again (or only
+    converted to JSON) in every frame it would make a match's frames cost the square of
+    its length."""
     detail = getattr(message, game)
-    if "history" in detail.DESCRIPTOR.fields_by_name:
-        detail.ClearField("history")
+    for name in _HISTORY:
+        if name in detail.DESCRIPTOR.fields_by_name:
+            detail.ClearField(name)
     return message
 
 
