@@ -130,9 +130,9 @@ class Watch:
         }
 
 
-#: (query, Accept-Encoding) of each request: with views, without, and without gzip
-#: (then the server holds the frames uncompressed: its worst case).
-CASES = [("?views=1", "gzip"), ("", "gzip"), ("", "identity")]
+#: (query, Accept-Encoding) of each request by name: with views, without, and without
+#: gzip (then the server holds the frames uncompressed: its worst case).
+CASES = {"views": ("?views=1", "gzip"), "plain": ("", "gzip"), "identity": ("", "identity")}
 
 
 def post(http_port: int, body: bytes, query: str, encoding: str, timeout: float) -> dict[str, Any]:
@@ -155,7 +155,7 @@ def post(http_port: int, body: bytes, query: str, encoding: str, timeout: float)
     return out
 
 
-def run(record: bytes, timeout: float, kill_at_mib: float) -> dict[str, Any]:
+def run(record: bytes, cases: list[str], timeout: float, kill_at_mib: float) -> dict[str, Any]:
     server = subprocess.Popen(
         [sys.executable, "-m", "mazzo", "serve", "--port", "0", "--http-port", "0"],
         stdout=subprocess.PIPE,
@@ -170,7 +170,7 @@ def run(record: bytes, timeout: float, kill_at_mib: float) -> dict[str, Any]:
         watch = Watch(server.pid, grpc_port, kill_at_mib)
         time.sleep(1.0)
         report: dict[str, Any] = {"idle": watch.figures()}
-        for query, encoding in CASES:
+        for query, encoding in (CASES[name] for name in cases):
             watch.reset()
             answer = post(http_port, record, query, encoding, timeout)
             time.sleep(0.5)  # the latency of calls right after, too
@@ -192,6 +192,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--kill-at-mb", type=float, default=6000.0)
+    parser.add_argument("--cases", default=",".join(CASES), help="of: " + ", ".join(CASES))
     args = parser.parse_args()
     if args.record is not None:
         body = args.record.read_bytes().strip()
@@ -199,7 +200,7 @@ def main() -> int:
         body = json.dumps(long_record(args.moves, args.seed)).encode()
     moves = len(json.loads(body)["moves"])
     report = {"record_moves": moves, "record_bytes": len(body)}
-    report |= run(body, args.timeout, args.kill_at_mb)
+    report |= run(body, args.cases.split(","), args.timeout, args.kill_at_mb)
     print(json.dumps(report, indent=2))
     return 0
 
