@@ -6,6 +6,7 @@ that seat's GetView: no card the view hides."""
 from __future__ import annotations
 
 import copy
+import json
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -24,7 +25,7 @@ from mazzo.service.rest import MAX_BODY_BYTES
 from mazzo.service.server import start_server, stop_server
 from mazzo.v1 import game_pb2
 from mazzo.viewer import frames as frames_module
-from mazzo.viewer.frames import frames_of
+from mazzo.viewer.frames import FRAME_FLOOR_BYTES, frames_of
 
 
 def card_names(value: Any) -> Counter[str]:
@@ -87,7 +88,10 @@ def test_every_frame_shows_the_hands_and_each_seat_only_its_view(records: list[A
         frames = frames_of(record)
         expected = truth(record)
         assert len(frames["frames"]) == len(record["moves"]) + 1 == len(expected)
+        # the floor that refuses long records before their replay is below every frame
+        floor = FRAME_FLOOR_BYTES[record["game"]] * record["players"]
         for frame, now in zip(frames["frames"], expected, strict=True):
+            assert len(json.dumps(frame, separators=(",", ":"))) >= floor, record["id"]
             hands, views = now["hands"], now["views"]
             assert [s["hand"] for s in frame["table"]["seats"]][: len(hands)] == hands
             assert frame["matchScore"] == now["score"]

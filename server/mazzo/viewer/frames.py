@@ -10,16 +10,21 @@ engine's notation), and the match score. The tables are
 one shape for every game (``viewer.tables``), which the page draws.
 
 A posted record may be anything: ``check_record`` refuses what is not a record's
-shape before any rules run, and a record's length is bounded (``MAX_MOVES``), so the
-work per request is bounded too.
+shape before any rules run, and ``check_bounds`` a record whose frames cannot fit the
+bounds (``MAX_MOVES``; ``MAX_VIEW_MOVES`` with views; ``MAX_FRAMES_BYTES`` at the
+game's smallest frame). Each frame is written out as JSON as soon as it is made and
+counted (``FramesOut``): frames that pass ``MAX_FRAMES_BYTES`` are refused there, so
+the memory and the work of a request are bounded too.
 """
 
 from __future__ import annotations
 
+import json
+import zlib
 from typing import Any
 
 from mazzo.codec import CODECS
-from mazzo.core.errors import InvalidArgument
+from mazzo.core.errors import InvalidArgument, RulesError
 from mazzo.games.registry import rules_for
 from mazzo.referee.games import hooks_for
 from mazzo.referee.records import FORMAT, Json, to_json
@@ -32,6 +37,20 @@ from mazzo.viewer.texts import event_text, move_text
 MAX_MOVES = 20_000
 #: The most seats: every game here seats at most six.
 MAX_SEATS = 6
+#: The most bytes of frames (JSON, before gzip) one answer holds: a whole Burraco match
+#: for four to 2005 of heuristic bots is 2.7 MB, one of random bots (3,371 moves) 24 MB;
+#: a browser still reads this many at once, and their building takes some 10 s of CPU.
+MAX_FRAMES_BYTES = 32 * 1024 * 1024
+#: The most moves of a record whose frames carry every seat's GetView (``views=1``):
+#: a Burraco view carries the hand's history, so they grow with the square of a hand's
+#: length (a whole match of heuristic bots, 348 moves: 10 MB; of random bots, 3,371
+#: moves: 110 MB, over ``MAX_FRAMES_BYTES`` anyway).
+MAX_VIEW_MOVES = 2_000
+#: The fewest bytes a frame takes, per player, by game: three quarters of the smallest
+#: frame seen (the deal's) in every form (tests/viewer/test_frames.py checks every
+#: frame against it). With the record's moves it tells before any replay that frames
+#: cannot fit ``MAX_FRAMES_BYTES``.
+FRAME_FLOOR_BYTES = {"maraffa": 384, "burraco": 640, "ramino": 480}
 
 
 def check_record(record: Any) -> Json:
@@ -87,95 +106,199 @@ def _names(record: Json, players: int) -> list[str]:
     return [f"seat {s}" for s in range(players)]
 
 
+#: The fields that hold the hand's history so far: Burraco's events, Ramino's turns.
+_HISTORY = ("history", "turns")
+
+
 def _without_history(message: Any, game: str) -> Any:
-    """The message without Burraco's history of the hand: the record has every event
-    already, and written out again in every frame it would make a match's frames grow
-    with the square of its length."""
+    """The message without the hand's history (Burraco's events, Ramino's turns): the
+    record has every event already, no table shows it, and written out again (or only
+    converted to JSON) in every frame it would make a match's frames cost the square of
+    its length."""
     detail = getattr(message, game)
-    if "history" in detail.DESCRIPTOR.fields_by_name:
-        detail.ClearField("history")
+    for name in _HISTORY:
+        if name in detail.DESCRIPTOR.fields_by_name:
+            detail.ClearField(name)
     return message
 
 
-def frames_of(record: Any, with_views: bool = False) -> Json:
-    """The frames of one record (``InvalidArgument`` when it is not one, or when the
-    rules disagree with it: the message says where, as ``mazzo replay`` would). With
-    ``with_views`` each frame also holds every seat's ``GetView`` as sent over the
-    API (large: a Burraco view carries the hand's history)."""
+class FramesOut:
+    """The frames' JSON as it is written, frame by frame: counted against ``limit``
+    bytes, so a record's frames never exist whole past the bound (``Full`` is raised
+    the moment they pass it), and gzipped as they come when the client takes gzip, so
+    then only the compressed bytes are kept."""
+
+    class Full(Exception):
+        """The frames passed the limit."""
+
+    def __init__(self, limit: int, gzipped: bool) -> None:
+        self.limit = limit
+        self.size = 0
+        self._buffer = bytearray()
+        self._zip = zlib.compressobj(5, zlib.DEFLATED, 31) if gzipped else None  # 31: gzip
+
+    def write(self, text: str) -> None:
+        data = text.encode()
+        self.size += len(data)
+        if self.size > self.limit:
+            raise FramesOut.Full
+        self._buffer += data if self._zip is None else self._zip.compress(data)
+
+    def body(self) -> bytes:
+        """Everything written (gzipped when asked)."""
+        if self._zip is not None:
+            self._buffer += self._zip.flush()
+            self._zip = None
+        return bytes(self._buffer)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def check_bounds(record: Json, with_views: bool) -> None:
+    """Refuse, before any rules run, a checked record whose frames cannot fit: over
+    ``MAX_VIEW_MOVES`` moves with views, or more frames than ``MAX_FRAMES_BYTES``
+    holds at the game's smallest frame (``FRAME_FLOOR_BYTES`` a seat)."""
+    moves, players, game = len(record["moves"]), int(record["players"]), record["game"]
+    if with_views and moves > MAX_VIEW_MOVES:
+        raise InvalidArgument(
+            "record.moves",
+            f"{moves} moves; frames with every seat's view (views=1) are built for records "
+            f"of {MAX_VIEW_MOVES} moves or fewer (without views, up to {MAX_MOVES})",
+        )
+    least = (moves + 1) * players * FRAME_FLOOR_BYTES.get(game, 0)
+    if least > MAX_FRAMES_BYTES:
+        raise InvalidArgument(
+            "record.moves",
+            f"{moves} moves of {game} for {players} make over {least} bytes of frames; "
+            f"the viewer sends at most {MAX_FRAMES_BYTES} bytes of frames",
+        )
+
+
+def _too_big(with_views: bool, ply: int, moves: int) -> InvalidArgument:
+    fewer = "; they are far smaller without views=1" if with_views else ""
+    return InvalidArgument(
+        "record.moves",
+        f"the frames pass {MAX_FRAMES_BYTES} bytes at move {ply} of {moves}; "
+        f"the viewer sends at most {MAX_FRAMES_BYTES} bytes of frames{fewer}",
+    )
+
+
+def frames_body(record: Any, with_views: bool = False, gzipped: bool = False) -> bytes:
+    """The frames of one record as JSON (gzipped when asked), each frame written as it
+    is made, refused past the bounds (``InvalidArgument``, as when the record is not
+    one or the rules disagree with it: the message says where, as ``mazzo replay``
+    would). With ``with_views`` each frame also holds every seat's ``GetView`` as sent
+    over the API (large: a Burraco view carries the hand's history)."""
     record = check_record(record)
-    game = record["game"]
-    codec = CODECS[game]
-    hooks = hooks_for(game)
-    players = int(record["players"])
-    frames: list[Json] = []
-    hand_starts: list[int] = [0]
-    scores: list[Json] = []
+    check_bounds(record, with_views)
+    out = FramesOut(MAX_FRAMES_BYTES, gzipped)
+    built = _Frames(record, with_views, out)
+    try:
+        built.write_all()
+    except FramesOut.Full:
+        raise _too_big(with_views, built.ply, len(record["moves"])) from None
+    return out.body()
 
-    rules = rules_for(game)
 
-    def visit(ply: int, state: Any, move: Any, events: list[Json]) -> None:
-        points = hooks.hand_points(events) if events else None
+def frames_of(record: Any, with_views: bool = False) -> Json:
+    """The frames of one record as a value (``frames_body`` read back)."""
+    value: Json = json.loads(frames_body(record, with_views))
+    return value
+
+
+class _Frames:
+    """A record's frames written to ``out`` as ``replay`` reaches each state: the match's
+    facts first, then the frames, then what is known only at the end (the hands'
+    starts and scores)."""
+
+    def __init__(self, record: Json, with_views: bool, out: FramesOut) -> None:
+        self.record, self.with_views, self.out = record, with_views, out
+        self.game = game = record["game"]
+        self.codec, self.rules, self.hooks = CODECS[game], rules_for(game), hooks_for(game)
+        self.hand_starts: list[int] = [0]
+        self.scores: list[Json] = []
+        self.seats = int(record["players"])
+        self.ply = 0
+
+    def write_all(self) -> None:
+        record, game = self.record, self.game
+        head = {"id": str(record.get("id", "")), "game": game, "players": int(record["players"])}
+        head["deck"] = "italian" if game == "maraffa" else "french"
+        self.out.write(_dumps(head)[:-1] + ',"frames":[')
+        try:
+            done = replay(record, self.visit)
+        except RulesError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            raise InvalidArgument("record", f"not a readable match record: {e!r}"[:300]) from e
+        if done.divergence is not None:
+            d = done.divergence
+            field = "record" if d.ply is None or d.ply < 0 else f"record.moves[{d.ply}]"
+            raise InvalidArgument(field, f"the rules disagree with the record: {d.what}"[:600])
+        tail = {
+            "names": _names(record, self.seats),
+            "handStarts": self.hand_starts,
+            "scores": self.scores,
+            "result": record["result"],
+        }
+        self.out.write("]," + _dumps(tail)[1:])
+
+    def visit(self, ply: int, state: Any, move: Any, events: list[Json]) -> None:
+        self.ply = ply
+        points = self.hooks.hand_points(events) if events else None
         if points is not None:
-            scores.append({"ply": ply, "hand": len(hand_starts), "points": points})
-        if ply > 0 and hooks.hand_dealt(events) and not rules.finished(state):
-            hand_starts.append(ply)
+            self.scores.append({"ply": ply, "hand": len(self.hand_starts), "points": points})
+        if ply > 0 and self.hooks.hand_dealt(events) and not self.rules.finished(state):
+            self.hand_starts.append(ply)
+        frame = self._frame(ply, state, move, events)
+        if points is not None:
+            self.scores[-1]["totals"] = frame["matchScore"]
+        if ply == 0:
+            self.seats = len(frame["table"]["seats"])
+        self.out.write(("," if ply else "") + _dumps(frame))
+
+    def _frame(self, ply: int, state: Any, move: Any, events: list[Json]) -> Json:
+        game, rules = self.game, self.rules
         finished = bool(rules.finished(state))
         to_act = None if finished else int(rules.to_act(state))
         wire = game_pb2.GameState()
-        codec.state_to_wire(state, 0 if to_act is None else to_act, wire)
+        self.codec.state_to_wire(state, 0 if to_act is None else to_act, wire)
+        views, raw, seats = self._views(state, _seat_count(wire, game))
+        entry = self.record["moves"][ply - 1] if ply > 0 else None
+        frame: Json = {
+            "ply": ply,
+            "hand": len(self.hand_starts),
+            "seat": None if entry is None else entry["seat"],
+            "move": None if entry is None else move_text(entry["move"]),
+            "notation": None if move is None else str(move),
+            "fault": None if entry is None else entry.get("fault"),
+            "events": [event_text(e) for e in events],
+            "toAct": to_act,
+            "finished": finished,
+            "matchScore": [int(x) for x in wire.match_score],
+            "table": table_of(game, views, to_json(_without_history(wire, game))),
+            "seats": seats,
+        }
+        if self.with_views:
+            frame["views"] = raw
+        return frame
+
+    def _views(self, state: Any, count: int) -> tuple[list[Json], list[Json], list[Json | None]]:
+        """Each deciding seat's GetView without the hand's history, the same whole (as the
+        API sends it) when views are asked for, and each seat's table (None: a dummy)."""
         views: list[Json] = []
         raw: list[Json] = []
         seats: list[Json | None] = []
-        for seat in range(_seat_count(wire, game)):
-            if rules.controller(state, seat) != seat:  # a dummy: it sees through its controller
+        for seat in range(count):
+            if self.rules.controller(state, seat) != seat:  # a dummy sees through its controller
                 seats.append(None)
                 continue
             view = game_pb2.GameView()
-            codec.view_to_wire(rules.view(state, seat), view)
-            if with_views:
+            self.codec.view_to_wire(self.rules.view(state, seat), view)
+            if self.with_views:
                 raw.append(to_json(view))
-            views.append(to_json(_without_history(view, game)))
-            seats.append(table_of(game, [views[-1]], None))
-        full = to_json(_without_history(wire, game))
-        match_score = [int(x) for x in wire.match_score]
-        entry = record["moves"][ply - 1] if ply > 0 else None
-        if points is not None:
-            scores[-1]["totals"] = match_score
-        frames.append(
-            {
-                "ply": ply,
-                "hand": len(hand_starts),
-                "seat": None if entry is None else entry["seat"],
-                "move": None if entry is None else move_text(entry["move"]),
-                "notation": None if move is None else str(move),
-                "fault": None if entry is None else entry.get("fault"),
-                "events": [event_text(e) for e in events],
-                "toAct": to_act,
-                "finished": finished,
-                "matchScore": match_score,
-                "table": table_of(game, views, full),
-                "seats": seats,
-            }
-        )
-        if with_views:
-            frames[-1]["views"] = raw
-
-    try:
-        done = replay(record, visit)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-        raise InvalidArgument("record", f"not a readable match record: {e!r}"[:300]) from e
-    if done.divergence is not None:
-        d = done.divergence
-        field = "record" if d.ply is None or d.ply < 0 else f"record.moves[{d.ply}]"
-        raise InvalidArgument(field, f"the rules disagree with the record: {d.what}"[:600])
-    return {
-        "id": str(record.get("id", "")),
-        "game": game,
-        "players": players,
-        "names": _names(record, len(frames[0]["table"]["seats"]) if frames else players),
-        "deck": "italian" if game == "maraffa" else "french",
-        "handStarts": hand_starts,
-        "scores": scores,
-        "result": record["result"],
-        "frames": frames,
-    }
+            views.append(to_json(_without_history(view, self.game)))
+            seats.append(table_of(self.game, [views[-1]], None))
+        return views, raw, seats

@@ -2,26 +2,26 @@
 
 The same routes serve ``mazzo serve``'s REST port (a record opened in the page is
 posted one match at a time, within the body limit) and ``mazzo view RECORDS.jsonl``,
-which adds the file's list of matches. Everything is served from the package: the
-page's script is built from TypeScript by ``make viewer``; without it (no Node when
-the package was built) the page says the viewer is missing, and the frames endpoint
-still works.
+which adds the file's list of matches. Frames are built in the viewer's own process
+pool (``viewer.pool``), never on the event loop the rules calls share. Everything is
+served from the package: the page's script is built from TypeScript by ``make
+viewer``; without it (no Node when the package was built) the page says the viewer is
+missing, and the frames endpoint still works.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gzip
 import json
 import logging
 import re
 import socket
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
+from google.protobuf import any_pb2, json_format
+from google.rpc import code_pb2, error_details_pb2, status_pb2
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -29,7 +29,7 @@ from starlette.routing import Route
 
 from mazzo.core.errors import InvalidArgument, RulesError
 from mazzo.referee.records import Json, read_records
-from mazzo.viewer.frames import frames_of
+from mazzo.viewer import pool
 
 JSON = "application/json"
 #: The built script; the page needs it.
@@ -42,10 +42,6 @@ MISSING = (
 )
 _TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 _NAME = re.compile(r"^[a-z0-9_-]+\.(?:html|js|css)$")
-#: Frames are built one record at a time, off the event loop: a long record costs
-#: seconds of CPU, and gRPC and REST calls keep being answered meanwhile.
-_ONE_AT_A_TIME = ThreadPoolExecutor(1, thread_name_prefix="mazzo-viewer")
-
 log = logging.getLogger("mazzo.viewer")
 _INTERNAL = b'{"code": 13, "message": "internal error"}'
 
@@ -68,18 +64,42 @@ def viewer_built() -> bool:
     return static_file(SCRIPT) is not None
 
 
-def _frames_body(record: Any, with_views: bool, gzipped: bool) -> bytes:
-    body = json.dumps(frames_of(record, with_views), separators=(",", ":")).encode()
-    return gzip.compress(body, 5) if gzipped else body
+def busy() -> Response:
+    """429 with Retry-After, and the API's RESOURCE_EXHAUSTED status with a
+    ``google.rpc.RetryInfo``: the frames pool is full, and a client retries later."""
+    info = error_details_pb2.RetryInfo()
+    info.retry_delay.seconds = pool.RETRY_SECONDS
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    status = status_pb2.Status(
+        code=code_pb2.RESOURCE_EXHAUSTED,
+        message=(
+            f"the viewer is building frames for {pool.FRAMES.capacity} requests already; "
+            f"retry in {pool.RETRY_SECONDS} s"
+        ),
+        details=[detail],
+    )
+    body = json_format.MessageToJson(status, indent=None)
+    return Response(body, 429, media_type=JSON, headers={"retry-after": str(pool.RETRY_SECONDS)})
 
 
-async def frames_response(request: Request, record: Any) -> Response:
-    """The frames of ``record`` as JSON, gzipped for a client that takes it (frames
-    repeat themselves: a whole Burraco match's 2.7 MB are about a tenth of that)."""
+async def frames_response(request: Request, record: bytes | Json, refuse: Refuse) -> Response:
+    """The frames of ``record`` (a posted body, or a record already read) as JSON,
+    gzipped for a client that takes it (frames repeat themselves: a whole Burraco
+    match's 2.7 MB are about a fiftieth of that), built in the viewer's pool; or the
+    refusal: 400 for a record that is not one or past the bounds, 429 when the pool is
+    full."""
     gzipped = "gzip" in request.headers.get("accept-encoding", "")
     with_views = request.query_params.get("views") == "1"
-    loop = asyncio.get_running_loop()
-    body = await loop.run_in_executor(_ONE_AT_A_TIME, _frames_body, record, with_views, gzipped)
+    try:
+        body = await pool.FRAMES.build(record, with_views, gzipped)
+    except pool.Busy:
+        return busy()
+    except RulesError as e:
+        return refuse(e)
+    except Exception:  # a bug, or a pool process that died: the API's INTERNAL, logged
+        log.exception("frames of a record failed")
+        return Response(_INTERNAL, 500, media_type=JSON)
     headers = {"content-encoding": "gzip", "vary": "accept-encoding"} if gzipped else None
     return Response(body, media_type=JSON, headers=headers)
 
@@ -119,17 +139,7 @@ def viewer_routes(read_body: ReadBody, refuse: Refuse, records: Endpoint = _no_f
         raw = await read_body(request)
         if isinstance(raw, Response):
             return raw
-        try:
-            record = json.loads(raw)
-        except (ValueError, RecursionError) as e:  # ValueError: bad JSON or not UTF-8
-            return refuse(InvalidArgument("body", f"not a match record in JSON: {e}"[:300]))
-        try:
-            return await frames_response(request, record)
-        except RulesError as e:
-            return refuse(e)
-        except Exception:  # a bug, not the record's fault: the API's INTERNAL, logged
-            log.exception("frames of a posted record failed")
-            return Response(_INTERNAL, 500, media_type=JSON)
+        return await frames_response(request, raw, refuse)  # read as JSON in the pool
 
     return [
         Route("/viewer", redirect, methods=["GET"]),
@@ -177,10 +187,7 @@ def records_routes(load: Callable[[], tuple[str, list[Json]]]) -> list[Route]:
         index = int(request.path_params["index"])
         if not 0 <= index < len(found):
             return refuse(InvalidArgument("index", f"the file has matches 0..{len(found) - 1}"))
-        try:
-            return await frames_response(request, found[index])
-        except RulesError as e:
-            return refuse(e)
+        return await frames_response(request, found[index], refuse)
 
     routes = viewer_routes(_body, refuse, records)
     routes.append(Route("/viewer/records/{index:int}", one, methods=["GET"]))
