@@ -220,3 +220,28 @@ def test_mazzo_view_has_the_same_bounds(long_record: dict[str, Any]) -> None:
     reply = asyncio.run(ask())
     assert reply.status_code == 400
     assert f"of {MAX_VIEW_MOVES} moves or fewer" in reply.json()["message"]
+
+
+async def test_a_pool_whose_worker_died_is_replaced_for_the_next_request() -> None:
+    """A worker killed between requests (out of memory, or ended with the thread that
+    started it) costs no request: the next one gets a new pool."""
+    import os
+    import signal
+
+    frames_pool = pool.FramesPool()
+    spec = MatchSpec("short", "maraffa", 3, 4, options_json("maraffa", []))
+    record = await run_match(spec, ["builtin:random"] * 4)
+    try:
+        assert json.loads(await frames_pool.build(record, False, False))["frames"]
+        executor = frames_pool._pool
+        assert executor is not None
+        for pid in list(executor._processes):
+            os.kill(pid, signal.SIGKILL)
+        for _ in range(100):  # the executor sees its worker die
+            if executor._broken:
+                break
+            await asyncio.sleep(0.05)
+        assert executor._broken
+        assert json.loads(await frames_pool.build(record, False, False))["frames"]
+    finally:
+        frames_pool.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import functools
 import json
 import multiprocessing
 import os
@@ -117,8 +118,15 @@ class FramesPool:
         self._enter()
         try:
             loop = asyncio.get_running_loop()
-            executor = self._executor()
-            return await loop.run_in_executor(executor, _build, record, with_views, gzipped)
+            work = functools.partial(_build, record, with_views, gzipped)
+            try:
+                built = loop.run_in_executor(self._executor(), work)
+            except BrokenProcessPool:
+                # Its worker died since the last request (killed, or ended with the thread
+                # that started it: ``--ui`` serves on its own): this request gets a new one.
+                self.close()
+                built = loop.run_in_executor(self._executor(), work)
+            return await built
         except BrokenProcessPool:
             self.close()
             raise
