@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -385,7 +386,12 @@ def _add_match(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="grpc://HOST:PORT, grpcs://HOST:PORT, exec:COMMAND or builtin:NAME[?k=v&...]; "
         "one per seat or per side",
     )
-    match.add_argument("--seed", type=int, default=1)
+    match.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the deal's seed (default: 1; with --seal, drawn from the system's randomness)",
+    )
     match.add_argument("--players", type=int, default=0, help="0: the game's default")
     match.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
@@ -449,10 +455,15 @@ def _match(args: argparse.Namespace) -> int:
     from mazzo.referee.match import MatchSpec, options_json, run_match, summary_line
     from mazzo.referee.records import RecordWriter
 
+    seed, default_id = args.seed, f"{args.game}-{args.seed}"
+    if seed is None and args.seal:  # a known seed would show every sealed hand
+        seed, default_id = secrets.randbits(64) or 1, f"{args.game}-{secrets.token_hex(4)}"
+    elif seed is None:
+        seed, default_id = 1, f"{args.game}-1"
     spec = MatchSpec(
-        id=args.id or f"{args.game}-{args.seed}",
+        id=args.id or default_id,
         game=args.game,
-        seed=args.seed,
+        seed=seed,
         players=args.players,
         options=options_json(args.game, args.option),
     )
@@ -529,6 +540,7 @@ def _tournament(args: argparse.Namespace) -> int:
     records = args.records or config.records
     if records is None:
         raise ValueError("no records file: give --records or `records` in the config")
+    config = config.sealed_seed(records)
     sprt = Sprt(*args.sprt) if args.sprt else None
     if args.bot_logs:
         args.bot_logs.mkdir(parents=True, exist_ok=True)

@@ -120,3 +120,45 @@ def test_a_tournament_seals_when_its_config_says_so(
     assert "--seal plays through a keyed GameService: give --service too" in (
         capsys.readouterr().err
     )
+
+
+async def test_seal_without_a_seed_draws_one_nobody_can_guess(
+    keyed_service: str, tmp_path: Path
+) -> None:
+    """Issue 36: ``--seal`` used the default seed 1, so anybody could deal its match in
+    plain. Without ``--seed`` a sealed match's seed is drawn (and not shown in its id);
+    a sealed tournament without ``seed`` draws its base seed, which ``--resume`` reads
+    back from the records."""
+    import asyncio
+
+    from mazzo.cli import main
+    from mazzo.referee.records import read_records
+
+    bots = ["--bot", "builtin:random"] * 2
+    seeds = []
+    for n in range(2):
+        out = tmp_path / f"m{n}.jsonl"
+        argv = ["match", "--game", "maraffa", *bots, "--option", "target=11"]
+        argv += ["--service", keyed_service, "--seal", "--records", str(out)]
+        assert await asyncio.to_thread(main, argv) == 0
+        (record,) = read_records(out)
+        assert str(record["seed"]) not in record["id"]
+        seeds.append(record["seed"])
+    assert 1 not in seeds and seeds[0] != seeds[1]
+
+    config = tmp_path / "t.toml"
+    config.write_text(
+        f'game = "maraffa"\nseal = true\nservice = "{keyed_service}"\ndeals = 1\n'
+        "[options]\ntarget = 11\n"
+        '[[entrants]]\nname = "a"\nbot = "builtin:random"\n'
+        '[[entrants]]\nname = "b"\nbot = "builtin:random"\n'
+    )
+    records = tmp_path / "t.jsonl"
+    run = ["tournament", str(config), "--records", str(records), "--no-progress"]
+    assert await asyncio.to_thread(main, run) == 0
+    played = read_records(records)
+    base = {r["tournament"]["base_seed"] for r in played}
+    assert len(base) == 1 and 1 not in base
+    assert verify(played).code == OK
+    assert await asyncio.to_thread(main, [*run, "--resume"]) == 0  # the same schedule
+    assert len(read_records(records)) == len(played)

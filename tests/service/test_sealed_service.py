@@ -256,6 +256,31 @@ async def test_a_plain_deal_commits_when_asked_with_no_key_needed() -> None:
         assert other.deal_salt != salt and other.deal_commitment != committed
 
 
+async def test_a_sealed_deal_without_a_seed_is_not_one_anybody_can_deal_again() -> None:
+    """Issue 36: an unset seed was seed 0, so a plain Deal of seed 0 showed every sealed
+    hand. Now it is drawn from the system's randomness: no seed a client can guess
+    gives the same cards, and two such deals differ."""
+    async with serving(Sealer([new_key("k1")])) as served:
+        stub = served.stub
+        plain = await stub.Deal(gs.DealRequest(game="burraco", players=2))
+        guessed = await stub.GetView(gs.GetViewRequest(state=plain.state, seat=0))
+        views = []
+        for _ in range(2):
+            sealed = await stub.Deal(gs.DealRequest(game="burraco", players=2, seal=True))
+            got = await stub.GetView(
+                gs.GetViewRequest(sealed_state=sealed.sealed_states[0], seat=0)
+            )
+            views.append(got.view.SerializeToString(deterministic=True))
+        assert guessed.view.SerializeToString(deterministic=True) not in views
+        assert views[0] != views[1]
+        # A seed given is dealt as given, sealed or not (to replay a known deal).
+        seeded = await stub.Deal(gs.DealRequest(game="burraco", players=2, seed=9, seal=True))
+        plain = await stub.Deal(gs.DealRequest(game="burraco", players=2, seed=9))
+        mine = await stub.GetView(gs.GetViewRequest(sealed_state=seeded.sealed_states[0], seat=0))
+        theirs = await stub.GetView(gs.GetViewRequest(state=plain.state, seat=0))
+        assert mine.view == theirs.view
+
+
 # --------------------------------------------------------------------------- refusals
 
 

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+import secrets
 import signal
 import sys
 import time
@@ -83,6 +84,8 @@ class Config:
     reveals: dict[str, bytes] = field(default_factory=dict)
     #: Play through the service's sealed tokens (``--seal``; needs ``service``).
     seal: bool = False
+    #: Whether the config gave ``seed``: a sealed run without one draws its base seed.
+    seed_given: bool = True
 
     @staticmethod
     def load(path: Path) -> Config:
@@ -135,6 +138,7 @@ class Config:
             entrants=tuple(entrants),
             players=int(data.get("players", 0)),
             seed=int(data.get("seed", 1)),
+            seed_given="seed" in data,
             format=data.get("format", "round-robin"),
             challengers=tuple(data.get("challengers", ())),
             deals=int(data.get("deals", 10)),
@@ -178,6 +182,22 @@ class Config:
         if problems:
             raise ValueError("--entropy: " + "; ".join(problems))
         return dataclasses.replace(self, reveals=secrets)
+
+    def sealed_seed(self, records: Path) -> Config:
+        """A sealed run whose config gives no seed: its base seed drawn from the system's
+        randomness (the default seed 1 would let anybody deal its matches in plain), or
+        for ``--resume`` the one its records already hold."""
+        if not self.seal or self.seed_given:
+            return self
+        held = {
+            record["tournament"]["base_seed"]
+            for record in read_records(records)
+            if isinstance(record.get("tournament"), dict) and "base_seed" in record["tournament"]
+        }
+        if len(held) > 1:
+            raise ValueError(f"{records}: its records hold {len(held)} base seeds")
+        seed = held.pop() if held else secrets.randbits(64) or 1
+        return dataclasses.replace(self, seed=seed, seed_given=True)
 
     def mixed(self) -> bytes | None:
         """The entrants' entropy mixed (None without entropy); ``ValueError`` until

@@ -187,7 +187,11 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         if players not in rules.player_counts:
             allowed = ", ".join(map(str, rules.player_counts))
             raise InvalidArgument("players", f"{request.game} is for {allowed} players")
-        state, _ = rules.deal(options, players, request.seed)
+        seed = request.seed
+        if sealer is not None and seed == 0:
+            # No seed: a sealed deal must not be one anybody can deal again in plain.
+            seed = secrets.randbits(64) or 1
+        state, _ = rules.deal(options, players, seed)
         self._deals[rules.id].inc()
         response = game_service_pb2.DealResponse()
         seat, moves = decision(rules, state)
@@ -204,7 +208,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             response.match_id = match_id.hex()
             response.seat = seat
             salt = sealer.deal_salt(sealer.key_id, match_id)
-            response.deal_commitment = deal_commitment(rules, codec, state, request.seed, salt)
+            response.deal_commitment = deal_commitment(rules, codec, state, seed, salt)
             return response
         if request.commit:
             salt = secrets.token_bytes(fair.SALT_BYTES)
