@@ -329,8 +329,23 @@ async def test_a_tournament_publishes_each_commitment_before_the_first_move(
     assert seen == {r["id"]: r["deal_commitment"] for r in records}
     published = read_commitments(commitments_path(path))
     assert set(published) == set(seen)
-    assert all(published[r["id"]]["seed"] == r["seed"] for r in records)
+    # Nothing a player could deal the match from: no seed, no base seed (issue 36).
+    for line in published.values():
+        assert "seed" not in line and "base_seed" not in line["tournament"]
+        assert str(next(r["seed"] for r in records if r["id"] == line["id"])) not in (
+            json.dumps(line)
+        )
     assert verify(records, published).code == OK
+    # Lines written before seeds were kept out still verify, and their seed is checked.
+    older = {
+        i: {**line, "seed": r["seed"]}
+        for r in records
+        for i, line in published.items()
+        if i == r["id"]
+    }
+    assert verify(records, older).code == OK
+    older[records[0]["id"]]["seed"] += 1
+    assert verify(records, older).code != OK
 
 
 def test_verify_rejects_a_record_whose_commitment_was_not_the_published_one(
@@ -410,7 +425,7 @@ async def test_a_stopped_run_says_which_published_matches_it_abandoned(tmp_path:
     # Each line names the match's seating and slot, not the entrants' secrets.
     record = next(r for r in records if r["id"] == left)
     assert again[-1]["sides"] == record["sides"] and again[-1]["seat_bots"] == record["seat_bots"]
-    slot = {k: v for k, v in record["tournament"].items() if k != "entropy"}
+    slot = {k: v for k, v in record["tournament"].items() if k not in ("entropy", "base_seed")}
     assert again[-1]["tournament"] == slot
 
 
@@ -418,8 +433,10 @@ def test_verify_reads_older_published_lines(records: list[dict[str, Any]], playe
     """Lines written before seating was published hold the commitment and seed only:
     checked for those, a swap of the sides then shows only against the other records."""
     published = read_commitments(commitments_path(played))
+    seeds = {r["id"]: r["seed"] for r in records}
     older = {
-        rid: {k: line[k] for k in ("mazzo_commitment", "id", "seed", "deal_commitment")}
+        rid: {k: line[k] for k in ("mazzo_commitment", "id", "deal_commitment")}
+        | {"seed": seeds[rid]}
         for rid, line in published.items()
     }
     assert verify(records, older).code == OK

@@ -124,19 +124,20 @@ PUBLISHED_FIELDS = (
 
 
 def published_commitment(header: Json, tournament: Json | None = None) -> Json:
-    """The line published for a match before its first move: its id, seed and deal
+    """The line published for a match before its first move: its id and deal
     commitment (and, played ``--seal``, the service's match id and commitment), who
-    sits where, and its slot in the ``tournament`` (without the entrants' secrets); no
-    salt, which only the record reveals at the end."""
+    sits where, and its slot in the ``tournament``. No salt, which only the record
+    reveals at the end, and nothing the deal can be made from: not the seed, nor the
+    base seed and the entrants' secrets (the commitment pins the seed all the same)."""
     line: Json = {
         "mazzo_commitment": COMMITMENT_FORMAT,
         "id": header["id"],
-        "seed": header["seed"],
         "deal_commitment": header["deal_commitment"],
     }
     line.update((k, header[k]) for k in PUBLISHED_FIELDS if k in header)
     if tournament is not None:
-        line["tournament"] = {k: v for k, v in tournament.items() if k != "entropy"}
+        secret = ("entropy", "base_seed")
+        line["tournament"] = {k: v for k, v in tournament.items() if k not in secret}
     sealed = header.get("sealed")
     if isinstance(sealed, dict):
         line["sealed"] = {k: sealed[k] for k in ("match_id", "deal_commitment") if k in sealed}

@@ -201,11 +201,11 @@ def check_record(record: Json, where: str) -> None:
 
 
 def check_commitment(line: Json, where: str) -> None:
-    """A published line of the documented shape: a match's seed and commitment, or
-    the note that it was abandoned."""
+    """A published line of the documented shape: a match's commitment (and, in older
+    files, its seed), or the note that it was abandoned."""
     try:
         check(line, COMMITMENT, "")
     except Malformed as e:
         raise Malformed(f"{where}: {e}") from None
-    if not line.get("abandoned") and not ("seed" in line and "deal_commitment" in line):
-        raise Malformed(f"{where}: neither a seed and deal commitment, nor abandoned")
+    if not line.get("abandoned") and "deal_commitment" not in line:
+        raise Malformed(f"{where}: neither a deal commitment, nor abandoned")

@@ -95,8 +95,9 @@ def seed_problem(record: Json) -> str | None:
 
 def publication_problem(record: Json, published: Mapping[str, Json]) -> str | None:
     """What differs between a record and the line published before its first move:
-    its commitments, seed, seating and schedule slot (None if nothing). A line
-    written before seating was published holds only the commitments and the seed."""
+    its commitments, seating and schedule slot (None if nothing). A line written
+    before seating was published holds only the commitments and the seed, and one
+    written before seeds were kept out of the lines, the seed too."""
     entry = published.get(record["id"])
     if entry is None:
         return "its deal commitment was not published before its first move"
@@ -104,7 +105,7 @@ def publication_problem(record: Json, published: Mapping[str, Json]) -> str | No
         return "it has a record, but its last published line says it was abandoned"
     if entry["deal_commitment"] != record.get("deal_commitment"):
         return "its deal commitment is not the one published before its first move"
-    if entry["seed"] != record["seed"]:
+    if "seed" in entry and entry["seed"] != record["seed"]:  # lines before 2026-12
         return "its seed is not the one published before its first move"
     for key in PUBLISHED_FIELDS:
         if key in entry and entry[key] != record[key]:
