@@ -599,8 +599,11 @@ def _print_outcome(args: argparse.Namespace, records: Path, outcome: Any) -> Non
 def _replay(args: argparse.Namespace) -> int:
     from mazzo.referee.records import read_whole_records
     from mazzo.referee.replay import check_all, replay, show_hand
+    from mazzo.referee.shapes import check_record
 
     records = read_whole_records(args.records)
+    for i, record in enumerate(records):  # a file that is not records: one line, exit 2
+        check_record(record, f"{args.records}: record {i + 1}")
     if args.id is not None:
         records = [r for r in records if r["id"] == args.id]
         if not records:
