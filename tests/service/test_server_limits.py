@@ -3,6 +3,8 @@ one client cannot queue work without end on a process's one event loop."""
 
 from __future__ import annotations
 
+import asyncio
+
 from mazzo.service.http_connections import BoundedH11Protocol
 from mazzo.service.server import (
     HTTP_LIMITS,
@@ -27,5 +29,41 @@ async def test_http_requests_at_once_are_bounded() -> None:
         assert protocol.limits == HTTP_LIMITS and HTTP_LIMITS.connections == 512
         # Idle connections outlive client pools' (httpx: 5 s) and load balancers' (60 s).
         assert running.http.config.timeout_keep_alive == HTTP_LIMITS.idle_seconds > 60
+    finally:
+        await stop_server(running, grace=0.5)
+
+
+async def test_past_128_calls_on_one_connection_the_documented_retry_gets_every_answer() -> None:
+    """Issue 36, item 7: the server refuses a stream past its 128 at once (RST_STREAM
+    REFUSED_STREAM), which a client sees as UNAVAILABLE when its view of the
+    connection's free slots runs ahead of the server's. The call never started, so the
+    retry policy every Mazzo client uses (docs/errors.md) sends it again: a thousand
+    calls at once on one channel all get their answer."""
+    from collections import Counter
+    from pathlib import Path
+
+    import grpc
+
+    from mazzo.service.retry import CHANNEL_OPTIONS
+    from mazzo.v1 import game_service_pb2 as gs
+    from mazzo.v1.game_service_pb2_grpc import GameServiceStub
+
+    doc = (Path(__file__).parents[2] / "docs" / "errors.md").read_text(encoding="utf-8")
+    row = next(line for line in doc.splitlines() if line.startswith("| `UNAVAILABLE` (14)"))
+    assert "128 calls at once on one connection" in row and "REFUSED_STREAM" in row
+    running, port = await start_server("127.0.0.1", 0)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) as ch:
+            stub = GameServiceStub(ch)
+            dealt = await stub.Deal(gs.DealRequest(game="burraco", players=4, seed=1))
+
+            async def one() -> str:
+                try:
+                    await stub.LegalMoves(gs.LegalMovesRequest(state=dealt.state), timeout=60)
+                    return "OK"
+                except grpc.aio.AioRpcError as e:
+                    return e.code().name
+
+            assert Counter(await asyncio.gather(*(one() for _ in range(1000)))) == {"OK": 1000}
     finally:
         await stop_server(running, grace=0.5)
