@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest_asyncio
 
@@ -144,3 +145,16 @@ async def test_past_the_cap_a_request_gets_the_apis_json_503_with_retry_after(
 def test_the_production_limits_are_the_documented_ones() -> None:
     assert HTTP_LIMITS.head_seconds == 10 and HTTP_LIMITS.connections == 512
     assert HTTP_LIMITS.idle_seconds == 65  # outlives client pools (5 s) and balancers (60 s)
+
+
+def test_mazzo_view_and_the_live_view_have_the_same_connection_bounds(tmp_path: Path) -> None:
+    from mazzo.service.http_connections import BoundedH11Protocol
+    from mazzo.viewer.live import LiveHub, LiveServer
+    from mazzo.viewer.web import view_config
+
+    live = LiveServer(LiveHub("t", ["a", "b"], 1))
+    for config in (view_config(tmp_path / "r.jsonl"), live._server.config):
+        assert isinstance(config.http, type) and issubclass(config.http, BoundedH11Protocol)
+        assert config.http.limits == HTTP_LIMITS
+        assert config.timeout_keep_alive == HTTP_LIMITS.idle_seconds
+    live._sock.close()

@@ -407,8 +407,16 @@ class LiveServer:
         self._sock.listen(64)
         shown = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown}:{self._sock.getsockname()[1]}/live/"
+        from mazzo.service.http_connections import HttpLimits, bounded_protocol
+
+        limits = HttpLimits()  # the service's: heads within 10 s, 512 connections
         config = uvicorn.Config(
-            live_app(hub), log_level="warning", lifespan="off", timeout_graceful_shutdown=1
+            live_app(hub),
+            log_level="warning",
+            lifespan="off",
+            timeout_graceful_shutdown=1,
+            http=bounded_protocol(limits),
+            timeout_keep_alive=limits.idle_seconds,
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(

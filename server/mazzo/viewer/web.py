@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 
+import uvicorn
 from google.protobuf import any_pb2, json_format
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from starlette.applications import Starlette
@@ -207,10 +208,24 @@ def view_app(path: Path) -> Starlette:
     return Starlette(routes=routes)
 
 
+def view_config(path: Path) -> uvicorn.Config:
+    """uvicorn's settings for ``mazzo view``: the service's bounds on connections
+    (a request head within 10 s, 512 connections, a JSON 503 past them)."""
+    from mazzo.service.http_connections import HttpLimits, bounded_protocol
+
+    limits = HttpLimits()
+    return uvicorn.Config(
+        view_app(path),
+        log_level="warning",
+        lifespan="off",
+        http=bounded_protocol(limits),
+        timeout_keep_alive=limits.idle_seconds,
+    )
+
+
 def serve_view(path: Path, host: str, port: int, announce: Callable[[str], None]) -> None:
     """Serve ``view_app(path)`` until interrupted; ``announce`` gets the page's URL
     (with the port the system chose for port 0)."""
-    import uvicorn
 
     read_records(path)  # a file that is not records fails here, before serving
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
@@ -222,5 +237,5 @@ def serve_view(path: Path, host: str, port: int, announce: Callable[[str], None]
     announce(f"http://{shown}:{bound}/viewer/")
     if not viewer_built():
         announce("the viewer page is missing from this build (make viewer); frames still work")
-    config = uvicorn.Config(view_app(path), log_level="warning", lifespan="off")
+    config = view_config(path)
     asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
