@@ -23,7 +23,7 @@ from mazzo.core.errors import InvalidArgument, InvalidState, NotAllowedNow, Rule
 from mazzo.games.registry import GAMES, rules_for
 from mazzo.players.playout import Horizon, PolicyKind
 from mazzo.service.metrics import Metrics
-from mazzo.service.sampling import decision
+from mazzo.service.sampling import MAX_SIMULATED_MOVES, check_budget, decision
 from mazzo.service.sealing import (
     BadToken,
     Header,
@@ -62,9 +62,7 @@ _APPLY_SEALED_FIELD = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_na
 MAX_SAMPLES = 1024
 #: Simulate: playouts of each legal move (per sample).
 MAX_PLAYOUTS = 10_000
-#: Simulate: moves a call may play, by the rules' bound on a playout's length: a few
-#: seconds of a core for the longest (Maraffa plays about 400,000 random moves a second).
-MAX_SIMULATED_MOVES = 2_000_000
+MAX_SIMULATED_MOVES = MAX_SIMULATED_MOVES  # Simulate's budget (sampling.py), kept here too
 
 
 def _game_of(msg: game_pb2.GameState) -> tuple[Any, GameCodec]:
@@ -485,6 +483,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
                 _determinizations(request),
                 request.seed,
                 horizon is Horizon.MATCH,
+                playouts,
             )
         elif position == "state":
             if request.determinizations > 1:
@@ -499,7 +498,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             count = _determinizations(request)
             rules, codec, view = load_view(request.view)
             drawn = await self.simulator.determinize(
-                rules.id, view, count, request.seed, horizon is Horizon.MATCH
+                rules.id, view, count, request.seed, horizon is Horizon.MATCH, playouts
             )
             if rules.finished(drawn.first):
                 raise NotAllowedNow("view", "the match is over: there is nothing to simulate")
@@ -507,15 +506,9 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             raise InvalidArgument(
                 "position", "give the position: a state, a view or a sealed_state"
             )
+        # Counted in the pool already for samples; here for every position.
         moves, samples = drawn.moves, drawn.samples
-        asked = moves * playouts * samples * (drawn.limit + 1)
-        if asked > MAX_SIMULATED_MOVES:
-            raise InvalidArgument(
-                "playouts",
-                f"{moves} moves x {playouts} playouts x {samples} samples may "
-                f"simulate up to {asked:,} moves ({drawn.limit + 1} a playout, by the rules' "
-                f"bound); the budget is {MAX_SIMULATED_MOVES:,} a call",
-            )
+        check_budget(moves, playouts, samples, drawn.limit)
         stats, simulated = await self.simulator.run(
             rules.id, drawn, playouts, policy, horizon, request.seed
         )

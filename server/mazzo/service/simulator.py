@@ -92,18 +92,33 @@ def drawn_from_state(rules: Any, state: Any, to_match_end: bool, pieces: int) ->
     return Drawn(state, 1, moves, limit, packed(units_of([state], moves), pieces))
 
 
-def _drawn(game: str, view: Any, count: int, seed: int, to_match_end: bool, pieces: int) -> Drawn:
+def _drawn(
+    game: str,
+    view: Any,
+    count: int,
+    seed: int,
+    to_match_end: bool,
+    pieces: int,
+    playouts: int,
+) -> Drawn:
+    """``count`` samples of ``view``, checked, within ``Simulate``'s budget for
+    ``playouts``. The budget is counted on the first sample before the others are
+    drawn (a thousand Ramino samples take seconds), and again on them all: the rules'
+    bound on a playout may differ from sample to sample."""
     from mazzo.codec import CODECS
     from mazzo.games.registry import rules_for
-    from mazzo.service.sampling import check_decides, determinized, simulation_plan
+    from mazzo.service.sampling import check_budget, check_decides, determinized, simulation_plan
 
-    rules = rules_for(game)
-    samples = determinized(rules, CODECS[game], view, count, seed)
-    first = samples[0]
+    rules, codec = rules_for(game), CODECS[game]
+    first = determinized(rules, codec, view, 1, seed)[0]  # the first of any count's
     if rules.finished(first):
         return Drawn(first, count, 0, 0, [])
     check_decides(rules, view, first)
+    moves, limit = simulation_plan(rules, [first], to_match_end)
+    check_budget(moves, playouts, count, limit)
+    samples = determinized(rules, codec, view, count, seed) if count > 1 else [first]
     moves, limit = simulation_plan(rules, samples, to_match_end)
+    check_budget(moves, playouts, count, limit)
     return Drawn(first, count, moves, limit, packed(units_of(samples, moves), pieces))
 
 
@@ -165,11 +180,21 @@ class Simulator:
         return self._pool
 
     async def determinize(
-        self, game: str, view: Any, count: int, seed: int, to_match_end: bool = False
+        self,
+        game: str,
+        view: Any,
+        count: int,
+        seed: int,
+        to_match_end: bool = False,
+        playouts: int = 1,
     ) -> Drawn:
         """The game's samples of a view, checked, drawn in the pool (a thousand may take
-        a while) and cut for ``run``; no chunks when the match is over."""
-        return await self._in_pool(_drawn, game, view, count, seed, to_match_end, self.pieces)
+        a while) and cut for ``run``; no chunks when the match is over. Refused
+        (``InvalidArgument``) once the first sample shows that ``playouts`` of each
+        would be over ``Simulate``'s budget, before the rest are drawn."""
+        return await self._in_pool(
+            _drawn, game, view, count, seed, to_match_end, self.pieces, playouts
+        )
 
     async def determinize_response(self, game: str, view: Any, count: int, seed: int) -> bytes:
         """``Determinize``'s answer, sampled, checked and encoded in the pool."""
