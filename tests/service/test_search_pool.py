@@ -10,9 +10,12 @@ import time
 
 import pytest
 
+from mazzo.codec import CODECS
 from mazzo.core.errors import InvalidArgument
+from mazzo.games.registry import GAMES, rules_for
 from mazzo.service.game_service import GameService
 from mazzo.service.simulator import Simulator
+from mazzo.v1 import game_pb2
 from mazzo.v1 import game_service_pb2 as gs
 
 # --------------------------------------------------------------------------- budget
@@ -38,3 +41,13 @@ async def test_an_over_budget_simulate_is_refused_before_its_samples_are_drawn()
         assert elapsed < 0.5, f"refused after {elapsed:.2f} s"
     finally:
         simulator.close()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_first_sample_of_a_count_is_the_first_of_any(game: str) -> None:
+    """What budgeting on the first sample rests on (``Rules.determinize``)."""
+    rules = rules_for(game)
+    for players in rules.player_counts:
+        state, _ = rules.deal(CODECS[game].options(game_pb2.GameOptions()), players, 5)
+        view = rules.view(state, rules.to_act(state))
+        assert list(rules.determinize(view, 1, 9)) == list(rules.determinize(view, 4, 9))[:1]
