@@ -18,9 +18,12 @@ mapping is pure Python, a quarter of a second a megabyte.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import os
 import pickle
+import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -53,6 +56,8 @@ CHUNKS_PER_PROCESS = 2
 #: busy with the test runner itself, which would starve the pool).
 WORKER_NICENESS = 10
 
+_PR_SET_PDEATHSIG = 1
+
 T = TypeVar("T")
 
 
@@ -61,7 +66,21 @@ def pool_niceness() -> int:
     return int(text) if text.strip().lstrip("-").isdigit() else WORKER_NICENESS
 
 
-def _lower_priority(niceness: int) -> None:
+def _die_with(parent: int) -> None:
+    """End this process when ``parent`` ends, even killed or without its exit handlers:
+    a pool process waits for work on a pipe it also holds open for writing, so it
+    would otherwise wait forever. Linux's PR_SET_PDEATHSIG (tied to the thread that
+    started the process: the server's event loop); elsewhere the pool is joined at a
+    normal exit only."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # it ended before that
+        os._exit(0)
+
+
+def _ready(niceness: int, parent: int) -> None:
+    """In each new process: ended with the server, and nicer than it if asked."""
+    _die_with(parent)
     if niceness > 0:
         os.nice(niceness)
 
@@ -160,7 +179,8 @@ def _from_json(full_name: str, text: bytes) -> bytes:
 
 
 class Simulator:
-    """The pool, started at its first use and stopped with the server."""
+    """The pool, started at its first use and stopped with the server (its processes
+    end with the server even when it is killed)."""
 
     def __init__(self, processes: int | None = None) -> None:
         self.processes = processes or os.cpu_count() or 1
@@ -174,8 +194,8 @@ class Simulator:
             self._pool = ProcessPoolExecutor(
                 self.processes,
                 mp_context=context,
-                initializer=_lower_priority,
-                initargs=(pool_niceness(),),
+                initializer=_ready,
+                initargs=(pool_niceness(), os.getpid()),
             )
         return self._pool
 
