@@ -1,30 +1,167 @@
-"""The search pool's work is bounded (docs/search.md, "Bounded work"): an over-budget
-Simulate is refused before its samples are all drawn, and the pool's processes end
-with the server, even a killed one.
+"""The search pool is bounded and the rules calls do not wait for it (docs/search.md,
+"Bounded work"): a full pool refuses a search at once (RESOURCE_EXHAUSTED with a
+RetryInfo; HTTP 429 with Retry-After), a rules call's JSON is converted in a process
+of its own, an over-budget Simulate is refused before its samples are all drawn, and
+the pool's processes end with the server, even a killed one.
 
-Found by a hostile user: a 1,024-sample Ramino Simulate was refused after 2.6 s.
+Each was found by a hostile user: behind 40 heavy Simulates an HTTP LegalMoves with a
+40 KB body waited 95 s, and a 1,024-sample Ramino Simulate was refused after 2.6 s.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import grpc
+import httpx
 import pytest
+import pytest_asyncio
+from google.protobuf import json_format
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 from mazzo.codec import CODECS
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.registry import GAMES, rules_for
+from mazzo.service import simulator as simulator_module
 from mazzo.service.game_service import GameService
+from mazzo.service.server import Running, start_server, stop_server
 from mazzo.service.simulator import Simulator
 from mazzo.v1 import game_pb2
 from mazzo.v1 import game_service_pb2 as gs
+from mazzo.v1.game_service_pb2_grpc import GameServiceStub
 
 ROOT = Path(__file__).resolve().parents[2]
+RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
+
+
+@dataclass
+class Doors:
+    running: Running
+    http: httpx.AsyncClient
+    stub: GameServiceStub
+
+
+@pytest_asyncio.fixture
+async def doors() -> AsyncIterator[Doors]:
+    running, port = await start_server("127.0.0.1", 0, http_port=0)
+    base = f"http://127.0.0.1:{running.http_port}"
+    async with (
+        httpx.AsyncClient(base_url=base, timeout=15) as http,
+        grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
+    ):
+        yield Doors(running, http, GameServiceStub(channel))
+    await stop_server(running, grace=0.5)
+
+
+async def dealt(stub: GameServiceStub, game: str = "maraffa", players: int = 4) -> gs.DealResponse:
+    reply: gs.DealResponse = await stub.Deal(gs.DealRequest(game=game, players=players, seed=3))
+    return reply
+
+
+# --------------------------------------------------------------------------- admission
+
+
+async def test_a_gate_admits_its_capacity_and_refuses_past_it_at_once() -> None:
+    gate = simulator_module.Gate(2, "searches")
+    leave = asyncio.Event()
+
+    async def holder() -> None:
+        with gate.held(), gate.held():  # the same task passes again, uncounted
+            await leave.wait()
+
+    holders = [asyncio.create_task(holder()) for _ in range(2)]
+    while gate.in_flight < 2:
+        await asyncio.sleep(0)
+    with pytest.raises(simulator_module.Busy) as refused, gate.held():
+        pass
+    retry = simulator_module.RETRY_SECONDS
+    assert (gate.in_flight, gate.refused, refused.value.retry_seconds) == (2, 1, retry)
+    leave.set()
+    await asyncio.gather(*holders)
+    with gate.held():
+        assert gate.in_flight == 1
+    assert gate.in_flight == 0
+
+
+async def test_a_full_search_pool_refuses_a_search_at_once_over_both_doors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No search is admitted (a bound of 0): Simulate and Determinize are
+    RESOURCE_EXHAUSTED with a RetryInfo over gRPC and 429 with Retry-After over HTTP;
+    the rules calls are answered as ever."""
+    monkeypatch.setattr(simulator_module, "SEARCHES_PER_PROCESS", 0, raising=False)
+    monkeypatch.setattr(simulator_module, "MIN_SEARCHES", 0, raising=False)
+    running, port = await start_server("127.0.0.1", 0, http_port=0)
+    try:
+        base = f"http://127.0.0.1:{running.http_port}"
+        async with (
+            httpx.AsyncClient(base_url=base, timeout=15) as http,
+            grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
+        ):
+            stub = GameServiceStub(channel)
+            deal = await dealt(stub)
+            view = (await stub.GetView(gs.GetViewRequest(state=deal.state, seat=deal.seat))).view
+            simulate = gs.SimulateRequest(state=deal.state, playouts=1)
+            determinize = gs.DeterminizeRequest(view=view, count=1)
+            for call, request in ((stub.Simulate, simulate), (stub.Determinize, determinize)):
+                with pytest.raises(grpc.aio.AioRpcError) as caught:
+                    await call(request)
+                assert caught.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+                status = rpc_status.from_call(caught.value)
+                assert status is not None and len(status.details) == 1
+                info = error_details_pb2.RetryInfo()
+                assert status.details[0].Unpack(info)
+                assert info.retry_delay.seconds == simulator_module.RETRY_SECONDS
+            for path, request in (
+                ("/v1/state:simulate", simulate),
+                ("/v1/view:determinize", determinize),
+            ):
+                reply = await http.post(path, content=json_format.MessageToJson(request))
+                assert reply.status_code == 429, reply.text
+                assert reply.headers["retry-after"] == str(simulator_module.RETRY_SECONDS)
+                body = reply.json()
+                assert body["code"] == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
+                assert [d["@type"] for d in body["details"]] == [RETRY_INFO]
+                assert body["message"] == caught.value.details()
+            rules_call = json_format.MessageToJson(gs.LegalMovesRequest(state=deal.state))
+            reply = await http.post("/v1/state:legalMoves", content=rules_call)
+            assert reply.status_code == 200, reply.text
+            assert running.service.simulator.searches.refused == 4
+    finally:
+        await stop_server(running, grace=0.5)
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+async def test_a_rules_calls_json_is_not_queued_behind_searches(doors: Doors) -> None:
+    """Every process of the search pool busy (a long sleep each), an HTTP LegalMoves
+    whose 40 KB body is parsed in a pool is answered while they still sleep."""
+    deal = await dealt(doors.stub)
+    text = json_format.MessageToJson(gs.LegalMovesRequest(state=deal.state), indent=None)
+    body = text + " " * (40 * 1024 - len(text))
+    simulator = doors.running.service.simulator
+    executor = simulator._executor()
+    sleeping = [executor.submit(time.sleep, 20) for _ in range(simulator.processes)]
+    try:
+        reply = await doors.http.post(
+            "/v1/state:legalMoves", content=body, headers={"content-type": "application/json"}
+        )
+        assert reply.status_code == 200, reply.text
+        assert not any(f.done() for f in sleeping), "answered only once the searches ended"
+    finally:
+        for pid in list(executor._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+
 
 # --------------------------------------------------------------------------- budget
 

@@ -428,9 +428,10 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         else:
             header, (rules, _, state) = opened
             view = rules.view(state, header.seat)
-        return await self.simulator.determinize_response(
-            rules.id, view, request.count, request.seed
-        )
+        with self.simulator.searching():
+            return await self.simulator.determinize_response(
+                rules.id, view, request.count, request.seed
+            )
 
     async def ApplyMoves(
         self, request: game_service_pb2.ApplyMovesRequest, context: grpc.aio.ServicerContext
@@ -462,14 +463,26 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     async def Simulate(
         self, request: game_service_pb2.SimulateRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.SimulateResponse:
-        """Checked and admitted here; sampled and played out in the simulator's pool."""
+        """Checked and admitted here (``Busy`` when the pool has all the searches it
+        takes); sampled and played out in the simulator's pool."""
         playouts = request.playouts
         if not 1 <= playouts <= MAX_PLAYOUTS:
             raise InvalidArgument("playouts", f"playouts must be 1..{MAX_PLAYOUTS}, not {playouts}")
         policy = _enum_choice(request.policy, _POLICIES, "policy")
         horizon = _enum_choice(request.horizon, _HORIZONS, "horizon")
+        with self.simulator.searching():
+            return await self._simulated(request, playouts, policy, horizon)
+
+    async def _simulated(
+        self,
+        request: game_service_pb2.SimulateRequest,
+        playouts: int,
+        policy: PolicyKind,
+        horizon: Horizon,
+    ) -> game_service_pb2.SimulateResponse:
         position = request.WhichOneof("position")
         opened = self._unsealed(request, position is not None)
+        to_match_end = horizon is Horizon.MATCH
         if opened is not None:
             header, (rules, codec, state) = opened
             if rules.finished(state):
@@ -482,7 +495,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
                 rules.view(state, header.seat),
                 _determinizations(request),
                 request.seed,
-                horizon is Horizon.MATCH,
+                to_match_end,
                 playouts,
             )
         elif position == "state":
@@ -493,12 +506,12 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             rules, codec, state = load_state(request.state, self.memo)
             if rules.finished(state):
                 raise NotAllowedNow("state", "the match is over: there is nothing to simulate")
-            drawn = drawn_from_state(rules, state, horizon is Horizon.MATCH, self.simulator.pieces)
+            drawn = drawn_from_state(rules, state, to_match_end, self.simulator.pieces)
         elif position == "view":
             count = _determinizations(request)
             rules, codec, view = load_view(request.view)
             drawn = await self.simulator.determinize(
-                rules.id, view, count, request.seed, horizon is Horizon.MATCH, playouts
+                rules.id, view, count, request.seed, to_match_end, playouts
             )
             if rules.finished(drawn.first):
                 raise NotAllowedNow("view", "the match is over: there is nothing to simulate")
