@@ -86,8 +86,10 @@ class Rules(Protocol, Generic[S, M, Opt]):
         """``count`` whole states whose view for ``view.seat`` is ``view``: the hidden
         cards dealt anew, uniformly among the deals the view allows, and what the
         view hides of the future (stock order, later shuffles) drawn from ``seed``.
-        Deterministic in (view, count, seed). A view no deal can give is refused
-        with ``InvalidArgument`` naming the field (``view....``)."""
+        Deterministic in (view, count, seed), and the first samples of a count are
+        those of a smaller one (``Simulate`` budgets a call on the first sample
+        before drawing the rest). A view no deal can give is refused with
+        ``InvalidArgument`` naming the field (``view....``)."""
         ...
 
     def moves_bound(self, state: S, to_match_end: bool) -> int:

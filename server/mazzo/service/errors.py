@@ -6,7 +6,8 @@ not the request message are INVALID_ARGUMENT like any other bad input, not the
 UNKNOWN grpc would answer. A ``RulesError`` becomes INVALID_ARGUMENT (or
 FAILED_PRECONDITION for ``NotAllowedNow``) with its message and a
 ``google.rpc.BadRequest`` field violation, so clients in any language can point at
-the field. Anything else is a
+the field. A search pool that is full (``Busy``) is RESOURCE_EXHAUSTED with a
+``google.rpc.RetryInfo``: the client tries again later. Anything else is a
 bug of ours: INTERNAL with a generic message, logged with its traceback.
 """
 
@@ -29,6 +30,7 @@ from mazzo.codec.wire import parse
 from mazzo.core.errors import NotAllowedNow, RulesError
 from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
 from mazzo.service.metrics import Metrics
+from mazzo.service.simulator import Busy
 from mazzo.service.tracing import start_span
 
 log = logging.getLogger("mazzo.service")
@@ -60,6 +62,32 @@ def status_of(error: RulesError) -> status_pb2.Status:
     detail = any_pb2.Any()
     detail.Pack(bad)
     return status_pb2.Status(code=code, message=clipped(str(error)), details=[detail])
+
+
+def busy_status(busy: Busy) -> status_pb2.Status:
+    """RESOURCE_EXHAUSTED with a ``google.rpc.RetryInfo`` of when to try again: what
+    tells a full pool from gRPC's own RESOURCE_EXHAUSTED (a message over its size
+    limit, which has no details), and what the HTTP door answers 429 for."""
+    info = error_details_pb2.RetryInfo()
+    info.retry_delay.seconds = busy.retry_seconds
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    return status_pb2.Status(
+        code=code_pb2.RESOURCE_EXHAUSTED, message=clipped(str(busy)), details=[detail]
+    )
+
+
+def retry_seconds(status: status_pb2.Status) -> int | None:
+    """The delay of a status's ``google.rpc.RetryInfo`` in whole seconds (rounded up,
+    at least 1), or None without one."""
+    for detail in status.details:
+        if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+            info = error_details_pb2.RetryInfo()
+            detail.Unpack(info)
+            delay = info.retry_delay
+            seconds: int = delay.seconds + (1 if delay.nanos > 0 else 0)
+            return max(1, seconds)
+    return None
 
 
 class _Observed:
@@ -172,6 +200,11 @@ def _guarded(
             observed.rejected.labels(type(e).__name__).inc()
             ready = time.perf_counter()
             await context.abort_with_status(rpc_status.to_status(status))
+        except Busy as e:
+            code = grpc.StatusCode.RESOURCE_EXHAUSTED
+            observed.rejected.labels("Busy").inc()
+            ready = time.perf_counter()
+            await context.abort_with_status(rpc_status.to_status(busy_status(e)))
         except grpc.aio.AbortError:
             code = context.code() or grpc.StatusCode.UNKNOWN
             raise

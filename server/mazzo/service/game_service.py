@@ -23,7 +23,7 @@ from mazzo.core.errors import InvalidArgument, InvalidState, NotAllowedNow, Rule
 from mazzo.games.registry import GAMES, rules_for
 from mazzo.players.playout import Horizon, PolicyKind
 from mazzo.service.metrics import Metrics
-from mazzo.service.sampling import decision
+from mazzo.service.sampling import MAX_SIMULATED_MOVES, check_budget, decision
 from mazzo.service.sealing import (
     BadToken,
     Header,
@@ -62,9 +62,7 @@ _APPLY_SEALED_FIELD = game_service_pb2.ApplyMoveResponse.DESCRIPTOR.fields_by_na
 MAX_SAMPLES = 1024
 #: Simulate: playouts of each legal move (per sample).
 MAX_PLAYOUTS = 10_000
-#: Simulate: moves a call may play, by the rules' bound on a playout's length: a few
-#: seconds of a core for the longest (Maraffa plays about 400,000 random moves a second).
-MAX_SIMULATED_MOVES = 2_000_000
+MAX_SIMULATED_MOVES = MAX_SIMULATED_MOVES  # Simulate's budget (sampling.py), kept here too
 
 
 def _game_of(msg: game_pb2.GameState) -> tuple[Any, GameCodec]:
@@ -434,9 +432,10 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         else:
             header, (rules, _, state) = opened
             view = rules.view(state, header.seat)
-        return await self.simulator.determinize_response(
-            rules.id, view, request.count, request.seed
-        )
+        with self.simulator.searching():
+            return await self.simulator.determinize_response(
+                rules.id, view, request.count, request.seed
+            )
 
     async def ApplyMoves(
         self, request: game_service_pb2.ApplyMovesRequest, context: grpc.aio.ServicerContext
@@ -468,14 +467,26 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
     async def Simulate(
         self, request: game_service_pb2.SimulateRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.SimulateResponse:
-        """Checked and admitted here; sampled and played out in the simulator's pool."""
+        """Checked and admitted here (``Busy`` when the pool has all the searches it
+        takes); sampled and played out in the simulator's pool."""
         playouts = request.playouts
         if not 1 <= playouts <= MAX_PLAYOUTS:
             raise InvalidArgument("playouts", f"playouts must be 1..{MAX_PLAYOUTS}, not {playouts}")
         policy = _enum_choice(request.policy, _POLICIES, "policy")
         horizon = _enum_choice(request.horizon, _HORIZONS, "horizon")
+        with self.simulator.searching():
+            return await self._simulated(request, playouts, policy, horizon)
+
+    async def _simulated(
+        self,
+        request: game_service_pb2.SimulateRequest,
+        playouts: int,
+        policy: PolicyKind,
+        horizon: Horizon,
+    ) -> game_service_pb2.SimulateResponse:
         position = request.WhichOneof("position")
         opened = self._unsealed(request, position is not None)
+        to_match_end = horizon is Horizon.MATCH
         if opened is not None:
             header, (rules, codec, state) = opened
             if rules.finished(state):
@@ -488,7 +499,8 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
                 rules.view(state, header.seat),
                 _determinizations(request),
                 request.seed,
-                horizon is Horizon.MATCH,
+                to_match_end,
+                playouts,
             )
         elif position == "state":
             if request.determinizations > 1:
@@ -498,12 +510,12 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             rules, codec, state = load_state(request.state, self.memo)
             if rules.finished(state):
                 raise NotAllowedNow("state", "the match is over: there is nothing to simulate")
-            drawn = drawn_from_state(rules, state, horizon is Horizon.MATCH, self.simulator.pieces)
+            drawn = drawn_from_state(rules, state, to_match_end, self.simulator.pieces)
         elif position == "view":
             count = _determinizations(request)
             rules, codec, view = load_view(request.view)
             drawn = await self.simulator.determinize(
-                rules.id, view, count, request.seed, horizon is Horizon.MATCH
+                rules.id, view, count, request.seed, to_match_end, playouts
             )
             if rules.finished(drawn.first):
                 raise NotAllowedNow("view", "the match is over: there is nothing to simulate")
@@ -511,15 +523,9 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             raise InvalidArgument(
                 "position", "give the position: a state, a view or a sealed_state"
             )
+        # Counted in the pool already for samples; here for every position.
         moves, samples = drawn.moves, drawn.samples
-        asked = moves * playouts * samples * (drawn.limit + 1)
-        if asked > MAX_SIMULATED_MOVES:
-            raise InvalidArgument(
-                "playouts",
-                f"{moves} moves x {playouts} playouts x {samples} samples may "
-                f"simulate up to {asked:,} moves ({drawn.limit + 1} a playout, by the rules' "
-                f"bound); the budget is {MAX_SIMULATED_MOVES:,} a call",
-            )
+        check_budget(moves, playouts, samples, drawn.limit)
         stats, simulated = await self.simulator.run(
             rules.id, drawn, playouts, policy, horizon, request.seed
         )

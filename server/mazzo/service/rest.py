@@ -4,7 +4,8 @@ The routes are read from the service descriptor, not written a second time, and
 bodies use the proto3 JSON mapping, so REST and gRPC cannot drift apart. Handlers
 call the same servicer as gRPC; errors are a JSON ``google.rpc.Status`` with the
 same details as gRPC, under the HTTP status Google's mapping gives its code
-(INVALID_ARGUMENT 400; FAILED_PRECONDITION 409, as our API documents it).
+(INVALID_ARGUMENT 400; FAILED_PRECONDITION 409, as our API documents it; a full
+search pool's RESOURCE_EXHAUSTED, the one with a RetryInfo, 429 with Retry-After).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol
@@ -30,9 +32,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from mazzo.core.errors import InvalidArgument, RulesError
-from mazzo.service.errors import SHUTTING_DOWN, Admission, status_of
+from mazzo.service.errors import SHUTTING_DOWN, Admission, busy_status, retry_seconds, status_of
 from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
 from mazzo.service.metrics import Metrics
+from mazzo.service.simulator import SEARCH_METHODS, Busy
 from mazzo.viewer.web import viewer_routes
 
 log = logging.getLogger("mazzo.rest")
@@ -86,14 +89,25 @@ def _json(message: Message, status: int = 200) -> Response:
 
 
 def _status_response(status: status_pb2.Status, http_status: int | None = None) -> Response:
-    return _json(status, http_status or HTTP_STATUS.get(status.code, 500))
+    """``status`` as JSON; one that says when to retry (a ``google.rpc.RetryInfo``: a full
+    pool) is 429 with Retry-After. gRPC's RESOURCE_EXHAUSTED for a message over its size
+    limit has none, and has no HTTP form: a body over the limit is 413."""
+    retry = retry_seconds(status)
+    if retry is None:
+        return _json(status, http_status or HTTP_STATUS.get(status.code, 500))
+    response = _json(status, http_status or 429)
+    response.headers["retry-after"] = str(retry)
+    return response
 
 
 Handler = Callable[[Any, Any], Awaitable[Message]]
 
 
 class JsonPool(Protocol):
-    """Where large messages are converted (``service.simulator.Simulator``)."""
+    """Where large messages are converted (``service.simulator.Simulator``), and the
+    admission of the searches whose messages it converts."""
+
+    def searching(self) -> AbstractContextManager[None]: ...
 
     async def json_of(self, message: Message) -> str: ...
 
@@ -121,7 +135,15 @@ def _endpoint(
     admission: Admission | None,
 ) -> Callable[[Request], Awaitable[Response]]:
     request_class = GetMessageClass(rule.method.input_type)
-    counted = {code: metrics.http.labels(rule.path, str(code)) for code in (200, 400, 409, 500)}
+    counted = {
+        code: metrics.http.labels(rule.path, str(code)) for code in (200, 400, 409, 429, 500)
+    }
+    search = pool is not None and rule.method.name in SEARCH_METHODS
+
+    def admitted() -> AbstractContextManager[None]:
+        """A search holds its place in the pool for the whole request: its JSON is
+        converted there too, and a full pool refuses it before the body is read."""
+        return pool.searching() if search and pool is not None else nullcontext()
 
     async def endpoint(request: Request) -> Response:
         bind_request(lambda: request.headers.get(REQUEST_ID_KEY))
@@ -142,13 +164,16 @@ def _endpoint(
 
     async def respond(request: Request) -> Response:
         try:
-            message = await parsed(request)
-            if isinstance(message, Response):
-                return message
-            reply = await handler(message, None)
-            return await _answer(reply, pool)
+            with admitted():
+                message = await parsed(request)
+                if isinstance(message, Response):
+                    return message
+                reply = await handler(message, None)
+                return await _answer(reply, pool)
         except RulesError as e:
             return _status_response(status_of(e))
+        except Busy as e:
+            return _status_response(busy_status(e))
         except Exception:
             log.exception(
                 "unexpected error in %s",

@@ -13,6 +13,10 @@ from mazzo.codec.wire import first_difference
 from mazzo.core.errors import InvalidArgument, NotAllowedNow
 from mazzo.v1 import game_pb2, game_service_pb2
 
+#: Simulate: moves a call may play, by the rules' bound on a playout's length: a few
+#: seconds of a core for the longest (Maraffa plays about 400,000 random moves a second).
+MAX_SIMULATED_MOVES = 2_000_000
+
 
 def determinized(rules: Any, codec: GameCodec, view: Any, count: int, seed: int) -> list[Any]:
     """The game's samples of ``view``, each checked to give ``view`` back: a view that
@@ -57,6 +61,20 @@ def simulation_plan(rules: Any, samples: list[Any], to_match_end: bool) -> tuple
     if any(rules.legal_moves(s) != moves for s in samples[1:]):
         raise RuntimeError(f"{rules.id}: the samples of one view differ in their legal moves")
     return len(moves), max(rules.moves_bound(s, to_match_end) for s in samples)
+
+
+def check_budget(moves: int, playouts: int, samples: int, limit: int) -> None:
+    """Refuse a simulation that may play more than ``MAX_SIMULATED_MOVES``: ``moves``
+    legal moves x ``playouts`` x ``samples``, each playout up to ``limit`` moves (and
+    the move played first)."""
+    asked = moves * playouts * samples * (limit + 1)
+    if asked > MAX_SIMULATED_MOVES:
+        raise InvalidArgument(
+            "playouts",
+            f"{moves} moves x {playouts} playouts x {samples} samples may "
+            f"simulate up to {asked:,} moves ({limit + 1} a playout, by the rules' "
+            f"bound); the budget is {MAX_SIMULATED_MOVES:,} a call",
+        )
 
 
 def check_decides(rules: Any, view: Any, sample: Any) -> None:

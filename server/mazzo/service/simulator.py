@@ -13,18 +13,30 @@ pickled again in the server would hold its event loop for tens of milliseconds
 (pickle, one C call, keeps the GIL while it works). The pool also turns large
 messages into JSON and back for the REST door (``json_of``, ``parsed``): the JSON
 mapping is pure Python, a quarter of a second a megabyte.
+
+Both pools are bounded, and neither queues behind the other. Searches (Determinize,
+Simulate) are admitted ``SEARCHES_PER_PROCESS`` a process at once and refused past
+that (``Busy``), rather than queued without end: 40 heavy Simulates once held every
+call behind them for 95 s. The rules calls' JSON is converted in a process of its own
+(``JSON_PROCESSES``), never behind a search, with a bound of its own. Every process
+ends with the server, even a server that was killed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import os
 import pickle
+import signal
+import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -53,6 +65,34 @@ CHUNKS_PER_PROCESS = 2
 #: busy with the test runner itself, which would starve the pool).
 WORKER_NICENESS = 10
 
+#: The search calls: their work runs in the search pool, and they are admitted to it.
+SEARCH_METHODS = ("Determinize", "Simulate")
+#: Search calls admitted at once: 8 a process of the pool, 16 at least (about one
+#: running on each process, the others waiting). Past that a call is refused at once
+#: (``Busy``: RESOURCE_EXHAUSTED with a RetryInfo, HTTP 429 with Retry-After), not
+#: queued: a queue without end let 40 heavy Simulates hold a rules call for 95 s, and
+#: would hold every search behind them as long. At the budget's few core-seconds a
+#: call, the last one admitted waits about 8 x that (2 cores: some 40 s).
+SEARCHES_PER_PROCESS = 8
+MIN_SEARCHES = 16
+#: Processes converting the rules calls' JSON for the REST door (``json_of``,
+#: ``parse``): one, at the server's priority, for those calls alone, so a rules call
+#: never waits for a search. A conversion is milliseconds (a 4 MiB body: about 1 s).
+JSON_PROCESSES = 1
+#: Conversions that may wait for those processes; more are refused (``Busy``). A
+#: rules call's JSON then waits behind 31 others at most: milliseconds each for real
+#: requests, some 30 s behind a flood of 4 MiB bodies.
+JSON_WAITING = 31
+#: How long a refused client is asked to wait before it tries again.
+RETRY_SECONDS = 1
+
+#: The messages of the search calls: their JSON is converted in the search pool, as
+#: part of the search (its admission covers it), not in the rules calls' process.
+_SEARCH_MESSAGES = frozenset(
+    f"mazzo.v1.{method}{kind}" for method in SEARCH_METHODS for kind in ("Request", "Response")
+)
+_PR_SET_PDEATHSIG = 1
+
 T = TypeVar("T")
 
 
@@ -61,7 +101,66 @@ def pool_niceness() -> int:
     return int(text) if text.strip().lstrip("-").isdigit() else WORKER_NICENESS
 
 
-def _lower_priority(niceness: int) -> None:
+class Busy(Exception):
+    """A bounded pool is full: the call is refused at once, to be tried again in
+    ``retry_seconds`` (RESOURCE_EXHAUSTED with a ``google.rpc.RetryInfo``, HTTP 429)."""
+
+    def __init__(self, message: str, retry_seconds: int = RETRY_SECONDS) -> None:
+        super().__init__(message)
+        self.retry_seconds = retry_seconds
+
+
+class Gate:
+    """At most ``capacity`` holders at once, past which ``held`` raises ``Busy``. A task
+    that holds the gate passes again freely: the REST door holds it for a search's
+    whole request (its JSON is converted in the search pool), and the handler asks
+    again."""
+
+    def __init__(self, capacity: int, what: str) -> None:
+        self.capacity = capacity
+        self.what = what
+        self.in_flight = 0
+        self.refused = 0
+        self._lock = threading.Lock()
+        self._holding: ContextVar[bool] = ContextVar(f"holding {what}", default=False)
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        if self._holding.get():
+            yield
+            return
+        with self._lock:
+            if self.in_flight >= self.capacity:
+                self.refused += 1
+                raise Busy(
+                    f"the server has {self.capacity} {self.what} already; "
+                    f"retry in {RETRY_SECONDS} s"
+                )
+            self.in_flight += 1
+        token = self._holding.set(True)
+        try:
+            yield
+        finally:
+            self._holding.reset(token)
+            with self._lock:
+                self.in_flight -= 1
+
+
+def _die_with(parent: int) -> None:
+    """End this process when ``parent`` ends, even killed or without its exit handlers:
+    a pool process waits for work on a pipe it also holds open for writing, so it
+    would otherwise wait forever. Linux's PR_SET_PDEATHSIG (tied to the thread that
+    started the process: the server's event loop); elsewhere the pool is joined at a
+    normal exit only."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # it ended before that
+        os._exit(0)
+
+
+def _ready(niceness: int, parent: int) -> None:
+    """In each new process: ended with the server, and nicer than it if asked."""
+    _die_with(parent)
     if niceness > 0:
         os.nice(niceness)
 
@@ -92,18 +191,33 @@ def drawn_from_state(rules: Any, state: Any, to_match_end: bool, pieces: int) ->
     return Drawn(state, 1, moves, limit, packed(units_of([state], moves), pieces))
 
 
-def _drawn(game: str, view: Any, count: int, seed: int, to_match_end: bool, pieces: int) -> Drawn:
+def _drawn(
+    game: str,
+    view: Any,
+    count: int,
+    seed: int,
+    to_match_end: bool,
+    pieces: int,
+    playouts: int,
+) -> Drawn:
+    """``count`` samples of ``view``, checked, within ``Simulate``'s budget for
+    ``playouts``. The budget is counted on the first sample before the others are
+    drawn (a thousand Ramino samples take seconds), and again on them all: the rules'
+    bound on a playout may differ from sample to sample."""
     from mazzo.codec import CODECS
     from mazzo.games.registry import rules_for
-    from mazzo.service.sampling import check_decides, determinized, simulation_plan
+    from mazzo.service.sampling import check_budget, check_decides, determinized, simulation_plan
 
-    rules = rules_for(game)
-    samples = determinized(rules, CODECS[game], view, count, seed)
-    first = samples[0]
+    rules, codec = rules_for(game), CODECS[game]
+    first = determinized(rules, codec, view, 1, seed)[0]  # the first of any count's
     if rules.finished(first):
         return Drawn(first, count, 0, 0, [])
     check_decides(rules, view, first)
+    moves, limit = simulation_plan(rules, [first], to_match_end)
+    check_budget(moves, playouts, count, limit)
+    samples = determinized(rules, codec, view, count, seed) if count > 1 else [first]
     moves, limit = simulation_plan(rules, samples, to_match_end)
+    check_budget(moves, playouts, count, limit)
     return Drawn(first, count, moves, limit, packed(units_of(samples, moves), pieces))
 
 
@@ -144,47 +258,104 @@ def _from_json(full_name: str, text: bytes) -> bytes:
     return message.SerializeToString()
 
 
+class Processes:
+    """A pool of spawned processes, started at its first use, ended with the server.
+    A worker that died (killed, out of memory) breaks the whole pool: the call fails,
+    and the next one gets a new pool rather than the same error forever."""
+
+    def __init__(self, processes: int, niceness: Callable[[], int]) -> None:
+        self.processes = processes
+        self._niceness = niceness
+        self._pool: ProcessPoolExecutor | None = None
+
+    def executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # Not fork: the server's gRPC threads must not be copied mid-flight.
+            self._pool = ProcessPoolExecutor(
+                self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_ready,
+                initargs=(self._niceness(), os.getpid()),
+            )
+        return self._pool
+
+    async def call(self, function: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.executor(), function, *args)
+        except BrokenProcessPool:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
 class Simulator:
-    """The pool, started at its first use and stopped with the server."""
+    """The search pool and the rules calls' JSON process, each bounded (``Busy``)."""
 
     def __init__(self, processes: int | None = None) -> None:
         self.processes = processes or os.cpu_count() or 1
         self.pieces = self.processes * CHUNKS_PER_PROCESS
-        self._pool: ProcessPoolExecutor | None = None
+        self._search = Processes(self.processes, pool_niceness)
+        # At the server's priority: this is the rules calls' work, not batch work.
+        self._json = Processes(JSON_PROCESSES, lambda: 0)
+        #: Search calls in flight (``searching``).
+        searches = max(MIN_SEARCHES, self.processes * SEARCHES_PER_PROCESS)
+        self.searches = Gate(searches, "searches (Determinize, Simulate) running")
+        #: JSON conversions of rules calls in flight.
+        self.conversions = Gate(JSON_PROCESSES + JSON_WAITING, "JSON conversions running")
 
     def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # Not fork: the server's gRPC threads must not be copied mid-flight.
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                self.processes,
-                mp_context=context,
-                initializer=_lower_priority,
-                initargs=(pool_niceness(),),
-            )
-        return self._pool
+        """The search pool's executor (started if need be)."""
+        return self._search.executor()
+
+    def searching(self) -> AbstractContextManager[None]:
+        """Held for a whole search call (a context manager): ``Busy`` at once when
+        ``searches.capacity`` calls are in flight already."""
+        return self.searches.held()
 
     async def determinize(
-        self, game: str, view: Any, count: int, seed: int, to_match_end: bool = False
+        self,
+        game: str,
+        view: Any,
+        count: int,
+        seed: int,
+        to_match_end: bool = False,
+        playouts: int = 1,
     ) -> Drawn:
         """The game's samples of a view, checked, drawn in the pool (a thousand may take
-        a while) and cut for ``run``; no chunks when the match is over."""
-        return await self._in_pool(_drawn, game, view, count, seed, to_match_end, self.pieces)
+        a while) and cut for ``run``; no chunks when the match is over. Refused
+        (``InvalidArgument``) once the first sample shows that ``playouts`` of each
+        would be over ``Simulate``'s budget, before the rest are drawn."""
+        return await self._search.call(
+            _drawn, game, view, count, seed, to_match_end, self.pieces, playouts
+        )
 
     async def determinize_response(self, game: str, view: Any, count: int, seed: int) -> bytes:
         """``Determinize``'s answer, sampled, checked and encoded in the pool."""
-        return await self._in_pool(_determinize_response, game, view, count, seed)
+        return await self._search.call(_determinize_response, game, view, count, seed)
 
     async def json_of(self, message: Message) -> str:
-        """``message`` in the proto3 JSON mapping, written in the pool."""
+        """``message`` in the proto3 JSON mapping, written in a pool: a search's in the
+        search pool, a rules call's in its own process."""
         name = message.DESCRIPTOR.full_name
-        return await self._in_pool(_to_json, name, message.SerializeToString())
+        return await self._converted(_to_json, name, message.SerializeToString())
 
     async def parse(self, text: bytes, message: Message) -> None:
-        """``text`` (JSON) parsed into ``message`` in the pool; a ``ParseError`` or a
-        ``ValueError`` comes back as itself."""
+        """``text`` (JSON) parsed into ``message`` in a pool, as ``json_of``; a
+        ``ParseError`` or a ``ValueError`` comes back as itself."""
         name = message.DESCRIPTOR.full_name
-        message.ParseFromString(await self._in_pool(_from_json, name, text))
+        message.ParseFromString(await self._converted(_from_json, name, text))
+
+    async def _converted(self, function: Callable[[str, bytes], T], name: str, data: bytes) -> T:
+        if name in _SEARCH_MESSAGES:
+            with self.searches.held():
+                return await self._search.call(function, name, data)
+        with self.conversions.held():
+            return await self._json.call(function, name, data)
 
     async def run(
         self,
@@ -198,7 +369,7 @@ class Simulator:
         """Per legal move its statistics over every sample, and the moves simulated."""
         parts = await asyncio.gather(
             *(
-                self._in_pool(
+                self._search.call(
                     _play_packed, game, chunk, playouts, policy, horizon, seed, drawn.limit
                 )
                 for chunk in drawn.chunks
@@ -209,25 +380,9 @@ class Simulator:
         units = units_of(range(drawn.samples), drawn.moves)
         return per_move(units, stats, drawn.moves), sum(n for _, n in parts)
 
-    async def _in_pool(self, function: Callable[..., T], *args: Any) -> T:
-        loop = asyncio.get_running_loop()
-        with self._renewed_if_broken():
-            return await loop.run_in_executor(self._executor(), function, *args)
-
-    @contextmanager
-    def _renewed_if_broken(self) -> Iterator[None]:
-        """A worker that died (killed, out of memory) breaks the whole pool: the call
-        fails, and the next one gets a new pool rather than the same error forever."""
-        try:
-            yield
-        except BrokenProcessPool:
-            self.close()
-            raise
-
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._search.close()
+        self._json.close()
 
 
 def _chunks(units: Sequence[Unit], count: int) -> list[Sequence[Unit]]:
