@@ -106,7 +106,7 @@ def _state_json(state: Any, rules: Any, codec: GameCodec, game: str) -> Json:
 
 
 def hands_of(game: str, rules: Any, codec: GameCodec, state: Any) -> list[list[str]]:
-    from mazzo.viewer.tables import cards
+    from mazzo.viewer.words import cards
 
     hands = _state_json(state, rules, codec, game).get(game, {}).get("hands", [])
     return [cards(h.get("cards")) for h in hands]
