@@ -338,7 +338,7 @@ def _live_view(
 
 
 def _watcher(args: argparse.Namespace, hub: Any) -> Any:
-    from mazzo.referee.watch import Watcher
+    from mazzo.viewer.watch import Watcher
 
     return None if hub is None else Watcher(hub.send, args.ui_delay, args.ui_pace)
 
