@@ -744,7 +744,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 130
         return 0
     if args.command == "bench":
-        from mazzo.bench import run_all
+        from mazzo.bench.runner import run_all
 
         try:
             only = args.only
