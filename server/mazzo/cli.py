@@ -1,5 +1,10 @@
 """The ``mazzo`` command: ``serve``, ``bench``, and the referee's ``match``, ``tournament``,
-``replay``, ``verify`` and ``entropy``."""
+``replay``, ``verify`` and ``entropy``.
+
+Each command imports its own modules when it runs (inside its function, on purpose):
+``mazzo --version`` or ``mazzo entropy`` should not load the service, the referee's
+tournaments, the viewer or the bench.
+"""
 
 from __future__ import annotations
 
@@ -648,8 +653,6 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _entropy(args: argparse.Namespace) -> int:
-    import secrets
-
     from mazzo.core import fair
 
     if args.secret is not None:
