@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from mazzo import __version__
-from mazzo.buildinfo import Build, SourcesFirst, compiled_modules, current
-from mazzo.freshness import stale_extensions, use_fresh_code
+from mazzo.buildinfo import Build, compiled_modules, current
+from mazzo.freshness import SourcesFirst, stale_extensions, use_fresh_code
 
 PROBES = ("mazzo.games.maraffa.rules", "mazzo.codec.maraffa", "mazzo.core.cards")
 

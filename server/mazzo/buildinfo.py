@@ -9,47 +9,14 @@ Python: the bench and the differential check compare both builds in one run.
 from __future__ import annotations
 
 import importlib.util
-import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib.abc import MetaPathFinder
-from importlib.machinery import (
-    EXTENSION_SUFFIXES,
-    SOURCE_SUFFIXES,
-    FileFinder,
-    ModuleSpec,
-    SourceFileLoader,
-)
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
-from types import ModuleType
 
 from mazzo.freshness import PURE_ENV, forced_pure
 
 #: A module every compiled build compiles: where it comes from says which build runs.
 PROBE = "mazzo.games.maraffa.rules"
-
-
-class SourcesFirst(MetaPathFinder):
-    """Finds ``mazzo``'s modules among ``.py`` files only, so the extension modules
-    installed beside them are never imported."""
-
-    def find_spec(
-        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> ModuleSpec | None:
-        if path is None or not fullname.startswith("mazzo."):
-            return None
-        for entry in path:
-            finder = FileFinder(entry, (SourceFileLoader, SOURCE_SUFFIXES))
-            spec = finder.find_spec(fullname, target)
-            if spec is not None and spec.loader is not None:
-                return spec
-        return None  # not a source module (a namespace folder): the usual finders
-
-
-def prefer_sources() -> None:
-    """Import ``mazzo``'s pure sources from now on (idempotent)."""
-    if not any(isinstance(f, SourcesFirst) for f in sys.meta_path):
-        sys.meta_path.insert(0, SourcesFirst())
 
 
 def compiled_modules(root: Path | None = None) -> list[str]:

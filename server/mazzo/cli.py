@@ -1,5 +1,10 @@
 """The ``mazzo`` command: ``serve``, ``bench``, and the referee's ``match``, ``tournament``,
-``replay``, ``verify`` and ``entropy``."""
+``replay``, ``verify`` and ``entropy``.
+
+Each command imports its own modules when it runs (inside its function, on purpose):
+``mazzo --version`` or ``mazzo entropy`` should not load the service, the referee's
+tournaments, the viewer or the bench.
+"""
 
 from __future__ import annotations
 
@@ -338,7 +343,7 @@ def _live_view(
 
 
 def _watcher(args: argparse.Namespace, hub: Any) -> Any:
-    from mazzo.referee.watch import Watcher
+    from mazzo.viewer.watch import Watcher
 
     return None if hub is None else Watcher(hub.send, args.ui_delay, args.ui_pace)
 
@@ -648,8 +653,6 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _entropy(args: argparse.Namespace) -> int:
-    import secrets
-
     from mazzo.core import fair
 
     if args.secret is not None:
@@ -744,7 +747,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 130
         return 0
     if args.command == "bench":
-        from mazzo.bench import run_all
+        from mazzo.bench.runner import run_all
 
         try:
             only = args.only

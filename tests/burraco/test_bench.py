@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mazzo.bench import burraco_largest_legal_list, burraco_move_times, burraco_random_hands
+from mazzo.bench.engines import burraco_largest_legal_list, burraco_move_times, burraco_random_hands
 from tests.test_bench import run_bench
 
 KINDS = {"Draw", "PickUp", "OpenMeld", "LayOff", "Discard"}

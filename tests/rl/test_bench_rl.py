@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mazzo.bench_rl import FORMS, engine_moves, env_steps
+from mazzo.bench.rl import FORMS, engine_moves, env_steps
 
 
 @pytest.mark.parametrize("form", FORMS[:2], ids=[f[0] for f in FORMS[:2]])

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from mazzo.referee.match import MatchSpec, options_json, run_match
-from mazzo.referee.watch import Watcher, common_table
 from mazzo.viewer.live import QUEUE_MESSAGES, LiveHub
+from mazzo.viewer.watch import Watcher, common_table
 from tests.viewer.live_privacy import check
 
 H, R = "builtin:heuristic", "builtin:random"

@@ -11,8 +11,8 @@ import pytest
 
 from mazzo.v1 import game_pb2
 from mazzo.viewer import texts
-from mazzo.viewer.tables import move_words, words
 from mazzo.viewer.texts import event_text, move_text
+from mazzo.viewer.words import move_words, words
 
 GAMES = ("maraffa", "burraco", "ramino")
 

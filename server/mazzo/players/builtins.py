@@ -1,16 +1,19 @@
-"""Builtin bots by name: ``builtin:random``, ``builtin:heuristic``, ``builtin:pimc?k=v&…``,
-``builtin:policy?path=FILE`` (a saved policy: docs/rl.md).
+"""The simple builtin policies (random, heuristic) and what every player shares: a
+policy answers an ``ActRequest`` as any bot does (it sees only the view), and is made
+per match from a seed, so runs repeat exactly.
 
-A policy answers an ``ActRequest`` as any bot does (it sees only the view), and is
-made per match from a seed, so runs repeat exactly.
+The names bots are seated by (``builtin:random``, ``builtin:pimc?k=v&…``,
+``builtin:policy?path=FILE``) are the referee's (``referee.bots``): pimc and the
+playouts build on this module, and a saved policy comes from ``mazzo.rl``, above the
+players.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from urllib.parse import parse_qsl
 
+from mazzo.players import heuristic_burraco, heuristic_maraffa, heuristic_ramino
 from mazzo.v1 import bot_pb2, game_pb2
 
 Policy = Callable[[bot_pb2.ActRequest], bot_pb2.ActResponse]
@@ -40,21 +43,16 @@ def random_policy(seed: int, params: Mapping[str, str] | None = None) -> Policy:
     return policy
 
 
+HEURISTICS: dict[str, Policy] = {
+    "maraffa": heuristic_maraffa.act,
+    "burraco": heuristic_burraco.act,
+    "ramino": heuristic_ramino.act,
+}
+
+
 def heuristic_for(game: str) -> Policy | None:
     """The game's heuristic player, or None for a game that has none."""
-    if game == "maraffa":
-        from mazzo.players.heuristic_maraffa import act as maraffa
-
-        return maraffa
-    if game == "burraco":
-        from mazzo.players.heuristic_burraco import act as burraco
-
-        return burraco
-    if game == "ramino":
-        from mazzo.players.heuristic_ramino import act as ramino
-
-        return ramino
-    return None
+    return HEURISTICS.get(game)
 
 
 def heuristic_policy(seed: int, params: Mapping[str, str] | None = None) -> Policy:
@@ -70,47 +68,3 @@ def heuristic_policy(seed: int, params: Mapping[str, str] | None = None) -> Poli
         return chosen(request)
 
     return policy
-
-
-def _pimc(seed: int, params: Mapping[str, str]) -> Policy:
-    from mazzo.players.pimc import pimc_policy
-
-    return pimc_policy(seed, params)
-
-
-def _policy(seed: int, params: Mapping[str, str]) -> Policy:
-    """A saved policy (docs/rl.md): ``builtin:policy?path=FILE``; needs ``mazzo[rl]``."""
-    try:
-        from mazzo.rl.policy import policy_player
-    except ImportError as e:
-        raise ValueError(
-            f"builtin:policy needs NumPy ({e.name} is missing): pip install 'mazzo[rl]'"
-        ) from None
-    return policy_player(seed, params)
-
-
-BUILTINS: dict[str, Factory] = {
-    "random": random_policy,
-    "heuristic": heuristic_policy,
-    "pimc": _pimc,
-    "policy": _policy,
-}
-#: The builtins that take parameters (``builtin:NAME?key=value&…``).
-WITH_PARAMS = ("pimc", "policy")
-
-
-def parse_builtin(text: str) -> tuple[str, dict[str, str]]:
-    """``NAME`` or ``NAME?key=value&…`` -> (name, parameters); unknown names refused.
-    The parameters are checked by the player when it is made (``check_builtin``)."""
-    name, _, query = text.partition("?")
-    if name not in BUILTINS:
-        known = ", ".join(f"builtin:{n}" for n in BUILTINS)
-        raise ValueError(f"builtin:{text}: unknown builtin bot; there are {known}")
-    try:
-        params = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
-    except ValueError:
-        raise ValueError(f"builtin:{text}: parameters are key=value&key=value") from None
-    if params and name not in WITH_PARAMS:
-        raise ValueError(f"builtin:{text}: builtin:{name} takes no parameters")
-    BUILTINS[name](0, params)  # refuses bad parameters now, not at the first move
-    return name, params

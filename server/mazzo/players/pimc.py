@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mazzo.codec import CODECS
+from mazzo.games.maraffa.moves import PlayCard, Signal
 from mazzo.games.registry import rules_for
 from mazzo.players.builtins import Policy, heuristic_for
 from mazzo.players.playout import Horizon, MoveStats, PolicyKind, Unit, play_units
@@ -176,8 +177,6 @@ def candidates(game: str, legal: Sequence[Any]) -> list[int]:
     would only repeat its plain play's numbers at their cost: pimc plays cards plain."""
     if game != "maraffa":
         return list(range(len(legal)))
-    from mazzo.games.maraffa.moves import PlayCard, Signal
-
     plain = {(m.card, m.marafona) for m in legal if type(m) is PlayCard and not m.signal}
     return [
         i

@@ -18,6 +18,7 @@ from enum import IntEnum
 from typing import Any
 
 from mazzo.codec import CODECS
+from mazzo.games.maraffa.moves import Claim
 from mazzo.games.registry import rules_for
 from mazzo.players.builtins import heuristic_for
 from mazzo.v1 import bot_pb2
@@ -101,7 +102,6 @@ def _random_chooser(game: str) -> Chooser:
     while anything else is legal)."""
     avoid: Callable[[Any], bool] = lambda move: False  # noqa: E731
     if game == "maraffa":
-        from mazzo.games.maraffa.moves import Claim
 
         def avoid(move: Any) -> bool:
             return type(move) is Claim

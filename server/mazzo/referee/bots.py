@@ -1,6 +1,7 @@
 """Bot specs (``grpc://HOST:PORT``, ``exec:COMMAND``, ``builtin:NAME[?k=v&…]``) and pools
 that keep bots running between matches and replace crashed ones. The builtin players
-themselves are strategy, in ``mazzo.players``.
+themselves are strategy, in ``mazzo.players`` (a saved policy: ``mazzo.rl``); their names
+are here, with the specs that name them.
 """
 
 from __future__ import annotations
@@ -9,18 +10,59 @@ import asyncio
 import os
 import shlex
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import parse_qsl
 
 import grpc
 
-from mazzo.players.builtins import BUILTINS, parse_builtin
+from mazzo.players.builtins import Factory, Policy, heuristic_policy, random_policy
+from mazzo.players.pimc import pimc_policy
 from mazzo.referee.transports import ExecBot, GrpcBot, InProcessBot, Transport, channel_credentials
 
 #: How long a run waits, before its first deal, for a ``grpc://`` bot to accept a
 #: connection: a bot started just before the referee is still binding its port.
 READY_SECONDS = 10.0
+
+
+def _policy(seed: int, params: Mapping[str, str]) -> Policy:
+    """A saved policy (docs/rl.md): ``builtin:policy?path=FILE``; needs ``mazzo[rl]``."""
+    try:
+        from mazzo.rl.policy import policy_player  # lazy: NumPy is the optional mazzo[rl]
+    except ImportError as e:
+        raise ValueError(
+            f"builtin:policy needs NumPy ({e.name} is missing): pip install 'mazzo[rl]'"
+        ) from None
+    return policy_player(seed, params)
+
+
+#: The builtin players by the name a spec gives them (``builtin:NAME``).
+BUILTINS: dict[str, Factory] = {
+    "random": random_policy,
+    "heuristic": heuristic_policy,
+    "pimc": pimc_policy,
+    "policy": _policy,
+}
+#: The builtins that take parameters (``builtin:NAME?key=value&…``).
+WITH_PARAMS = ("pimc", "policy")
+
+
+def parse_builtin(text: str) -> tuple[str, dict[str, str]]:
+    """``NAME`` or ``NAME?key=value&…`` -> (name, parameters); unknown names refused.
+    The parameters are checked by the player when it is made, here and now."""
+    name, _, query = text.partition("?")
+    if name not in BUILTINS:
+        known = ", ".join(f"builtin:{n}" for n in BUILTINS)
+        raise ValueError(f"builtin:{text}: unknown builtin bot; there are {known}")
+    try:
+        params = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
+    except ValueError:
+        raise ValueError(f"builtin:{text}: parameters are key=value&key=value") from None
+    if params and name not in WITH_PARAMS:
+        raise ValueError(f"builtin:{text}: builtin:{name} takes no parameters")
+    BUILTINS[name](0, params)  # refuses bad parameters now, not at the first move
+    return name, params
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mazzo.core.cards import codes
+from mazzo.games.maraffa.cards import cards_of
 
 Json = dict[str, Any]
 
@@ -60,8 +61,6 @@ def _maraffa_hand_dealt(events: Sequence[Json]) -> bool:
 
 
 def _maraffa_describe(state: Any, rules: Any) -> str:
-    from mazzo.games.maraffa.cards import cards_of
-
     t = state.table
     lines = [
         f"game {t.game_number} hand {t.hand_number}: dealer {t.dealer}, "

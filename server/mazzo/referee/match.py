@@ -29,10 +29,12 @@ from typing import Any
 
 from google.protobuf import json_format
 
+from mazzo.codec import CODECS
 from mazzo.core import fair
+from mazzo.games.registry import rules_for
 from mazzo.players.builtins import random_index
 from mazzo.referee.bots import BotPool, BotSpec, await_reachable, check_startable
-from mazzo.referee.engine import Engine, LocalPosition
+from mazzo.referee.engine import Engine, LocalPosition, engine_for, players_for
 from mazzo.referee.games import hooks_for
 from mazzo.referee.records import (
     FORMAT,
@@ -188,8 +190,6 @@ async def _domain_state(engine: Engine, position: Any, game: str) -> Any:
     local = getattr(position, "local", position)
     if isinstance(local, LocalPosition):
         return local.state
-    from mazzo.codec import CODECS
-
     return CODECS[game].state_from_wire(await engine.state(position))
 
 
@@ -232,8 +232,8 @@ async def play_match(
     given the record's header (with the deal's commitment, and when sealed the
     service's ``sealed`` match id and commitment) before the first move; the salt that
     opens the commitment is in the record only, at the end. ``watcher`` is told of the
-    match as it is played, public information only (``referee.watch``); without one
-    the loop does nothing more per move than one test."""
+    match as it is played (``referee.watch``; the live view shows only what is public);
+    without one the loop does nothing more per move than one test."""
     started = datetime.now(UTC)
     wall = time.perf_counter()
     ledger = ledger if ledger is not None else FaultLedger(rules.disqualify_after)
@@ -277,10 +277,7 @@ async def play_match(
     watch: MatchWatch | None = None
     seen: Any = None  # the rules' state of the position, while watched
     if watcher is not None:
-        from mazzo.codec import CODECS
-        from mazzo.games.registry import rules_for
-
-        watch = MatchWatch(watcher, record, rules_for(spec.game), CODECS[spec.game], hooks)
+        watch = watcher.watch(record, rules_for(spec.game), CODECS[spec.game], hooks)
         seen = await _domain_state(engine, position, spec.game)
         watch.dealt(seen)
     moves: list[Json] = []
@@ -429,10 +426,6 @@ def table_of(
     game: str, players: int, options: game_pb2.GameOptions
 ) -> tuple[list[list[int]], list[int]]:
     """The sides (their seats) and the deciding seats of a game, from the local rules."""
-    from mazzo.codec import CODECS
-    from mazzo.games.registry import rules_for
-    from mazzo.referee.engine import players_for
-
     rules = rules_for(game)
     players = players_for(game, players)
     state, _ = rules.deal(CODECS[game].options(options), players, 0)
@@ -446,10 +439,6 @@ def controllers_of(
 ) -> dict[int, int]:
     """Seat -> the seat whose bot decides for it, as the rules say (``Rules.controller``)
     of the match this seed deals: the one mapping the referee routes requests by."""
-    from mazzo.codec import CODECS
-    from mazzo.games.registry import rules_for
-    from mazzo.referee.engine import players_for
-
     rules = rules_for(game)
     state, _ = rules.deal(CODECS[game].options(options), players_for(game, players), seed)
     seats = sorted(s for side in rules.score(state).sides for s in side.seats)
@@ -477,8 +466,6 @@ def summary_line(record: Json) -> str:
 def options_json(game: str, settings: Sequence[str]) -> Json:
     """``NAME=VALUE`` settings as the proto3 JSON of ``GameOptions`` for ``game``; a value
     is read as JSON when it parses (``41``, ``true``), else as text (an enum name)."""
-    from mazzo.codec import CODECS
-
     branch: Json = {}
     for setting in settings:
         name, sep, text = setting.partition("=")
@@ -515,9 +502,7 @@ async def run_match(
     """``mazzo match``: one match between the given bots; returns its record. ``ca``
     checks the certificates of ``grpcs://`` bots and service; ``seal`` plays through
     the service's sealed tokens, each bot given its own seat's; ``watcher``: the live
-    view (``referee.watch``)."""
-    from mazzo.referee.engine import engine_for
-
+    view (``viewer.watch``, to ``referee.watch``'s contract)."""
     sides, deciders = table_of(spec.game, spec.players, spec.options_message())
     lineup = entrants_for_bots(bots, sides, deciders)
     check_startable(bot for entrant in lineup for bot in entrant.bots)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import os
 import secrets
 import signal
@@ -37,6 +38,7 @@ from mazzo.referee.match import (
     Entrant,
     FaultLedger,
     FaultRules,
+    MatchSpec,
     OnFault,
     Pools,
     TimeControl,
@@ -226,14 +228,10 @@ class Config:
 
 
 def _toml_value(value: Any) -> str:
-    import json
-
     return json.dumps(value) if not isinstance(value, str) else value
 
 
 def _options_message(options: Json) -> Any:
-    from mazzo.referee.match import MatchSpec
-
     return MatchSpec("", "", 0, 0, options).options_message()
 
 

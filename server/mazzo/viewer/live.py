@@ -1,9 +1,10 @@
 """The live view: ``mazzo match --ui PORT`` and ``mazzo tournament --ui PORT``.
 
-The referee (``referee.watch``) sends public payloads to a ``LiveHub``; the hub keeps
-what a page opened now must see (the tables in play, standings, faults, progress, the
-ratings so far, the finished matches) and pushes every payload to each open page as a
-server-sent event. The page (``tools/viewer/src/live.ts``) only draws what it gets.
+The watch the referee is given (``viewer.watch``) sends public payloads to a
+``LiveHub``; the hub keeps what a page opened now must see (the tables in play,
+standings, faults, progress, the ratings so far, the finished matches) and pushes every
+payload to each open page as a server-sent event. The page
+(``tools/viewer/src/live.ts``) only draws what it gets.
 
 Bounded everywhere: the referee's call only appends to per-page queues under a lock
 and never waits; a page's queue holds at most ``QUEUE_MESSAGES`` messages and
@@ -99,7 +100,7 @@ class LiveHub:
     # ------------------------------------------------------------- the referee's side
 
     def send(self, payload: Json) -> None:
-        """A ``Watcher``'s ``send``: a public payload of a match (``referee.watch``)."""
+        """A ``Watcher``'s ``send``: a public payload of a match (``viewer.watch``)."""
         kind = payload.get("type")
         if kind == "end":
             record = payload.pop("record", None)

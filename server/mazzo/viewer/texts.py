@@ -5,7 +5,7 @@ draws from the stock``, ``hand 2 ends: seat 0 closes and wins 5 chips``.
 A text says what the record's event (or move) itself says and nothing more, so it is
 exactly as public as the record: a draw from the stock names no card because the event
 names none. No rule of any game is used: the sentences are made from the protobuf
-messages' fields. A kind with no text here falls back to ``tables.words``, the generic
+messages' fields. A kind with no text here falls back to ``words.words``, the generic
 rendering of the JSON (``tests/viewer/test_texts.py`` fails if any kind of any game
 has no text of its own, so a new event cannot fall back silently).
 
@@ -24,7 +24,7 @@ from typing import Any
 from google.protobuf import json_format
 
 from mazzo.v1 import burraco_pb2, cards_pb2, game_pb2, maraffa_pb2, ramino_pb2
-from mazzo.viewer.tables import Json, enum, move_words, words
+from mazzo.viewer.words import Json, enum, move_words, words
 
 Text = Callable[[Any], str]
 
@@ -458,14 +458,14 @@ def _move_text(text: str) -> tuple[str, bool]:
 
 def event_text(event: Json) -> str:
     """An event (records' JSON) as a sentence: ``seat 2 plays the 3 of denari,
-    signalling striscio``. A kind without a text of its own: ``tables.words``."""
+    signalling striscio``. A kind without a text of its own: ``words.words``."""
     return _event_text(json.dumps(event, sort_keys=True))
 
 
 def move_text(move: Json, seat: int | None = None) -> str:
     """A move (records' JSON) as what its seat does: ``plays the 3 of denari``; with
     ``seat``, a sentence: ``seat 2 plays the 3 of denari``. A kind without a text of its
-    own: ``tables.move_words``."""
+    own: ``words.move_words``."""
     said, own = _move_text(json.dumps(move, sort_keys=True))
     if seat is None:
         return said

@@ -1,7 +1,7 @@
 // The live page: follows a running `mazzo match --ui` or `mazzo tournament --ui` through
 // server-sent events (/live/events), with no reload and no polling. Every table is drawn
 // by board.ts from what the server sends, which is public information only while a hand
-// runs (server/mazzo/referee/watch.py); the page holds no rule of any game.
+// runs (server/mazzo/viewer/watch.py); the page holds no rule of any game.
 
 import { drawTable } from "./board.js";
 import { cardFace } from "./cards.js";

@@ -17,7 +17,7 @@ import subprocess
 import sys
 from typing import Any
 
-from mazzo.bench import Report
+from mazzo.bench.common import Report
 from mazzo.buildinfo import current
 
 #: Each measurement compared, and its figure: (path into the report, True when more is

@@ -20,11 +20,17 @@ bench); random Burraco and Ramino play pick among all legal actions.
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from typing import Any
 
-Report = dict[str, Any]
+from mazzo.bench.common import Report, process_cpu, server_process
+from mazzo.games.registry import rules_for
+
+# mazzo.rl (NumPy), PettingZoo, OpenSpiel and RLCard are imported where they are used:
+# they are the optional ``rl`` and ``anchors`` extras, and ``mazzo bench`` runs without
+# them (this family then reports itself skipped).
 
 #: (name, game, players, options)
 FORMS: tuple[tuple[str, str, int, dict[str, Any]], ...] = (
@@ -62,7 +68,6 @@ def _is_claim(game: str, move: Any) -> bool:
 
 def engine_moves(game: str, players: int, options: dict[str, Any], seconds: float) -> Report:
     """Random play on the plain engine: moves per second."""
-    from mazzo.games.registry import rules_for
     from mazzo.rl.encoding import game_options
 
     rules = rules_for(game)
@@ -154,8 +159,6 @@ def openspiel_steps(name: str, params: dict[str, Any], seconds: float) -> Report
 
 def rlcard_steps(name: str, seconds: float) -> Report:
     """Random play of an RLCard game through its ``env.step``: steps per second."""
-    import importlib
-
     rlcard = importlib.import_module("rlcard")  # not a dependency: no types to check
     env = rlcard.make(name, config={"seed": 1})
     rng = random.Random(1)
@@ -185,12 +188,10 @@ def _grpc_env(seconds: float) -> Report:
     """2-player Maraffa's environment over gRPC to a server started here: steps per
     second of the two processes' CPU together (the server's from /proc), and per wall
     second."""
-    from mazzo.bench import _process_cpu, _server_process
-
-    with _server_process() as (port, pid):
-        before = _process_cpu(pid)
+    with server_process() as (port, pid):
+        before = process_cpu(pid)
         rate = env_steps("maraffa", 2, {}, seconds, server=f"127.0.0.1:{port}")
-        after = _process_cpu(pid)
+        after = process_cpu(pid)
     cpu = rate["steps"] / max(rate["per_cpu_second"], 1)
     if before is not None and after is not None:
         cpu += after - before

@@ -15,9 +15,9 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
 
-Report = dict[str, Any]
+from mazzo.bench.common import Report
+from mazzo.bench.engines import burraco_random_hands, maraffa_random_hands, ramino_random_hands
 
 #: The ratios the compiled engines aim at (docs/engine.md; for the reader of the
 #: report: nothing here fails).
@@ -111,8 +111,6 @@ def anchors(seconds: float, rounds: int = 3) -> Report:
     ratio is the median of the rounds' ratios (``round_ratios`` has them all); each
     rate the median of its rounds.
     """
-    from mazzo.bench import burraco_random_hands, maraffa_random_hands, ramino_random_hands
-
     ours: dict[str, Callable[[float], float]] = {
         "maraffa_4p": lambda s: float(maraffa_random_hands(4, s)["hands_per_cpu_second"]),
         "burraco_4p": lambda s: float(burraco_random_hands(4, s)["hands_per_cpu_second"]),

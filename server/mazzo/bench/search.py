@@ -9,35 +9,26 @@ decision time of ``builtin:pimc`` over seeded positions.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import statistics
 import time
 from typing import Any
 
-from mazzo.bench import Report, _server_process
+import grpc
+
+from mazzo.bench.common import Report, position_after, server_process
 from mazzo.codec import CODECS
+from mazzo.games.maraffa import events
 from mazzo.games.registry import rules_for
+from mazzo.players.pimc import Settings, choose
 from mazzo.players.playout import Horizon, PolicyKind, per_move, play_units, units_of
-
-
-def position_after(game: str, players: int, plays: int, seed: int, options: Any = None) -> Any:
-    """A state ``plays`` random moves into a match (never a Maraffa claim)."""
-    rules, codec = rules_for(game), CODECS[game]
-    from mazzo.v1 import game_pb2
-
-    state, _ = rules.deal(options or codec.options(game_pb2.GameOptions()), players, seed)
-    rng = random.Random(seed)
-    for _ in range(plays):
-        legal = rules.legal_moves(state)
-        safe = [m for m in legal if type(m).__name__ != "Claim"] or legal
-        state, _ = rules.apply(state, rng.choice(safe))
-    return state
+from mazzo.referee.engine import LocalEngine, LocalPosition
+from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 
 
 def _hand(seed: int) -> tuple[Any, list[Any]]:
     """A Maraffa deal and the moves of its first hand, played at random."""
-    from mazzo.games.maraffa import events
-
     rules = rules_for("maraffa")
     state, _ = rules.deal(CODECS["maraffa"].options(_no_options()), 4, seed)
     start, moves = state, []
@@ -52,18 +43,12 @@ def _hand(seed: int) -> tuple[Any, list[Any]]:
 
 
 def _no_options() -> Any:
-    from mazzo.v1 import game_pb2
-
     return game_pb2.GameOptions()
 
 
 def apply_moves_vs_apply_move(seconds: float) -> Report:
     """A whole Maraffa hand (41 moves: trump, then 40 cards) in one ``ApplyMoves`` against
     41 ``ApplyMove`` calls, hands per second on the same server, alternating rounds."""
-    import grpc
-
-    from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
-
     codec = CODECS["maraffa"]
     hands = []
     for seed in range(1, 21):
@@ -114,7 +99,7 @@ def apply_moves_vs_apply_move(seconds: float) -> Report:
                 ),
             }
 
-    with _server_process() as (port, _):
+    with server_process() as (port, _):
         return asyncio.run(measure(port))
 
 
@@ -153,10 +138,6 @@ def determinize_rates(seconds: float) -> Report:
 def _determinize_over_grpc(seconds: float) -> Report:
     """``Determinize`` calls of 32 samples on a server: samples per second, sampled,
     each checked against the view, and sent."""
-    import grpc
-
-    from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
-
     rules, codec = rules_for("maraffa"), CODECS["maraffa"]
     state = position_after("maraffa", 4, 17, seed=3)
     view = game_pb2.GameView()
@@ -173,7 +154,7 @@ def _determinize_over_grpc(seconds: float) -> Report:
                 done += len((await stub.Determinize(request)).states)
             return {"samples_per_second": round(done / (time.perf_counter() - start))}
 
-    with _server_process() as (port, _):
+    with server_process() as (port, _):
         return asyncio.run(measure(port))
 
 
@@ -182,10 +163,6 @@ def simulate_vs_in_process(seconds: float) -> Report:
     4-player position 17 moves in, every legal move played out to the end of the hand
     at random, from the state (32 playouts a move) and from the seat's view (32
     determinizations x 4 playouts: builtin:pimc's default)."""
-    import grpc
-
-    from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
-
     rules, codec = rules_for("maraffa"), CODECS["maraffa"]
     state = position_after("maraffa", 4, 17, seed=3)
     seat = rules.to_act(state)
@@ -204,7 +181,7 @@ def simulate_vs_in_process(seconds: float) -> Report:
         ),
     }
     report: Report = {"legal_moves": moves}
-    with _server_process() as (port, _):
+    with server_process() as (port, _):
 
         async def over_grpc(request: Any, rounds: float) -> tuple[int, float]:
             async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
@@ -234,8 +211,6 @@ def simulate_vs_in_process(seconds: float) -> Report:
                 "grpc_playouts_per_second": round(remote),
                 "grpc_over_in_process": round(remote / local, 2),
             }
-    import os
-
     report["server_pool_processes"] = os.cpu_count()
     return report
 
@@ -243,9 +218,6 @@ def simulate_vs_in_process(seconds: float) -> Report:
 def pimc_decisions(count: int = 60) -> Report:
     """``builtin:pimc`` at its defaults (32 samples x 4 playouts, random, to the end of
     the hand), decision times over Maraffa 4-player positions, no time limit."""
-    from mazzo.players.pimc import Settings, choose
-    from mazzo.referee.engine import LocalEngine, LocalPosition
-
     engine = LocalEngine()
     times = []
     for i in range(-1, count):  # decision -1 warms up (imports, the sampler's tables)

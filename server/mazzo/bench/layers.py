@@ -18,14 +18,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from mazzo.bench import Report
-from mazzo.bench_search import position_after
+from mazzo.bench.common import Report, position_after
 from mazzo.codec import CODECS
 from mazzo.codec import maraffa as maraffa_codec
 from mazzo.codec.common import as_wire
 from mazzo.codec.wire import _varint, message_fields, varint
 from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase
 from mazzo.games.registry import rules_for
+from mazzo.service.game_service import GameService, _decoded, _move_from_bytes
+from mazzo.service.sampling import decision
+from mazzo.v1 import game_pb2, game_service_pb2
 
 #: A mid-hand position of each game: (players, random moves played).
 POSITIONS = {"maraffa": (4, 15), "burraco": (4, 40), "ramino": (4, 60)}
@@ -62,8 +64,6 @@ def _pair(
 def _maraffa_state_plain(state: Any, to_act: int) -> bytes:
     """A Maraffa state filled field by field through protobuf (the encoder before the
     memoised pieces)."""
-    from mazzo.v1 import game_pb2
-
     out = game_pb2.GameState(game="maraffa", players=state.table.players, to_act=to_act)
     out.finished = state.phase is Phase.OVER
     out.match_score.extend(state.table.totals)
@@ -85,10 +85,6 @@ def _maraffa_state_plain(state: Any, to_act: int) -> bytes:
 
 
 def _game_layers(game: str, calls: int) -> Report:
-    from mazzo.service.game_service import GameService, _decoded, _move_from_bytes
-    from mazzo.service.sampling import decision
-    from mazzo.v1 import game_pb2, game_service_pb2
-
     rules, codec = rules_for(game), CODECS[game]
     players, plays = POSITIONS[game]
     state = position_after(game, players, plays, seed=3)
@@ -157,8 +153,6 @@ def _game_layers(game: str, calls: int) -> Report:
 
 def wire_layers(calls: int = 2000) -> Report:
     """Every layer against its plain way, per game where each game has one."""
-    from mazzo.v1 import game_service_pb2
-
     report: Report = {game: _game_layers(game, calls) for game in POSITIONS}
     state = position_after("maraffa", 4, 15, seed=3)
     rules, codec = rules_for("maraffa"), CODECS["maraffa"]

@@ -23,10 +23,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from mazzo.bench import Report, _Calls, _per_call, _server_process
-from mazzo.bench_search import position_after
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from mazzo.bench.common import Calls, Report, per_call, position_after, server_process
 from mazzo.codec import CODECS
 from mazzo.games.registry import rules_for
+from mazzo.service.sealing import Key, Sealer
+from mazzo.v1 import game_pb2, game_service_pb2_grpc
+from mazzo.v1 import game_service_pb2 as gs
 
 MATCHES = 16
 #: Moves per match measured: Maraffa's first hands (no claim is ever played).
@@ -44,8 +49,6 @@ def _key_file() -> Iterator[Path]:
 
 def seal_open(seconds: float) -> Report:
     """Microseconds per seal and per open of one token, in-process."""
-    from mazzo.service.sealing import Key, Sealer
-
     sealer = Sealer([Key("bench", os.urandom(32))])
     match_id = sealer.new_match_id()
     report: Report = {}
@@ -55,8 +58,8 @@ def seal_open(seconds: float) -> Report:
         data = codec.state_bytes(state, rules.to_act(state))
         token = sealer.seal(data, match_id, 7, 0, players)
         assert sealer.open(token)[1] == data
-        seal_us = _per_call(functools.partial(sealer.seal, data, match_id, 7, 0, 4), seconds / 4)
-        open_us = _per_call(functools.partial(sealer.open, token), seconds / 4)
+        seal_us = per_call(functools.partial(sealer.seal, data, match_id, 7, 0, 4), seconds / 4)
+        open_us = per_call(functools.partial(sealer.open, token), seconds / 4)
         report[f"{game}_{players}p"] = {
             "state_bytes": len(data),
             "token_bytes": len(token),
@@ -68,8 +71,6 @@ def seal_open(seconds: float) -> Report:
 
 def _matches(count: int) -> list[tuple[int, list[tuple[int, bytes]]]]:
     """Seeded 4-player Maraffa matches, each as (seed, [(deciding seat, move bytes)])."""
-    from mazzo.v1 import game_pb2
-
     rules, codec = rules_for("maraffa"), CODECS["maraffa"]
     out = []
     for seed in range(1, count + 1):
@@ -92,9 +93,6 @@ def _player(
 ) -> Callable[[], Any]:
     """One ApplyMove per call; each task in flight plays its own match forward and
     deals the next when its moves run out."""
-    from mazzo.v1 import game_pb2
-    from mazzo.v1 import game_service_pb2 as gs
-
     moves_of = {
         seed: [(seat, game_pb2.Move.FromString(m)) for seat, m in ms] for seed, ms in matches
     }
@@ -127,11 +125,6 @@ def _player(
 
 
 async def _rates(port: int, pid: int, seconds: float, in_flight: int) -> Report:
-    import grpc
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
-
-    from mazzo.v1 import game_service_pb2_grpc
-
     matches = _matches(MATCHES)
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
@@ -140,7 +133,7 @@ async def _rates(port: int, pid: int, seconds: float, in_flight: int) -> Report:
         plain_play, sealed_play = _player(stub, False, matches), _player(stub, True, matches)
         await plain_play()
         await sealed_play()
-        plain, sealed, checked = _Calls(pid), _Calls(pid), _Calls(pid)
+        plain, sealed, checked = Calls(pid), Calls(pid), Calls(pid)
         for _ in range(3):
             await checked.measure(lambda: health.Check(check), seconds / 15, in_flight)
             await plain.measure(plain_play, seconds / 5, in_flight)
@@ -162,7 +155,7 @@ async def _rates(port: int, pid: int, seconds: float, in_flight: int) -> Report:
 def sealed_vs_plain(seconds: float) -> Report:
     """Seal and open in-process, and sealed against plain ``ApplyMove`` over gRPC."""
     report: Report = {"seal_open_us": seal_open(seconds / 4)}
-    with _key_file() as keys, _server_process(["--seal-key-file", str(keys)]) as (port, pid):
+    with _key_file() as keys, server_process(["--seal-key-file", str(keys)]) as (port, pid):
         for in_flight in (1, 16):
             report[f"apply_move_in_flight_{in_flight}"] = asyncio.run(
                 _rates(port, pid, seconds * 3 / 8, in_flight)
