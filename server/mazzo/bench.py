@@ -333,7 +333,7 @@ def maraffa_random_hands_deck39(seconds: float, seed: int = 1) -> Report:
 def trionfo_random_deals(seconds: float, seed: int = 1) -> Report:
     """Random five-player Trionfo deals per second in-process, every move checked by
     ``apply``: a uniform random player, so every contract and thrown-in deals occur."""
-    from mazzo.games.maraffa import trionfo
+    from mazzo.games.maraffa.trionfo import rules as trionfo
 
     rnd = random.Random(seed).random
     legal_moves, apply = trionfo.legal_moves, trionfo.apply

@@ -8,9 +8,9 @@ from typing import Any, Final
 
 from mazzo.codec import burraco, maraffa, maraffa_trionfo, ramino
 from mazzo.core.errors import InvalidArgument
-from mazzo.games.maraffa.trionfo_scoring import TrionfoSideScore
-from mazzo.games.maraffa.trionfo_state import TrionfoState
-from mazzo.games.maraffa.trionfo_view import TrionfoView
+from mazzo.games.maraffa.trionfo.scoring import TrionfoSideScore
+from mazzo.games.maraffa.trionfo.state import TrionfoState
+from mazzo.games.maraffa.trionfo.view import TrionfoView
 from mazzo.v1 import game_pb2, maraffa_pb2
 
 

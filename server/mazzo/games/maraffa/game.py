@@ -7,7 +7,7 @@ from typing import Final, NamedTuple
 
 from mazzo.core.facade import EngineRules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
-from mazzo.games.maraffa import determinize, rules, trionfo, trionfo_determinize
+from mazzo.games.maraffa import determinize, rules
 from mazzo.games.maraffa.events import Event
 from mazzo.games.maraffa.moves import Move
 from mazzo.games.maraffa.options import (
@@ -22,12 +22,14 @@ from mazzo.games.maraffa.options import (
 )
 from mazzo.games.maraffa.scoring import hand_scores
 from mazzo.games.maraffa.state import HandScore, State
-from mazzo.games.maraffa.trionfo_events import TrionfoEvent
-from mazzo.games.maraffa.trionfo_scoring import score_report
-from mazzo.games.maraffa.trionfo_state import TrionfoState
-from mazzo.games.maraffa.trionfo_validate import validate as trionfo_validate
-from mazzo.games.maraffa.trionfo_view import TrionfoView
-from mazzo.games.maraffa.trionfo_view import view as trionfo_view
+from mazzo.games.maraffa.trionfo import determinize as trionfo_determinize
+from mazzo.games.maraffa.trionfo import rules as trionfo
+from mazzo.games.maraffa.trionfo.events import TrionfoEvent
+from mazzo.games.maraffa.trionfo.scoring import score_report
+from mazzo.games.maraffa.trionfo.state import TrionfoState
+from mazzo.games.maraffa.trionfo.validate import validate as trionfo_validate
+from mazzo.games.maraffa.trionfo.view import TrionfoView
+from mazzo.games.maraffa.trionfo.view import view as trionfo_view
 from mazzo.games.maraffa.validate import validate
 from mazzo.games.maraffa.view import View, controller, view
 
@@ -240,5 +242,5 @@ RULES: Final[EngineRules[AnyState, Move, Options]] = EngineRules(
     hand_key=_hand_key,
 )
 """Maraffa / Marafone Beccacino (docs/rules/maraffa.md), at every table size of
-maraffa-forms.md: five players play Trionfo (trionfo.py), the others rules.py. Each
+maraffa-forms.md: five players play Trionfo (trionfo/rules.py), the others rules.py. Each
 call goes to the engine of the state's form."""
