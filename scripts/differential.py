@@ -10,6 +10,10 @@ form: ``Deal``, then at every move ``LegalMoves``, ``GetView`` of the seat to ac
 hashed per match; the parent compares the two lists of hashes and names the first
 match that differs. Exit status: 0 identical, 1 a difference, 2 no compiled build.
 
+``--against-tree PATH`` compares two source trees instead, both pure Python: this
+tree's ``server/`` against ``PATH/server`` (say a ``git worktree`` of the commit before
+a refactoring that must not change a byte).
+
 Match ``i`` of a form is the same match whatever else is run (its seeds depend on
 ``--seed``, the form and ``i`` only), so a long run can be split: ``--first``/``--matches``
 choose the range of match numbers, ``--forms`` the forms, and ``--jobs`` splits the range
@@ -17,6 +21,7 @@ over processes of each build, all running at once.
 
     python scripts/differential.py --matches 10000 --jobs 2     # the issue's long run
     python scripts/differential.py --first 5000 --matches 1000 --forms burraco
+    python scripts/differential.py --matches 1000 --forms maraffa --against-tree /tmp/base
 """
 
 from __future__ import annotations
@@ -29,8 +34,10 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[1]
 DECK39 = "MARAFFA_THREE_PLAYER_FORM_DECK39"
 #: Every game and form: (label, game, players, options as proto3 JSON).
 FORMS: list[tuple[str, str, int, dict[str, Any]]] = [
@@ -67,6 +74,7 @@ def play_matches(
     from google.protobuf import json_format
     from google.protobuf.message import Message
 
+    import mazzo
     from mazzo.buildinfo import current
     from mazzo.service.game_service import GameService
     from mazzo.v1 import game_service_pb2 as pb
@@ -107,13 +115,23 @@ def play_matches(
             hashes[label].append(digest.hexdigest())
     service.simulator.close()
     build = current()
-    report = {"build": build.describe(), "compiled": build.compiled, "responses": responses}
+    report = {
+        "build": build.describe(),
+        "compiled": build.compiled,
+        "source": str(Path(mazzo.__file__).resolve().parent),
+        "responses": responses,
+    }
     return {**report, "hashes": hashes}
 
 
-def start_child(pure: bool, forms: list[str], first: int, matches: int, args: Any) -> Any:
-    """A process of one build playing matches ``first`` .. ``first + matches - 1``."""
+def start_child(
+    pure: bool, tree: Path | None, forms: list[str], first: int, matches: int, args: Any
+) -> Any:
+    """A process of one build playing matches ``first`` .. ``first + matches - 1``; with
+    ``tree``, the sources of ``tree/server`` (ahead of any installed mazzo)."""
     env = {**os.environ, "MAZZO_PURE": "1" if pure else "0"}
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree / "server")
     command = [sys.executable, __file__, "--child", "--forms", ",".join(forms)]
     command += ["--first", str(first), "--matches", str(matches)]
     command += ["--seed", str(args.seed), "--max-moves", str(args.max_moves)]
@@ -121,15 +139,19 @@ def start_child(pure: bool, forms: list[str], first: int, matches: int, args: An
 
 
 def run_builds(forms: list[str], args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Both builds' reports, each joined from ``--jobs`` processes run at once."""
+    """Both builds' reports, each joined from ``--jobs`` processes run at once: compiled
+    and pure, or this tree and ``--against-tree``, both pure."""
+    sides: list[tuple[bool, Path | None]] = [(False, None), (True, None)]
+    if args.against_tree is not None:
+        sides = [(True, ROOT), (True, args.against_tree.resolve())]
     shares = [args.matches // args.jobs + (j < args.matches % args.jobs) for j in range(args.jobs)]
     starts = [args.first + sum(shares[:j]) for j in range(args.jobs)]
     children = [
         [
-            start_child(pure, forms, start, share, args)
+            start_child(pure, tree, forms, start, share, args)
             for start, share in zip(starts, shares, strict=True)
         ]
-        for pure in (False, True)
+        for pure, tree in sides
     ]
     reports = []
     for build in children:
@@ -158,6 +180,11 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=5000, help="moves per match at most")
+    parser.add_argument(
+        "--against-tree",
+        type=Path,
+        help="compare this tree with another source tree, both pure Python",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     wanted = [w for w in args.forms.split(",") if w]
@@ -171,7 +198,11 @@ def main() -> int:
         return 0
     start = time.perf_counter()
     compiled, pure = run_builds(forms, args)
-    if not compiled["compiled"]:
+    if args.against_tree is not None:
+        assert not compiled["compiled"] and not pure["compiled"]
+        if compiled["source"] == pure["source"]:
+            raise SystemExit(f"differential: both sides imported {pure['source']}")
+    elif not compiled["compiled"]:
         print(f"differential: no compiled build here ({compiled['build']})", file=sys.stderr)
         return 2
     assert not pure["compiled"], pure["build"]
@@ -183,6 +214,7 @@ def main() -> int:
     }
     report = {
         "builds": [compiled["build"], pure["build"]],
+        "sources": [compiled["source"], pure["source"]],
         "matches_per_form": args.matches,
         "match_numbers": [args.first, args.first + args.matches - 1],
         "forms": forms,

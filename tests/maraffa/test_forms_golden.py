@@ -36,7 +36,7 @@ from mazzo.games.maraffa.options import (
     ThreePlayerForm,
     TrionfoAuction,
 )
-from mazzo.games.maraffa.trionfo_state import TrionfoState
+from mazzo.games.maraffa.trionfo.state import TrionfoState
 from tests.golden import Golden, Params
 from tests.maraffa import test_deck39_properties as deck39
 from tests.maraffa import test_trionfo_properties as trionfo

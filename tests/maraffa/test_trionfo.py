@@ -15,13 +15,13 @@ import pytest
 from mazzo.core.cards import card
 from mazzo.core.errors import IllegalMove, InvalidState
 from mazzo.core.shuffle import shuffled
-from mazzo.games.maraffa import trionfo
 from mazzo.games.maraffa.cards import DECK, cards_of
 from mazzo.games.maraffa.events import TrickWon
 from mazzo.games.maraffa.game import RULES
 from mazzo.games.maraffa.moves import Contract, Move, PlayCard, bid, parse
 from mazzo.games.maraffa.options import Options, TrionfoAuction
-from mazzo.games.maraffa.trionfo_events import (
+from mazzo.games.maraffa.trionfo import rules as trionfo
+from mazzo.games.maraffa.trionfo.events import (
     AuctionWon,
     ContractDeclared,
     DealDealt,
@@ -31,11 +31,11 @@ from mazzo.games.maraffa.trionfo_events import (
     TrionfoEvent,
     TrionfoMatchOver,
 )
-from mazzo.games.maraffa.trionfo_positions import trionfo_position
-from mazzo.games.maraffa.trionfo_scoring import public_score
-from mazzo.games.maraffa.trionfo_state import NO_SEAT, Role, TPhase, TrionfoState
-from mazzo.games.maraffa.trionfo_validate import validate
-from mazzo.games.maraffa.trionfo_view import view
+from mazzo.games.maraffa.trionfo.positions import trionfo_position
+from mazzo.games.maraffa.trionfo.scoring import public_score
+from mazzo.games.maraffa.trionfo.state import NO_SEAT, Role, TPhase, TrionfoState
+from mazzo.games.maraffa.trionfo.validate import validate
+from mazzo.games.maraffa.trionfo.view import view
 from tests.maraffa.forms_helpers import codes_of, same_suit_tricks
 
 # ----------------------------------------------------------------------------------- helpers

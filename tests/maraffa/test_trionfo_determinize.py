@@ -25,14 +25,14 @@ from scipy.stats import chisquare
 from mazzo.codec import CODECS
 from mazzo.core.cards import card
 from mazzo.core.errors import InvalidArgument, NotAllowedNow, RulesError
-from mazzo.games.maraffa import trionfo
 from mazzo.games.maraffa.cards import BIT, DECK, SUIT
 from mazzo.games.maraffa.game import RULES
 from mazzo.games.maraffa.moves import Contract
 from mazzo.games.maraffa.options import Options, TrionfoAuction
 from mazzo.games.maraffa.state import HandScore, Trick
-from mazzo.games.maraffa.trionfo_determinize import moves_bound
-from mazzo.games.maraffa.trionfo_state import (
+from mazzo.games.maraffa.trionfo import rules as trionfo
+from mazzo.games.maraffa.trionfo.determinize import moves_bound
+from mazzo.games.maraffa.trionfo.state import (
     NO_SEAT,
     SEATS,
     DealScore,
@@ -40,8 +40,8 @@ from mazzo.games.maraffa.trionfo_state import (
     TrionfoState,
     TrionfoTable,
 )
-from mazzo.games.maraffa.trionfo_validate import validate
-from mazzo.games.maraffa.trionfo_view import TrionfoView, view
+from mazzo.games.maraffa.trionfo.validate import validate
+from mazzo.games.maraffa.trionfo.view import TrionfoView, view
 from mazzo.service.game_service import load_view
 from mazzo.service.sampling import determinized
 from mazzo.v1 import game_pb2

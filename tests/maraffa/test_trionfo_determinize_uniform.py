@@ -27,8 +27,8 @@ from scipy.stats import chisquare
 from mazzo.games.maraffa.cards import DECK, SUIT
 from mazzo.games.maraffa.game import RULES
 from mazzo.games.maraffa.moves import Contract
-from mazzo.games.maraffa.trionfo_state import NO_SEAT, SEATS, TPhase, TrionfoState
-from mazzo.games.maraffa.trionfo_view import TrionfoView, view
+from mazzo.games.maraffa.trionfo.state import NO_SEAT, SEATS, TPhase, TrionfoState
+from mazzo.games.maraffa.trionfo.view import TrionfoView, view
 from tests.maraffa.trionfo_replay import random_states, replay_agrees
 
 PER_DEAL = 25

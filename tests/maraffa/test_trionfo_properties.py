@@ -26,7 +26,6 @@ from mazzo.codec import CODECS
 from mazzo.core.cards import card, code
 from mazzo.core.errors import IllegalMove, InvalidState
 from mazzo.core.shuffle import shuffled
-from mazzo.games.maraffa import trionfo
 from mazzo.games.maraffa.cards import BIT, DECK, cards_of
 from mazzo.games.maraffa.events import CardPlayed, TrickWon
 from mazzo.games.maraffa.game import RULES
@@ -44,7 +43,8 @@ from mazzo.games.maraffa.moves import (
     play,
 )
 from mazzo.games.maraffa.options import Options, SignalSet, TrionfoAuction
-from mazzo.games.maraffa.trionfo_events import (
+from mazzo.games.maraffa.trionfo import rules as trionfo
+from mazzo.games.maraffa.trionfo.events import (
     AuctionWon,
     BidMade,
     BidPassed,
@@ -56,9 +56,9 @@ from mazzo.games.maraffa.trionfo_events import (
     TrionfoEvent,
     TrionfoMatchOver,
 )
-from mazzo.games.maraffa.trionfo_state import NO_SEAT, TPhase, TrionfoState
-from mazzo.games.maraffa.trionfo_validate import validate
-from mazzo.games.maraffa.trionfo_view import view
+from mazzo.games.maraffa.trionfo.state import NO_SEAT, TPhase, TrionfoState
+from mazzo.games.maraffa.trionfo.validate import validate
+from mazzo.games.maraffa.trionfo.view import view
 from mazzo.v1 import game_pb2
 from mazzo.v1 import game_service_pb2 as gs
 from tests.marks import LONG

@@ -13,7 +13,7 @@ import pytest
 
 from mazzo.core.cards import card
 from mazzo.core.errors import IllegalMove, InvalidArgument, InvalidState, NotAllowedNow, RulesError
-from mazzo.games.maraffa import rules, trionfo
+from mazzo.games.maraffa import rules
 from mazzo.games.maraffa.cards import cards_of, mask_of
 from mazzo.games.maraffa.moves import CLAIM, REDEAL, DeclareTrump, Move, parse
 from mazzo.games.maraffa.options import (
@@ -25,9 +25,10 @@ from mazzo.games.maraffa.options import (
     SignalSet,
     ThreePlayerForm,
 )
-from mazzo.games.maraffa.trionfo_positions import thrown_in, trionfo_position
-from mazzo.games.maraffa.trionfo_state import TPhase, TrionfoState
-from mazzo.games.maraffa.trionfo_validate import validate
+from mazzo.games.maraffa.trionfo import rules as trionfo
+from mazzo.games.maraffa.trionfo.positions import thrown_in, trionfo_position
+from mazzo.games.maraffa.trionfo.state import TPhase, TrionfoState
+from mazzo.games.maraffa.trionfo.validate import validate
 
 M = "move.maraffa."
 P = "state.maraffa."

@@ -1,7 +1,7 @@
 """Helpers of the Trionfo determinization tests: random views from seeded play, and
 the replay of a sample's deal from the start of its hand.
 
-Nothing here comes from the sampler (``trionfo_determinize``): a sample is judged by
+Nothing here comes from the sampler (``trionfo.determinize``): a sample is judged by
 the engine itself. Its hidden deal is rebuilt as it stood when the hand was dealt
 (every card played goes back to the seat that played it), the hand's public moves
 (the speeches, the declaration, the plays, as the view records them) are replayed
@@ -14,13 +14,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from mazzo.games.maraffa import trionfo
 from mazzo.games.maraffa.cards import BIT, DECK
 from mazzo.games.maraffa.game import RULES
 from mazzo.games.maraffa.moves import PASS, TRUMPS, Bid, Contract, Move, Signal, bid, call, play
 from mazzo.games.maraffa.options import Options, SignalSet, TrionfoAuction
 from mazzo.games.maraffa.state import HandScore
-from mazzo.games.maraffa.trionfo_state import (
+from mazzo.games.maraffa.trionfo import rules as trionfo
+from mazzo.games.maraffa.trionfo.state import (
     NO_CARD,
     NO_SEAT,
     NO_SUIT,
@@ -29,8 +29,8 @@ from mazzo.games.maraffa.trionfo_state import (
     TPhase,
     TrionfoState,
 )
-from mazzo.games.maraffa.trionfo_validate import validate
-from mazzo.games.maraffa.trionfo_view import TrionfoView, view
+from mazzo.games.maraffa.trionfo.validate import validate
+from mazzo.games.maraffa.trionfo.view import TrionfoView, view
 
 _ZERO = HandScore(0, 0, 0, 0, 0, 0, 0)
 FIVE_OF_SWORDS = Options().trionfo_first_speaker_card

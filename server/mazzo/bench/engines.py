@@ -33,9 +33,9 @@ from mazzo.games.burraco.options import Options as BurracoOptions
 from mazzo.games.burraco.state import Stage as BurracoStage
 from mazzo.games.maraffa import events as maraffa_events
 from mazzo.games.maraffa import rules as maraffa
-from mazzo.games.maraffa import trionfo
 from mazzo.games.maraffa.options import Options, ThreePlayerForm
 from mazzo.games.maraffa.state import Phase
+from mazzo.games.maraffa.trionfo import rules as trionfo
 from mazzo.games.maraffa.validate import validate
 from mazzo.games.ramino import closures, reference
 from mazzo.games.ramino import events as ramino_events

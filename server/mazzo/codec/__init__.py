@@ -8,9 +8,7 @@ from typing import Any, Final
 
 from mazzo.codec import burraco, maraffa, maraffa_trionfo, ramino
 from mazzo.core.errors import InvalidArgument
-from mazzo.games.maraffa.trionfo_scoring import TrionfoSideScore
-from mazzo.games.maraffa.trionfo_state import TrionfoState
-from mazzo.games.maraffa.trionfo_view import TrionfoView
+from mazzo.games.maraffa.game import form_for, form_of
 from mazzo.v1 import game_pb2, maraffa_pb2
 
 
@@ -42,22 +40,6 @@ class GameCodec:
         return self.options_from_wire(getattr(msg, self.options_field), f"{field}.{self.game}")
 
 
-# Maraffa's forms: five players (Trionfo) have their own state, view and score codec.
-
-
-def _maraffa_state_from_wire(msg: game_pb2.GameState) -> Any:
-    if msg.players == 5:
-        return maraffa_trionfo.state_from_wire(msg)
-    return maraffa.state_from_wire(msg)
-
-
-def _maraffa_state_to_wire(state: Any, to_act: int, out: game_pb2.GameState) -> None:
-    if type(state) is TrionfoState:
-        maraffa_trionfo.state_to_wire(state, to_act, out)
-    else:
-        maraffa.state_to_wire(state, to_act, out)
-
-
 def _serialised(
     state_to_wire: Callable[[Any, int, game_pb2.GameState], None],
 ) -> Callable[[Any, int], bytes]:
@@ -71,33 +53,69 @@ def _serialised(
     return state_bytes
 
 
-_trionfo_state_bytes = _serialised(maraffa_trionfo.state_to_wire)
+@dataclass(frozen=True)
+class FormCodec:
+    """How one form of a game travels where its messages differ from the other forms':
+    the state's, the view's and the score's detail. Moves, events and options are the
+    game's own."""
+
+    state_from_wire: Callable[[game_pb2.GameState], Any]
+    state_to_wire: Callable[[Any, int, game_pb2.GameState], None]
+    state_bytes: Callable[[Any, int], bytes]
+    view_to_wire: Callable[[Any, game_pb2.GameView], None]
+    view_from_wire: Callable[[game_pb2.GameView, str], Any]
+    side_score_to_wire: Callable[[Any, Any], None]
+
+
+#: Maraffa's forms (``game.FORMS``) by name: the rules say which form a value or a
+#: player count is (``form_of``, ``form_for``), this table how it travels.
+MARAFFA_FORMS: Final[dict[str, FormCodec]] = {
+    "classic": FormCodec(
+        maraffa.state_from_wire,
+        maraffa.state_to_wire,
+        maraffa.state_bytes,
+        maraffa.view_to_wire,
+        maraffa.view_from_wire,
+        maraffa.side_score_to_wire,
+    ),
+    "trionfo": FormCodec(
+        maraffa_trionfo.state_from_wire,
+        maraffa_trionfo.state_to_wire,
+        _serialised(maraffa_trionfo.state_to_wire),
+        maraffa_trionfo.view_to_wire,
+        maraffa_trionfo.view_from_wire,
+        maraffa_trionfo.side_score_to_wire,
+    ),
+}
+
+
+def _maraffa_form(value: object) -> FormCodec:
+    """The codec of the form of a state, a view or a side's score detail."""
+    return MARAFFA_FORMS[form_of(value).name]
+
+
+def _maraffa_state_from_wire(msg: game_pb2.GameState) -> Any:
+    return MARAFFA_FORMS[form_for(msg.players).name].state_from_wire(msg)
+
+
+def _maraffa_state_to_wire(state: Any, to_act: int, out: game_pb2.GameState) -> None:
+    _maraffa_form(state).state_to_wire(state, to_act, out)
 
 
 def _maraffa_state_bytes(state: Any, to_act: int) -> bytes:
-    if type(state) is TrionfoState:
-        return _trionfo_state_bytes(state, to_act)
-    return maraffa.state_bytes(state, to_act)
+    return _maraffa_form(state).state_bytes(state, to_act)
 
 
 def _maraffa_view_to_wire(view: Any, out: game_pb2.GameView) -> None:
-    if type(view) is TrionfoView:
-        maraffa_trionfo.view_to_wire(view, out)
-    else:
-        maraffa.view_to_wire(view, out)
+    _maraffa_form(view).view_to_wire(view, out)
 
 
 def _maraffa_view_from_wire(msg: game_pb2.GameView, field: str) -> Any:
-    if msg.players == 5:
-        return maraffa_trionfo.view_from_wire(msg, field)
-    return maraffa.view_from_wire(msg, field)
+    return MARAFFA_FORMS[form_for(msg.players).name].view_from_wire(msg, field)
 
 
 def _maraffa_side_score_to_wire(detail: Any, out: maraffa_pb2.MaraffaSideScore) -> None:
-    if type(detail) is TrionfoSideScore:
-        maraffa_trionfo.side_score_to_wire(detail, out)
-    else:
-        maraffa.side_score_to_wire(detail, out)
+    _maraffa_form(detail).side_score_to_wire(detail, out)
 
 
 CODECS: Final[dict[str, GameCodec]] = {

@@ -26,7 +26,6 @@ from mazzo.codec.common import (
 from mazzo.codec.wire import LENGTH_DELIMITED, entry, varint
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa import events as ev
-from mazzo.games.maraffa import trionfo_events as tev
 from mazzo.games.maraffa.cards import BIT, IN_DECK, cards_of
 from mazzo.games.maraffa.determinize import check_view
 from mazzo.games.maraffa.game import MaraffaSideScore
@@ -68,7 +67,8 @@ from mazzo.games.maraffa.state import (
     Table,
     Trick,
 )
-from mazzo.games.maraffa.trionfo_state import DealScore
+from mazzo.games.maraffa.trionfo import events as tev
+from mazzo.games.maraffa.trionfo.state import DealScore
 from mazzo.games.maraffa.validate import hand_mask
 from mazzo.games.maraffa.view import View
 from mazzo.v1 import cards_pb2, game_pb2, maraffa_pb2

@@ -7,7 +7,7 @@ card, the deals counted and the last deal. The shared fields keep their meaning
 ``hand_number`` is the deal number, and the fields only the other forms use must be
 unset. Moves and events are the shared ``MaraffaMove`` / ``MaraffaEvent`` (codec
 ``maraffa.py``). As there, decoding checks only what the wire allows; the rules'
-invariants are ``trionfo_validate``'s.
+invariants are ``trionfo.validate``'s.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ from mazzo.games.maraffa.cards import BIT, IN_DECK, cards_of
 from mazzo.games.maraffa.moves import Signal
 from mazzo.games.maraffa.options import TrionfoAuction
 from mazzo.games.maraffa.state import Trick
-from mazzo.games.maraffa.trionfo import check_options
-from mazzo.games.maraffa.trionfo_determinize import MAX_SPEECHES
-from mazzo.games.maraffa.trionfo_scoring import TrionfoSideScore
-from mazzo.games.maraffa.trionfo_state import (
+from mazzo.games.maraffa.trionfo.determinize import MAX_SPEECHES
+from mazzo.games.maraffa.trionfo.rules import check_options
+from mazzo.games.maraffa.trionfo.scoring import TrionfoSideScore
+from mazzo.games.maraffa.trionfo.state import (
     CARDS_EACH,
     NO_CARD,
     NO_SEAT,
@@ -51,7 +51,7 @@ from mazzo.games.maraffa.trionfo_state import (
     TrionfoState,
     TrionfoTable,
 )
-from mazzo.games.maraffa.trionfo_view import TrionfoView
+from mazzo.games.maraffa.trionfo.view import TrionfoView
 from mazzo.v1 import cards_pb2, game_pb2, maraffa_pb2
 
 P = "state.maraffa."

@@ -20,9 +20,9 @@ from mazzo.games.burraco.validate import validate as burraco_validate
 from mazzo.games.maraffa.cards import BIT, DECK, FOUR_OF_COINS, cards_of
 from mazzo.games.maraffa.events import HandDealt
 from mazzo.games.maraffa.state import State
-from mazzo.games.maraffa.trionfo_events import DealDealt
-from mazzo.games.maraffa.trionfo_state import TrionfoState
-from mazzo.games.maraffa.trionfo_validate import validate as trionfo_validate
+from mazzo.games.maraffa.trionfo.events import DealDealt
+from mazzo.games.maraffa.trionfo.state import TrionfoState
+from mazzo.games.maraffa.trionfo.validate import validate as trionfo_validate
 from mazzo.games.maraffa.validate import validate
 from mazzo.games.ramino import events as ramino_events
 from mazzo.games.ramino.validate import validate as ramino_validate
@@ -117,7 +117,7 @@ class MaraffaDeals:
 
 
 def _place_trionfo(state: TrionfoState, hands: tuple[int, ...]) -> TrionfoState:
-    """Deal 1's first speaker holds the option's card (trionfo.py, _deal)."""
+    """Deal 1's first speaker holds the option's card (trionfo/rules.py, _deal)."""
     table = state.table
     first = table.first_speaker
     if table.deal_number == 1:

@@ -25,8 +25,8 @@ from mazzo.games.maraffa.moves import (
 )
 from mazzo.games.maraffa.scoring import tricks_per_hand
 from mazzo.games.maraffa.state import NO_SEAT, Phase, Trick, side_of
-from mazzo.games.maraffa.trionfo_state import SEATS as TRIONFO_SEATS
-from mazzo.games.maraffa.trionfo_view import TrionfoView
+from mazzo.games.maraffa.trionfo.state import SEATS as TRIONFO_SEATS
+from mazzo.games.maraffa.trionfo.view import TrionfoView
 from mazzo.games.maraffa.view import View
 from mazzo.rl.layout import Block, Layout, Observation, clip
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, Final, Generic, NamedTuple, TypeVar
 
-from mazzo.core.facade import EngineRules
+from mazzo.core.facade import EngineRules, own_seat
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
-from mazzo.games.maraffa import determinize, rules, trionfo, trionfo_determinize
+from mazzo.games.maraffa import determinize, rules
 from mazzo.games.maraffa.events import Event
 from mazzo.games.maraffa.moves import Move
 from mazzo.games.maraffa.options import (
@@ -22,12 +22,14 @@ from mazzo.games.maraffa.options import (
 )
 from mazzo.games.maraffa.scoring import hand_scores
 from mazzo.games.maraffa.state import HandScore, State
-from mazzo.games.maraffa.trionfo_events import TrionfoEvent
-from mazzo.games.maraffa.trionfo_scoring import score_report
-from mazzo.games.maraffa.trionfo_state import TrionfoState
-from mazzo.games.maraffa.trionfo_validate import validate as trionfo_validate
-from mazzo.games.maraffa.trionfo_view import TrionfoView
-from mazzo.games.maraffa.trionfo_view import view as trionfo_view
+from mazzo.games.maraffa.trionfo import determinize as trionfo_determinize
+from mazzo.games.maraffa.trionfo import rules as trionfo
+from mazzo.games.maraffa.trionfo.events import TrionfoEvent
+from mazzo.games.maraffa.trionfo.scoring import TrionfoSideScore, score_report
+from mazzo.games.maraffa.trionfo.state import SEATS, TrionfoState
+from mazzo.games.maraffa.trionfo.validate import validate as trionfo_validate
+from mazzo.games.maraffa.trionfo.view import TrionfoView
+from mazzo.games.maraffa.trionfo.view import view as trionfo_view
 from mazzo.games.maraffa.validate import validate
 from mazzo.games.maraffa.view import View, controller, view
 
@@ -118,89 +120,56 @@ OPTIONS: Final = (
 
 AnyState = State | TrionfoState
 AnyEvent = Event | TrionfoEvent
-TRIONFO_PLAYERS: Final = 5
+AnyView = View | TrionfoView
+S = TypeVar("S")
+V = TypeVar("V")
 
 
-def _deal(options: Options, players: int, seed: int) -> tuple[AnyState, list[AnyEvent]]:
-    if players == TRIONFO_PLAYERS:
-        t_state, t_events = trionfo.deal(options, players, seed)
-        return t_state, list(t_events)
-    m_state, m_events = rules.deal(options, players, seed)
-    return m_state, list(m_events)
+class Form(Generic[S, V]):
+    """One form of Maraffa: its engine's functions, and the classes of its values.
+
+    The forms share options, moves and wire messages, and differ in state, view and
+    score, so one ``Rules`` value serves them all and sends each call to the form of
+    its state or view (``form_of``). A new form is one more ``Form`` in ``FORMS``.
+    A plain class: mypyc cannot build a generic frozen dataclass (core/facade.py).
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        players: tuple[int, ...],
+        kinds: tuple[type, ...],
+        deal: Callable[[Options, int, int], tuple[S, Sequence[AnyEvent]]],
+        legal_moves: Callable[[S], Sequence[Move]],
+        apply: Callable[[S, Move], tuple[S, Sequence[AnyEvent]]],
+        view: Callable[[S, int], V],
+        validate: Callable[[S], None],
+        score: Callable[[S], ScoreReport],
+        controller: Callable[[S, int], int],
+        determinize: Callable[[V, int, int], Sequence[S]],
+        moves_bound: Callable[[S, bool], int],
+        hand_key: Callable[[S], tuple[int, int]],
+    ) -> None:
+        #: For the codec's own table of forms (codec/__init__.py).
+        self.name = name
+        #: The player counts dealt in this form.
+        self.players = players
+        #: The classes of its states, views and score details, which ``form_of`` knows it by.
+        self.kinds = kinds
+        self.deal = deal
+        self.legal_moves = legal_moves
+        self.apply = apply
+        self.view = view
+        self.validate = validate
+        self.score = score
+        self.controller = controller
+        self.determinize = determinize
+        self.moves_bound = moves_bound
+        self.hand_key = hand_key
 
 
-def _to_act(state: AnyState) -> int:
-    return state.to_act
-
-
-def _finished(state: AnyState) -> bool:
-    return state.finished
-
-
-def _legal_moves(state: AnyState) -> Sequence[Move]:
-    if type(state) is TrionfoState:
-        return trionfo.legal_moves(state)
-    assert isinstance(state, State)
-    return rules.legal_moves(state)
-
-
-def _apply(state: AnyState, move: Move) -> tuple[AnyState, list[AnyEvent]]:
-    if type(state) is TrionfoState:
-        t_state, t_events = trionfo.apply(state, move)
-        return t_state, list(t_events)
-    assert isinstance(state, State)
-    m_state, m_events = rules.apply(state, move)
-    return m_state, list(m_events)
-
-
-def _view(state: AnyState, seat: int) -> View | TrionfoView:
-    if type(state) is TrionfoState:
-        return trionfo_view(state, seat)
-    assert isinstance(state, State)
-    return view(state, seat)
-
-
-def _controller(state: AnyState, seat: int) -> int:
-    if type(state) is TrionfoState:
-        return seat  # five players, each for himself
-    assert isinstance(state, State)
-    return controller(state, seat)
-
-
-def _determinize(view: View | TrionfoView, count: int, seed: int) -> list[AnyState]:
-    if type(view) is TrionfoView:
-        return list(trionfo_determinize.determinize(view, count, seed))
-    assert isinstance(view, View)
-    return list(determinize.determinize(view, count, seed))
-
-
-def _moves_bound(state: AnyState, to_match_end: bool) -> int:
-    if type(state) is TrionfoState:
-        return trionfo_determinize.moves_bound(state, to_match_end)
-    assert isinstance(state, State)
-    return determinize.moves_bound(state, to_match_end)
-
-
-def _hand_key(state: AnyState) -> tuple[int, int]:
-    """Trionfo: the deal; otherwise the game of a series and the hand in it."""
-    if type(state) is TrionfoState:
-        return 0, state.table.deal_number
-    assert isinstance(state, State)
-    return state.table.game_number, state.table.hand_number
-
-
-def _validate(state: AnyState) -> None:
-    if type(state) is TrionfoState:
-        trionfo_validate(state)
-    else:
-        assert isinstance(state, State)
-        validate(state)
-
-
-def _score(state: AnyState) -> ScoreReport:
-    if type(state) is TrionfoState:
-        return score_report(state)
-    assert isinstance(state, State)
+def _classic_score(state: State) -> ScoreReport:
     table = state.table
     current = hand_scores(state)
     team_seats = ((0, 2), (1, 3)) if table.seats == 4 else tuple((s,) for s in range(table.seats))
@@ -217,6 +186,117 @@ def _score(state: AnyState) -> ScoreReport:
         for t in range(len(team_seats))
     )
     return ScoreReport(sides, winner is not None, () if winner is None else (winner,))
+
+
+def _classic_hand_key(state: State) -> tuple[int, int]:
+    """The game of a series and the hand in it."""
+    return state.table.game_number, state.table.hand_number
+
+
+def _trionfo_hand_key(state: TrionfoState) -> tuple[int, int]:
+    """The deal (a match is one game)."""
+    return 0, state.table.deal_number
+
+
+#: 2, 3 and 4 players: rules.py and the modules beside it.
+CLASSIC: Final = Form[State, View](
+    name="classic",
+    players=rules.ENGINE_PLAYERS,
+    kinds=(State, View, MaraffaSideScore),
+    deal=rules.deal,
+    legal_moves=rules.legal_moves,
+    apply=rules.apply,
+    view=view,
+    validate=validate,
+    score=_classic_score,
+    controller=controller,
+    determinize=determinize.determinize,
+    moves_bound=determinize.moves_bound,
+    hand_key=_classic_hand_key,
+)
+#: 5 players: the trionfo sub-package.
+TRIONFO: Final = Form[TrionfoState, TrionfoView](
+    name="trionfo",
+    players=(SEATS,),
+    kinds=(TrionfoState, TrionfoView, TrionfoSideScore),
+    deal=trionfo.deal,
+    legal_moves=trionfo.legal_moves,
+    apply=trionfo.apply,
+    view=trionfo_view,
+    validate=trionfo_validate,
+    score=score_report,
+    controller=own_seat,  # five players, each for himself
+    determinize=trionfo_determinize.determinize,
+    moves_bound=trionfo_determinize.moves_bound,
+    hand_key=_trionfo_hand_key,
+)
+FORMS: Final = (CLASSIC, TRIONFO)
+_BY_KIND: Final[dict[type, Form[Any, Any]]] = {k: f for f in FORMS for k in f.kinds}
+_BY_PLAYERS: Final[dict[int, Form[Any, Any]]] = {p: f for f in FORMS for p in f.players}
+
+
+def form_of(value: object) -> Form[Any, Any]:
+    """The form of a state, a view or a side's score detail: the one switch between
+    the forms (``KeyError`` for a value of none)."""
+    return _BY_KIND[type(value)]
+
+
+def form_for(players: int) -> Form[Any, Any]:
+    """The form dealt for ``players``; the classic engine refuses any count no form
+    plays, with its own error."""
+    return _BY_PLAYERS.get(players, CLASSIC)
+
+
+def _deal(options: Options, players: int, seed: int) -> tuple[AnyState, list[AnyEvent]]:
+    state, events = form_for(players).deal(options, players, seed)
+    return state, list(events)
+
+
+def _to_act(state: AnyState) -> int:
+    return state.to_act
+
+
+def _finished(state: AnyState) -> bool:
+    return state.finished
+
+
+def _legal_moves(state: AnyState) -> Sequence[Move]:
+    return form_of(state).legal_moves(state)
+
+
+def _apply(state: AnyState, move: Move) -> tuple[AnyState, list[AnyEvent]]:
+    new, events = form_of(state).apply(state, move)
+    return new, list(events)
+
+
+def _view(state: AnyState, seat: int) -> AnyView:
+    seen: AnyView = form_of(state).view(state, seat)
+    return seen
+
+
+def _controller(state: AnyState, seat: int) -> int:
+    return form_of(state).controller(state, seat)
+
+
+def _determinize(view: AnyView, count: int, seed: int) -> list[AnyState]:
+    return list(form_of(view).determinize(view, count, seed))
+
+
+def _moves_bound(state: AnyState, to_match_end: bool) -> int:
+    return form_of(state).moves_bound(state, to_match_end)
+
+
+def _hand_key(state: AnyState) -> tuple[int, int]:
+    """Trionfo: the deal; otherwise the game of a series and the hand in it."""
+    return form_of(state).hand_key(state)
+
+
+def _validate(state: AnyState) -> None:
+    form_of(state).validate(state)
+
+
+def _score(state: AnyState) -> ScoreReport:
+    return form_of(state).score(state)
 
 
 RULES: Final[EngineRules[AnyState, Move, Options]] = EngineRules(
@@ -240,5 +320,5 @@ RULES: Final[EngineRules[AnyState, Move, Options]] = EngineRules(
     hand_key=_hand_key,
 )
 """Maraffa / Marafone Beccacino (docs/rules/maraffa.md), at every table size of
-maraffa-forms.md: five players play Trionfo (trionfo.py), the others rules.py. Each
-call goes to the engine of the state's form."""
+maraffa-forms.md: five players play Trionfo (the trionfo sub-package), the others
+rules.py. Each call goes to the engine of the state's form (``form_of``)."""

@@ -79,7 +79,7 @@ from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, sid
 from mazzo.games.maraffa.tricks import WIN_KEYS
 
 WEAK_HAND_THIRDS: Final = 4
-#: Players this engine deals for; five play Trionfo (trionfo.py).
+#: Players this engine deals for; five play Trionfo (trionfo/rules.py).
 ENGINE_PLAYERS: Final = (2, 3, 4)
 #: The spec allows any target >= 1; a bound keeps every total (in thirds too) far
 #: inside the wire's integer fields. The documented targets go up to 361.
@@ -128,7 +128,7 @@ _LEAD_CORE: Final = _by_suit_field(_plays(Signal.NONE, Signal.BUSSO, Signal.STRI
 _CUT: Final = _by_suit_field(_plays(Signal.NONE, Signal.TAGLIO))
 # The same with CLAIM after the plays, for the last suit of a listing.
 _PLAIN_CLAIM: Final = _with_claim(_PLAIN)
-#: The same tables for the five-player engine (trionfo.py), which has no CLAIM.
+#: The same tables for the five-player engine (trionfo/rules.py), which has no CLAIM.
 PLAIN_PLAYS: Final = _PLAIN
 LEAD_CORE_PLAYS: Final = _LEAD_CORE
 _LEAD_CORE_CLAIM: Final = _with_claim(_LEAD_CORE)
@@ -190,10 +190,10 @@ listed = _listed
 def deal(options: Options, players: int, seed: int) -> tuple[State, list[ev.Event]]:
     """A new match: the first dealer by the seed (draw 0), then the first hand.
 
-    For 2, 3 and 4 players; five players play Trionfo (trionfo.py)."""
+    For 2, 3 and 4 players; five players play Trionfo (trionfo/rules.py)."""
     if players not in ENGINE_PLAYERS:
         raise InvalidArgument(
-            "players", f"this engine is for 2, 3 or 4 players, not {players} (5: trionfo.py)"
+            "players", f"this engine is for 2, 3 or 4 players, not {players} (5: trionfo/rules.py)"
         )
     if not 0 <= seed < 2**64:
         raise InvalidArgument("seed", "seed must fit in 64 bits")

@@ -11,7 +11,7 @@ from typing import Final, NamedTuple
 
 from mazzo.games.maraffa.moves import Contract
 from mazzo.games.maraffa.options import TrionfoAuction
-from mazzo.games.maraffa.trionfo_state import NO_SEAT, PASSED, SEATS
+from mazzo.games.maraffa.trionfo.state import NO_SEAT, PASSED, SEATS
 
 _EVERYONE: Final = (1 << SEATS) - 1
 _TOP: Final = Contract.MASO_DEI_MASI

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from mazzo.games.maraffa.events import CardPlayed, TrickWon
-from mazzo.games.maraffa.trionfo_state import DealScore
+from mazzo.games.maraffa.trionfo.state import DealScore
 
 
 class DealDealt(NamedTuple):

@@ -41,8 +41,8 @@ from mazzo.games.maraffa.cards import BIT, DECK, SUIT, SUIT_MASK, THIRDS, cards_
 from mazzo.games.maraffa.moves import Contract
 from mazzo.games.maraffa.options import TrionfoAuction
 from mazzo.games.maraffa.scoring import LAST_TRICK_THIRDS
-from mazzo.games.maraffa.trionfo_scoring import decide, signori_mask
-from mazzo.games.maraffa.trionfo_state import (
+from mazzo.games.maraffa.trionfo.scoring import decide, signori_mask
+from mazzo.games.maraffa.trionfo.state import (
     NO_CARD,
     NO_SEAT,
     PASSED,
@@ -51,8 +51,8 @@ from mazzo.games.maraffa.trionfo_state import (
     TPhase,
     TrionfoState,
 )
-from mazzo.games.maraffa.trionfo_validate import validate
-from mazzo.games.maraffa.trionfo_view import TrionfoView
+from mazzo.games.maraffa.trionfo.validate import validate
+from mazzo.games.maraffa.trionfo.view import TrionfoView
 
 V = "view.maraffa."
 VT: Final = V + "trionfo."

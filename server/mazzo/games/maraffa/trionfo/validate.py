@@ -3,7 +3,7 @@
 Nothing in a hand-built state is trusted: the 40 cards exactly once, an auction the
 rules could have produced, a declaration that fits the contract, hand sizes that fit
 the tricks, a deal that would not already have ended, totals that sum to 0. Errors
-name the wire field at fault, as validate.py does for the other forms.
+name the wire field at fault, as ../validate.py does for the other forms.
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ from mazzo.games.maraffa.cards import BIT, DECK, IN_DECK, SUIT
 from mazzo.games.maraffa.moves import Contract
 from mazzo.games.maraffa.options import SignalSet
 from mazzo.games.maraffa.state import HandScore
-from mazzo.games.maraffa.trionfo import CORE_LEAD_SIGNALS, check_options
-from mazzo.games.maraffa.trionfo_auction import Auction, AuctionError, replay
-from mazzo.games.maraffa.trionfo_scoring import (
+from mazzo.games.maraffa.trionfo.auction import Auction, AuctionError, replay
+from mazzo.games.maraffa.trionfo.rules import CORE_LEAD_SIGNALS, check_options
+from mazzo.games.maraffa.trionfo.scoring import (
     deal_score,
     outcome,
     payments,
     seat_of_play,
     trick_leaders,
 )
-from mazzo.games.maraffa.trionfo_state import (
+from mazzo.games.maraffa.trionfo.state import (
     CARDS_EACH,
     NO_CARD,
     NO_SEAT,

@@ -1,11 +1,11 @@
 """The state of a Trionfo match (Maraffa for five, maraffa-forms.md A), as immutable values.
 
-As in the four-player engine (state.py), ``TrionfoState`` holds what changes move by
+As in the four-player engine (../state.py), ``TrionfoState`` holds what changes move by
 move and ``TrionfoTable`` what changes at most once a deal; hands are 40-bit masks
-(cards.py) and the deal's tricks are the flat list of cards played. Whatever follows
+(../cards.py) and the deal's tricks are the flat list of cards played. Whatever follows
 from other fields is not stored, so that it cannot disagree with them: the seat of
 each speech of the auction, the declarer and the contract follow from the speeches
-(trionfo_auction.py), and the partner (*amico*) is whoever holds or played the
+(auction.py), and the partner (*amico*) is whoever holds or played the
 called card.
 """
 
@@ -110,7 +110,7 @@ class TrionfoState(NamedTuple):
     table: TrionfoTable
     phase: TPhase
     to_act: int
-    #: One mask per seat (cards.py).
+    #: One mask per seat (../cards.py).
     hands: tuple[int, ...]
     #: Every speech of the auction in order: a contract level, or PASSED.
     bids: tuple[int, ...] = ()

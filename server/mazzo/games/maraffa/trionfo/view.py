@@ -15,8 +15,8 @@ from mazzo.core.errors import InvalidArgument
 from mazzo.games.maraffa.cards import BIT, cards_of
 from mazzo.games.maraffa.state import Trick
 from mazzo.games.maraffa.tricks import winning_index
-from mazzo.games.maraffa.trionfo_scoring import amico_of, auction_of, called_card_played
-from mazzo.games.maraffa.trionfo_state import (
+from mazzo.games.maraffa.trionfo.scoring import amico_of, auction_of, called_card_played
+from mazzo.games.maraffa.trionfo.state import (
     NO_SEAT,
     SEATS,
     TPhase,

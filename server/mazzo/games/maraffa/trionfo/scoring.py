@@ -15,8 +15,8 @@ from mazzo.games.maraffa.moves import Contract
 from mazzo.games.maraffa.scoring import LAST_TRICK_THIRDS
 from mazzo.games.maraffa.state import HandScore
 from mazzo.games.maraffa.tricks import winning_index
-from mazzo.games.maraffa.trionfo_auction import Auction, replay
-from mazzo.games.maraffa.trionfo_state import (
+from mazzo.games.maraffa.trionfo.auction import Auction, replay
+from mazzo.games.maraffa.trionfo.state import (
     NO_CARD,
     NO_SEAT,
     SEATS,
@@ -31,7 +31,7 @@ from mazzo.games.maraffa.trionfo_state import (
 SIX_POINTS: Final = 18
 #: One whole card point, in thirds: under MASO the opponents may not reach it first.
 ONE_POINT: Final = 3
-#: Per card id: 256 for an ace, 1 for a card worth one third (as in scoring.py).
+#: Per card id: 256 for an ace, 1 for a card worth one third (as in ../scoring.py).
 _COUNT: Final = [256 if c in ACES else THIRDS[c] for c in range(54)]
 #: What each popolo member pays (or receives) per contract when the declarer is alone:
 #: the declarer gets four times as much (A.6.3).

@@ -1,7 +1,7 @@
 """Trionfo, Maraffa for five (maraffa-forms.md A): deal, legal moves and apply.
 
 Pure functions over immutable ``TrionfoState`` values, built like the four-player
-engine (rules.py), whose card tables, move values and trick helpers it shares: an
+engine (../rules.py), whose card tables, move values and trick helpers it shares: an
 auction of four rising bids, the declaration of trumps and of a called card whose
 holder is the declarer's secret partner, eight tricks of five cards, and payments per
 seat. ``apply`` checks every move and carries out every step that needs no decision:
@@ -43,8 +43,8 @@ from mazzo.games.maraffa.options import (
 from mazzo.games.maraffa.rules import LEAD_CORE_PLAYS, PLAIN_PLAYS, listed
 from mazzo.games.maraffa.scoring import LAST_TRICK_THIRDS
 from mazzo.games.maraffa.tricks import winning_index
-from mazzo.games.maraffa.trionfo_auction import replay
-from mazzo.games.maraffa.trionfo_events import (
+from mazzo.games.maraffa.trionfo.auction import replay
+from mazzo.games.maraffa.trionfo.events import (
     AuctionWon,
     BidMade,
     BidPassed,
@@ -56,8 +56,8 @@ from mazzo.games.maraffa.trionfo_events import (
     TrionfoEvent,
     TrionfoMatchOver,
 )
-from mazzo.games.maraffa.trionfo_scoring import auction_of, deal_score, outcome
-from mazzo.games.maraffa.trionfo_state import (
+from mazzo.games.maraffa.trionfo.scoring import auction_of, deal_score, outcome
+from mazzo.games.maraffa.trionfo.state import (
     NO_CARD,
     NO_SEAT,
     PASSED,

@@ -23,9 +23,9 @@ from mazzo.games.maraffa.cards import DECK, mask_of
 from mazzo.games.maraffa.moves import Contract
 from mazzo.games.maraffa.options import Options
 from mazzo.games.maraffa.state import HandScore
-from mazzo.games.maraffa.trionfo_auction import replay
-from mazzo.games.maraffa.trionfo_scoring import trick_leaders
-from mazzo.games.maraffa.trionfo_state import (
+from mazzo.games.maraffa.trionfo.auction import replay
+from mazzo.games.maraffa.trionfo.scoring import trick_leaders
+from mazzo.games.maraffa.trionfo.state import (
     CARDS_EACH,
     NO_CARD,
     NO_SEAT,
@@ -37,7 +37,7 @@ from mazzo.games.maraffa.trionfo_state import (
     TrionfoState,
     TrionfoTable,
 )
-from mazzo.games.maraffa.trionfo_validate import validate
+from mazzo.games.maraffa.trionfo.validate import validate
 
 
 def speeches(text: str) -> tuple[int, ...]:
