@@ -15,7 +15,6 @@ from __future__ import annotations
 from functools import cache
 
 import grimp
-import pytest
 
 #: Top to bottom: a module may import from its own layer and the layers below it. A
 #: layer is a list of modules, each with its submodules (``mazzo``: the package's
@@ -39,23 +38,11 @@ LAYERS: list[list[str]] = [
     ["mazzo", "mazzo.buildinfo", "mazzo.freshness"],
 ]
 
-#: Known upward imports still to remove, each with its issue.
-EXCEPTIONS = {
-    # issue 32: service→viewer, next step (the viewer's routes on the service's HTTP
-    # port, and viewer.web's use of the service's private _body, _status_response).
-    ("mazzo.service.rest", "mazzo.viewer.web"),
-    ("mazzo.viewer.web", "mazzo.service.rest"),
-}
-
 
 @cache
 def graph() -> grimp.ImportGraph:
-    """Every import of the package's modules but the ``EXCEPTIONS``."""
-    g = grimp.build_graph("mazzo", cache_dir=None)
-    for importer, imported in EXCEPTIONS:
-        if g.direct_import_exists(importer=importer, imported=imported):
-            g.remove_import(importer=importer, imported=imported)
-    return g
+    """Every import of the package's modules."""
+    return grimp.build_graph("mazzo", cache_dir=None)
 
 
 def layer_of(module: str) -> int:
@@ -105,10 +92,3 @@ def test_no_import_from_a_lower_layer_to_a_higher_one() -> None:
         if layer_of(imported) < layer_of(importer)
     ]
     assert upward == [], "imports from a lower layer to a higher one:\n" + "\n".join(upward)
-
-
-@pytest.mark.parametrize("pair", sorted(EXCEPTIONS))
-def test_the_exceptions_are_still_needed(pair: tuple[str, str]) -> None:
-    """An exception whose import is gone is struck from the list."""
-    g = grimp.build_graph("mazzo", cache_dir=None)
-    assert g.direct_import_exists(importer=pair[0], imported=pair[1])

@@ -669,6 +669,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         from mazzo.service import logs
         from mazzo.service.server import PortInUseError, serve
+        from mazzo.viewer.web import service_routes
 
         logs.configure(args.log_format)
         http_port = None if args.no_http else args.http_port
@@ -698,7 +699,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             asyncio.run(
                 serve(
-                    args.host, args.port, http_port, args.access_log, args.reuse_port, tls, sealer
+                    args.host,
+                    args.port,
+                    http_port,
+                    args.access_log,
+                    args.reuse_port,
+                    tls,
+                    sealer,
+                    service_routes(),  # the replay viewer beside the API (docs/viewer.md)
                 )
             )
         except PortInUseError as e:

@@ -29,6 +29,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from mazzo.viewer.frames import frames_of
+from mazzo.viewer.web import service_routes
 from tests.viewer.test_frames import truth
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -309,7 +310,7 @@ def service_http() -> Iterator[str]:
     done = threading.Event()
 
     async def run() -> None:
-        running, _ = await start_server("127.0.0.1", 0, http_port=0)
+        running, _ = await start_server("127.0.0.1", 0, http_port=0, http_routes=service_routes())
         started.put(f"http://127.0.0.1:{running.http_port}")
         while not done.is_set():
             await asyncio.sleep(0.05)

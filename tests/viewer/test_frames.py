@@ -26,6 +26,7 @@ from mazzo.service.server import start_server, stop_server
 from mazzo.v1 import game_pb2
 from mazzo.viewer import frames as frames_module
 from mazzo.viewer.frames import FRAME_FLOOR_BYTES, frames_of
+from mazzo.viewer.web import service_routes
 
 
 def card_names(value: Any) -> Counter[str]:
@@ -116,7 +117,7 @@ def test_every_frame_shows_the_hands_and_each_seat_only_its_view(records: list[A
 
 @pytest_asyncio.fixture
 async def http() -> AsyncIterator[httpx.AsyncClient]:
-    running, _ = await start_server("127.0.0.1", 0, http_port=0)
+    running, _ = await start_server("127.0.0.1", 0, http_port=0, http_routes=service_routes())
     base = f"http://127.0.0.1:{running.http_port}"
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         yield client
@@ -226,3 +227,42 @@ def test_mazzo_view_lists_the_files_matches(view_server: str, records: list[Any]
     reply = httpx.get(view_server + "records/4", timeout=30)
     assert reply.json()["id"] == records[4]["id"]
     assert httpx.get(view_server + "records/99", timeout=30).status_code == 400
+
+
+def test_mazzo_serve_adds_the_viewer_and_the_bare_service_knows_nothing_of_it(
+    records: list[Any],
+) -> None:
+    """The service does not import the viewer (docs/architecture.md): ``mazzo serve``
+    passes its routes in, and a server started without them answers 404 there."""
+    import asyncio
+    import os
+    import subprocess
+    import sys
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mazzo", "serve", "--port", "0", "--http-port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # gRPC
+        http_port = int(server.stdout.readline().split()[-1].rsplit(":", 1)[1])
+        reply = httpx.post(f"http://127.0.0.1:{http_port}/viewer/frames", json=records[0])
+        assert reply.status_code == 200 and reply.json()["frames"]
+    finally:
+        server.terminate()
+        server.wait(30)
+
+    async def bare() -> int:
+        running, _ = await start_server("127.0.0.1", 0, http_port=0)
+        try:
+            url = f"http://127.0.0.1:{running.http_port}/viewer/frames"
+            async with httpx.AsyncClient() as client:
+                return (await client.post(url, json=records[0])).status_code
+        finally:
+            await stop_server(running, grace=0.5)
+
+    assert asyncio.run(bare()) == 404

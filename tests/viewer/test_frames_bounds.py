@@ -26,6 +26,7 @@ from mazzo.v1.game_service_pb2_grpc import GameServiceStub
 from mazzo.viewer import frames as frames_module
 from mazzo.viewer import pool
 from mazzo.viewer.frames import FRAME_FLOOR_BYTES, MAX_VIEW_MOVES, check_bounds, frames_body
+from mazzo.viewer.web import service_routes
 
 
 def _burraco(hands: int) -> dict[str, Any]:
@@ -50,7 +51,7 @@ def thousand_moves() -> dict[str, Any]:
 
 @pytest_asyncio.fixture
 async def server() -> AsyncIterator[Running]:
-    running, _ = await start_server("127.0.0.1", 0, http_port=0)
+    running, _ = await start_server("127.0.0.1", 0, http_port=0, http_routes=service_routes())
     yield running
     await stop_server(running, grace=0.5)
 

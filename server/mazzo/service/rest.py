@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from importlib import resources
@@ -29,14 +29,13 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from mazzo.core.errors import InvalidArgument, RulesError
 from mazzo.service.errors import SHUTTING_DOWN, Admission, busy_status, retry_seconds, status_of
 from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
 from mazzo.service.metrics import Metrics
 from mazzo.service.simulator import SEARCH_METHODS, Busy
-from mazzo.viewer.web import viewer_routes
 
 log = logging.getLogger("mazzo.rest")
 
@@ -88,7 +87,7 @@ def _json(message: Message, status: int = 200) -> Response:
     return Response(json_format.MessageToJson(message, indent=None), status, media_type=JSON)
 
 
-def _status_response(status: status_pb2.Status, http_status: int | None = None) -> Response:
+def status_response(status: status_pb2.Status, http_status: int | None = None) -> Response:
     """``status`` as JSON; one that says when to retry (a ``google.rpc.RetryInfo``: a full
     pool) is 429 with Retry-After. gRPC's RESOURCE_EXHAUSTED for a message over its size
     limit has none, and has no HTTP form: a body over the limit is 413."""
@@ -151,7 +150,7 @@ def _endpoint(
             response = await respond(request)
         elif not admission.enter():  # draining: as over gRPC, the client retries elsewhere
             status = status_pb2.Status(code=code_pb2.UNAVAILABLE, message=SHUTTING_DOWN)
-            response = _status_response(status)
+            response = status_response(status)
         else:
             try:
                 response = await respond(request)
@@ -171,16 +170,16 @@ def _endpoint(
                 reply = await handler(message, None)
                 return await _answer(reply, pool)
         except RulesError as e:
-            return _status_response(status_of(e))
+            return status_response(status_of(e))
         except Busy as e:
-            return _status_response(busy_status(e))
+            return status_response(busy_status(e))
         except Exception:
             log.exception(
                 "unexpected error in %s",
                 rule.method.full_name,
                 extra={"request_id": current_request_id()},
             )
-            return _status_response(
+            return status_response(
                 status_pb2.Status(code=code_pb2.INTERNAL, message="internal error")
             )
 
@@ -189,7 +188,7 @@ def _endpoint(
         message = request_class()
         try:
             if rule.body == "*":
-                raw = await _body(request)
+                raw = await read_body(request)
                 if isinstance(raw, Response):
                     return raw
                 if raw.strip():
@@ -200,13 +199,13 @@ def _endpoint(
                 json_format.ParseDict({name: value}, message)
         except (json_format.ParseError, ValueError) as e:  # ValueError: not UTF-8
             bad = InvalidArgument("body", f"not a valid {request_class.__name__} in JSON: {e}")
-            return _status_response(status_of(bad))
+            return status_response(status_of(bad))
         return message
 
     return endpoint
 
 
-async def _body(request: Request) -> bytes | Response:
+async def read_body(request: Request) -> bytes | Response:
     """The request's JSON body, or the refusal: 415 for a body that is not JSON, 413 for
     one over ``MAX_BODY_BYTES`` (told by its length, or found while reading, before
     the rest is read), 408 for one that does not arrive within ``BODY_SECONDS``, 499
@@ -228,12 +227,12 @@ async def _body(request: Request) -> bytes | Response:
                 chunks.append(chunk)
     except TimeoutError:
         why = f"the body did not arrive within {BODY_SECONDS:g} s"
-        return _status_response(
+        return status_response(
             status_pb2.Status(code=code_pb2.DEADLINE_EXCEEDED, message=f"body: {why}"), 408
         )
     except ClientDisconnect:  # the client's doing, not an error of ours: CANCELLED, 499
         why = "the client closed the connection before its body arrived"
-        return _status_response(
+        return status_response(
             status_pb2.Status(code=code_pb2.CANCELLED, message=f"body: {why}"), 499
         )
     return b"".join(chunks)
@@ -241,7 +240,7 @@ async def _body(request: Request) -> bytes | Response:
 
 def _refusal(http_status: int, field: str, reason: str) -> Response:
     """An INVALID_ARGUMENT status with its field violation, under ``http_status``."""
-    return _status_response(status_of(InvalidArgument(field, reason)), http_status)
+    return status_response(status_of(InvalidArgument(field, reason)), http_status)
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
@@ -250,11 +249,11 @@ async def _not_found(request: Request, exc: Exception) -> Response:
         status = status_pb2.Status(
             code=code_pb2.UNIMPLEMENTED, message=f"{request.method} is not allowed here"
         )
-        response = _status_response(status)
+        response = status_response(status)
         response.headers.update(exc.headers or {})
         return response
     message = f"no route for {request.method} {request.url.path}"
-    return _status_response(status_pb2.Status(code=code_pb2.NOT_FOUND, message=message))
+    return status_response(status_pb2.Status(code=code_pb2.NOT_FOUND, message=message))
 
 
 def openapi_document() -> bytes:
@@ -269,11 +268,13 @@ def build_app(
     serving: Callable[[], bool] = lambda: True,
     pool: JsonPool | None = None,
     admission: Admission | None = None,
+    extra_routes: Sequence[BaseRoute] = (),
 ) -> Starlette:
     """A Starlette app serving every annotated RPC of ``service`` through ``servicer``,
     the API's OpenAPI document at ``/openapi.json``, Prometheus metrics at
     ``/metrics``, for HTTP-only probes ``/healthz`` (503 while shutting down), and
-    the replay viewer under ``/viewer/`` (docs/viewer.md).
+    and ``extra_routes`` (``mazzo serve`` adds the replay viewer's, docs/viewer.md: the
+    service itself knows nothing of it).
     Large bodies and answers are converted in ``pool`` when one is given; with
     ``admission``, calls share the gRPC side's drain (refused with 503 once it starts,
     waited for while in flight)."""
@@ -290,7 +291,7 @@ def build_app(
     async def prometheus(request: Request) -> Response:
         return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
-    routes = [
+    routes: list[BaseRoute] = [
         Route(
             rule.path,
             _endpoint(rule, getattr(servicer, rule.method.name), metrics, pool, admission),
@@ -301,5 +302,5 @@ def build_app(
     routes.append(Route("/openapi.json", openapi, methods=["GET"]))
     routes.append(Route("/metrics", prometheus, methods=["GET"]))
     routes.append(Route("/healthz", healthz, methods=["GET"]))
-    routes += viewer_routes(_body, lambda e: _status_response(status_of(e)))
+    routes += extra_routes
     return Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found})

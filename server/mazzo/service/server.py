@@ -8,6 +8,7 @@ import logging
 import signal
 import socket
 import ssl
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ import uvicorn
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from opentelemetry.trace import Tracer
+from starlette.routing import BaseRoute
 
 from mazzo import __version__
 from mazzo.buildinfo import current
@@ -118,6 +120,7 @@ async def start_server(
     tls: Tls | None = None,
     sealer: Sealer | None = None,
     http_limits: HttpLimits = HTTP_LIMITS,
+    http_routes: Sequence[BaseRoute] = (),
 ) -> tuple[Running, int]:
     """Start serving; returns the server and its gRPC port (``port=0`` picks one).
 
@@ -126,7 +129,8 @@ async def start_server(
     shares the ports with the other workers of ``--workers``; ``tracer`` makes a span
     of every RPC (tracing.py); ``tls`` serves both over TLS (mutual with a client CA);
     ``sealer`` seals and opens states with the server's keys (sealing.py);
-    ``http_limits`` bounds HTTP connections (http_connections.py).
+    ``http_limits`` bounds HTTP connections (http_connections.py); ``http_routes`` are
+    served beside the API (``mazzo serve``: the replay viewer's).
     """
     metrics = Metrics()
     interceptor = DomainErrorInterceptor(metrics, access_log, tracer)
@@ -156,7 +160,7 @@ async def start_server(
     running = Running(server, bound, health_servicer, service, interceptor.admission)
     if http_port is not None:
         try:
-            await _start_http(running, host, http_port, reuse_port, tls, http_limits)
+            await _start_http(running, host, http_port, reuse_port, tls, http_limits, http_routes)
         except BaseException:
             await server.stop(None)
             raise
@@ -170,8 +174,10 @@ async def _start_http(
     reuse_port: bool,
     tls: Tls | None = None,
     limits: HttpLimits = HTTP_LIMITS,
+    routes: Sequence[BaseRoute] = (),
 ) -> None:
-    """HTTP/JSON on the same event loop, through the same servicer (HTTPS with ``tls``)."""
+    """HTTP/JSON on the same event loop, through the same servicer (HTTPS with ``tls``),
+    with ``routes`` besides the API's."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -189,6 +195,7 @@ async def _start_http(
         lambda: not running.stopping,
         running.service.simulator,
         running.admission,
+        routes,
     )
     secure: dict[str, Any] = {}
     if tls is not None:
@@ -243,13 +250,15 @@ async def serve(
     reuse_port: bool = False,
     tls: Tls | None = None,
     sealer: Sealer | None = None,
+    http_routes: Sequence[BaseRoute] = (),
 ) -> None:
-    """Serve until SIGTERM or SIGINT, then shut down gracefully."""
+    """Serve until SIGTERM or SIGINT, then shut down gracefully; ``http_routes`` are
+    served beside the HTTP API."""
     build = current()
     log.info("mazzo %s (%s)", __version__, build.describe(), extra={"build": build.label})
     tracer = configured_tracer()
     running, bound = await start_server(
-        host, port, http_port, access_log, reuse_port, tracer, tls, sealer
+        host, port, http_port, access_log, reuse_port, tracer, tls, sealer, HTTP_LIMITS, http_routes
     )
     if sealer is not None:
         log.info(

@@ -30,6 +30,8 @@ from starlette.routing import Route
 
 from mazzo.core.errors import InvalidArgument, RulesError
 from mazzo.referee.records import Json, read_records
+from mazzo.service.errors import status_of
+from mazzo.service.rest import read_body, status_response
 from mazzo.viewer import pool
 
 JSON = "application/json"
@@ -168,15 +170,21 @@ def summary(index: int, record: Json) -> Json:
     }
 
 
+def refuse(e: RulesError) -> Response:
+    """A refusal as the REST API writes it (the same JSON Status and HTTP code)."""
+    return status_response(status_of(e))
+
+
+def service_routes() -> list[Route]:
+    """The viewer's routes on the service's HTTP port (``mazzo serve``): frames of a
+    posted record, and the page."""
+    return viewer_routes(read_body, refuse)
+
+
 def records_routes(load: Callable[[], tuple[str, list[Json]]]) -> list[Route]:
     """The viewer's routes over a list of records: ``GET /viewer/records`` (their
     summaries) and ``GET /viewer/records/{index}`` (one match's frames). ``load`` gives
     the list's name and records, asked again at each request."""
-    from mazzo.service.errors import status_of
-    from mazzo.service.rest import _body, _status_response
-
-    def refuse(e: RulesError) -> Response:
-        return _status_response(status_of(e))
 
     async def records(request: Request) -> Response:
         name, found = load()
@@ -190,7 +198,7 @@ def records_routes(load: Callable[[], tuple[str, list[Json]]]) -> list[Route]:
             return refuse(InvalidArgument("index", f"the file has matches 0..{len(found) - 1}"))
         return await frames_response(request, found[index], refuse)
 
-    routes = viewer_routes(_body, refuse, records)
+    routes = viewer_routes(read_body, refuse, records)
     routes.append(Route("/viewer/records/{index:int}", one, methods=["GET"]))
     return routes
 
