@@ -18,13 +18,13 @@ import asyncio
 import collections
 import json
 import os
-import subprocess
 import sys
 import time
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hostile_frames import Watch
+from mazzo.ops.replicas import start_replica
 
 HALF_HEAD = b"GET /v1/games HTTP/1.1\r\nHost: x\r\n"
 PROBE = b"GET /v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
@@ -82,17 +82,9 @@ def main() -> int:
     parser.add_argument("--half", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=14.0)
     args = parser.parse_args()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "mazzo", "serve", "--port", "0", "--http-port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    replica = start_replica()
+    server, grpc_port, http_port = replica.process, replica.grpc_port, replica.http_port
     try:
-        assert server.stdout is not None
-        grpc_port = int(server.stdout.readline().split()[-1].rsplit(":", 1)[1])
-        http_port = int(server.stdout.readline().split()[-1].rsplit(":", 1)[1])
         watch = Watch(server.pid, grpc_port, 4000.0)
         report = asyncio.run(attack(http_port, args.silent, args.half, args.seconds))
         watch.stop.set()

@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -30,6 +29,7 @@ import grpc
 import httpx
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from mazzo.ops.replicas import start_replica
 from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1.game_service_pb2_grpc import GameServiceStub
 
@@ -156,17 +156,9 @@ def post(http_port: int, body: bytes, query: str, encoding: str, timeout: float)
 
 
 def run(record: bytes, cases: list[str], timeout: float, kill_at_mib: float) -> dict[str, Any]:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "mazzo", "serve", "--port", "0", "--http-port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    replica = start_replica()
+    server, grpc_port, http_port = replica.process, replica.grpc_port, replica.http_port
     try:
-        assert server.stdout is not None
-        grpc_port = int(server.stdout.readline().split()[-1].rsplit(":", 1)[1])
-        http_port = int(server.stdout.readline().split()[-1].rsplit(":", 1)[1])
         watch = Watch(server.pid, grpc_port, kill_at_mib)
         time.sleep(1.0)
         report: dict[str, Any] = {"idle": watch.figures()}

@@ -31,6 +31,7 @@ import grpc
 import httpx
 from google.protobuf import json_format
 
+from mazzo.ops.replicas import start_replica
 from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1 import game_service_pb2_grpc as gs_grpc
 
@@ -39,17 +40,8 @@ BODY_BYTES = 40 * 1024
 
 def start_server() -> tuple[subprocess.Popen[str], int, int]:
     """``mazzo serve`` on free ports: the process, its gRPC and HTTP ports."""
-    command = [sys.executable, "-m", "mazzo", "serve", "--port", "0", "--http-port", "0"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    ports = []
-    while len(ports) < 2:
-        line = process.stdout.readline()
-        if not line:
-            raise RuntimeError("the server did not start")
-        if "serving" in line:
-            ports.append(int(line.rsplit(":", 1)[1]))
-    return process, ports[0], ports[1]
+    replica = start_replica()
+    return replica.process, replica.grpc_port, replica.http_port
 
 
 def cpu_model() -> str:

@@ -19,6 +19,7 @@ import pytest_asyncio
 
 from mazzo.codec import CODECS
 from mazzo.games.registry import rules_for
+from mazzo.ops.replicas import start_replica
 from mazzo.referee.records import to_json
 from mazzo.referee.replay import replay
 from mazzo.service.rest import MAX_BODY_BYTES
@@ -235,26 +236,15 @@ def test_mazzo_serve_adds_the_viewer_and_the_bare_service_knows_nothing_of_it(
     """The service does not import the viewer (docs/architecture.md): ``mazzo serve``
     passes its routes in, and a server started without them answers 404 there."""
     import asyncio
-    import os
-    import subprocess
-    import sys
 
-    server = subprocess.Popen(
-        [sys.executable, "-m", "mazzo", "serve", "--port", "0", "--http-port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    server = start_replica()
     try:
-        assert server.stdout is not None
-        server.stdout.readline()  # gRPC
-        http_port = int(server.stdout.readline().split()[-1].rsplit(":", 1)[1])
+        http_port = server.http_port
         reply = httpx.post(f"http://127.0.0.1:{http_port}/viewer/frames", json=records[0])
         assert reply.status_code == 200 and reply.json()["frames"]
     finally:
-        server.terminate()
-        server.wait(30)
+        server.process.terminate()
+        server.process.wait(30)
 
     async def bare() -> int:
         running, _ = await start_server("127.0.0.1", 0, http_port=0)

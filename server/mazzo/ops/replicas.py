@@ -48,7 +48,10 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _start_replica() -> Replica:
+def start_replica() -> Replica:
+    """``mazzo serve`` in a process of its own on free gRPC and HTTP ports (the
+    fleet's replicas, the hostile-client scripts, the tests); stop it with
+    ``process.terminate()``."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "mazzo", "serve", "--port", "0", "--http-port", "0"],
         stdout=subprocess.PIPE,
@@ -141,7 +144,7 @@ def fleet(replicas: int) -> Iterator[Fleet]:
     envoy: subprocess.Popen[bytes] | None = None
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            started = [_start_replica() for _ in range(replicas)]
+            started = [start_replica() for _ in range(replicas)]
             port, admin = free_port(), free_port()
             config = Path(tmp) / "envoy.yaml"
             config.write_text(
