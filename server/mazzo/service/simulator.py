@@ -25,12 +25,9 @@ ends with the server, even a server that was killed.
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import multiprocessing
 import os
 import pickle
-import signal
-import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -53,6 +50,7 @@ from mazzo.players.playout import (
     play_units,
     units_of,
 )
+from mazzo.service.lifetime import die_with
 
 #: Chunks per process: enough to even out unequal units, few enough to keep the
 #: cost of sending samples to the pool small.
@@ -91,7 +89,6 @@ RETRY_SECONDS = 1
 _SEARCH_MESSAGES = frozenset(
     f"mazzo.v1.{method}{kind}" for method in SEARCH_METHODS for kind in ("Request", "Response")
 )
-_PR_SET_PDEATHSIG = 1
 
 T = TypeVar("T")
 
@@ -146,21 +143,9 @@ class Gate:
                 self.in_flight -= 1
 
 
-def _die_with(parent: int) -> None:
-    """End this process when ``parent`` ends, even killed or without its exit handlers:
-    a pool process waits for work on a pipe it also holds open for writing, so it
-    would otherwise wait forever. Linux's PR_SET_PDEATHSIG (tied to the thread that
-    started the process: the server's event loop); elsewhere the pool is joined at a
-    normal exit only."""
-    if sys.platform == "linux":
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() != parent:  # it ended before that
-        os._exit(0)
-
-
 def _ready(niceness: int, parent: int) -> None:
     """In each new process: ended with the server, and nicer than it if asked."""
-    _die_with(parent)
+    die_with(parent)
     if niceness > 0:
         os.nice(niceness)
 

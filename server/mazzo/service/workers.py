@@ -9,13 +9,14 @@ supervises: it restarts a worker that dies and passes SIGTERM on for a graceful 
 
 from __future__ import annotations
 
-import ctypes
 import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
+
+from mazzo.service.lifetime import die_with
 
 POLL_SECONDS = 0.2
 STOP_TIMEOUT = 30.0
@@ -45,7 +46,7 @@ def run_workers(
 
     def start() -> subprocess.Popen[bytes]:
         """A worker, returned once it serves (it announces each port on stdout)."""
-        child = subprocess.Popen(command, stdout=subprocess.PIPE, preexec_fn=_die_with_parent)
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, preexec_fn=die_with)
         assert child.stdout is not None
         for _ in range(1 if http_port is None else 2):
             if b"serving" not in child.stdout.readline():
@@ -89,13 +90,6 @@ def run_workers(
     print("mazzo: shutting down", flush=True)
     _stop(children)
     return 0
-
-
-def _die_with_parent() -> None:
-    """In the worker, before it runs: SIGTERM it if the parent dies, even by SIGKILL,
-    so that no worker is left holding the ports (Linux prctl PR_SET_PDEATHSIG)."""
-    PR_SET_PDEATHSIG = 1
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _stop(children: list[subprocess.Popen[bytes]]) -> None:

@@ -14,19 +14,17 @@ refused at once (``Busy``: HTTP 429, docs/viewer.md) rather than queued without 
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import functools
 import json
 import multiprocessing
 import os
-import signal
-import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from mazzo.core.errors import InvalidArgument
+from mazzo.service.lifetime import die_with
 from mazzo.viewer.frames import frames_body
 
 #: Processes building frames: one. Frames are the viewer's convenience; the cores are
@@ -36,23 +34,10 @@ PROCESSES = 1
 WAITING = 3
 #: How long a refused client is asked to wait before it tries again.
 RETRY_SECONDS = 5
-_PR_SET_PDEATHSIG = 1
 
 
 class Busy(Exception):
     """Every process is building and ``WAITING`` requests already wait."""
-
-
-def _die_with(parent: int) -> None:
-    """End this process when ``parent`` ends, even killed or without its exit handlers
-    (SIGTERM, ``os._exit``): a pool process waits for work on a pipe it also holds open
-    for writing, so it would otherwise wait forever. Linux's PR_SET_PDEATHSIG (tied to
-    the thread that started the process: the server's event loop); elsewhere the pool
-    is joined at a normal exit only."""
-    if sys.platform == "linux":
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() != parent:  # it ended before that
-        os._exit(0)
 
 
 def _ready(niceness: int, parent: int) -> None:
@@ -61,7 +46,7 @@ def _ready(niceness: int, parent: int) -> None:
     from mazzo.codec import CODECS
     from mazzo.games.registry import rules_for
 
-    _die_with(parent)
+    die_with(parent)
     if niceness > 0:
         os.nice(niceness)
     for game in CODECS:
