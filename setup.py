@@ -41,7 +41,23 @@ COMPILED = ("mazzo/core", "mazzo/games", "mazzo/codec")
 #: reference the fast closure finder is checked against; the facade's generic frozen
 #: dataclass fails to build its class when compiled (AttributeError on ``__dict__``),
 #: and is only read once per call anyway.
-KEEP_PURE = ("mazzo/games/ramino/reference.py", "mazzo/core/facade.py")
+KEEP_PURE = (
+    "mazzo/games/ramino/reference.py",
+    "mazzo/core/facade.py",
+    "mazzo/games/declaration.py",
+)
+#: The roles of a game's package (docs/architecture.md) that serve the viewer, the
+#: referee, the players and RL rather than each request, like the layers they serve:
+#: left as Python. The engine and its codec (``wire``, ``bounds``) are compiled.
+PURE_ROLES = ("declaration", "texts", "table", "records", "heuristic", "encoding", "chance")
+
+
+def _compiled(path: Path) -> bool:
+    relative = str(path.relative_to(SERVER))
+    in_game = relative.startswith("mazzo/games/") and path.parent.name != "games"
+    return relative not in KEEP_PURE and not (in_game and path.stem in PURE_ROLES)
+
+
 #: One group: one shared library (the top-level module mazzo_native__mypyc; mypyc
 #: cannot place it inside a package), so calls between compiled modules are native C
 #: calls; multi-file mode gives one C file per module, which ``BuildExtParallel``
@@ -69,7 +85,7 @@ def _sources() -> list[str]:
         str(path.relative_to(ROOT))
         for package in COMPILED
         for path in (SERVER / package).rglob("*.py")
-        if str(path.relative_to(SERVER)) not in KEEP_PURE
+        if _compiled(path)
     )
 
 

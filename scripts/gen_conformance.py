@@ -31,10 +31,9 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import code_pb2
 
-from mazzo.codec import CODECS
 from mazzo.core import fair
 from mazzo.core.errors import RulesError
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.service.errors import status_of
 from mazzo.service.game_service import GameService
 from mazzo.service.sealing import Key, Sealer

@@ -23,8 +23,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from mazzo.games.maraffa.encoding import CLAIM_ACTION
 from mazzo.rl import openspiel_game  # noqa: F401  (registers mazzo_maraffa)
-from mazzo.rl.maraffa_encoding import CLAIM_ACTION
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -6,7 +6,7 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from mazzo.codec import maraffa as codec
+from mazzo.games.maraffa import wire as codec
 from mazzo.games.maraffa.state import State
 from mazzo.v1 import game_pb2
 

@@ -19,7 +19,7 @@ from mazzo import __version__
 from mazzo.buildinfo import Build, compiled_modules, current
 from mazzo.freshness import SourcesFirst, stale_extensions, use_fresh_code
 
-PROBES = ("mazzo.games.maraffa.rules", "mazzo.codec.maraffa", "mazzo.core.cards")
+PROBES = ("mazzo.games.maraffa.rules", "mazzo.games.maraffa.wire", "mazzo.core.cards")
 
 
 def run(code: str, pure: bool) -> str:

@@ -12,15 +12,34 @@ and a failure names the file, line and chain to cut.
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
 from functools import cache
 
 import grimp
 
 #: Top to bottom: a module may import from its own layer and the layers below it. A
-#: layer is a list of modules, each with its submodules (``mazzo``: the package's
-#: ``__init__`` only). ``v1`` (generated protobuf)
-#: sits under ``codec``, its one user among the engines' layers: the games and core
-#: never see the wire.
+#: layer is a list of entries, each a module with its submodules (``mazzo``: the
+#: package's ``__init__`` only); ``*`` stands for any one name, so that a role of every
+#: game's package (``mazzo.games.*.wire``) has its layer. A module belongs to the
+#: entry that names it most closely (the most names), so ``mazzo.viewer.words`` sits
+#: under the viewer's other modules.
+#:
+#: A game's package is a slice through the layers (docs/architecture.md): its engine
+#: at the bottom (``mazzo.games``), its roles above the layers' bases that they build
+#: on, its declaration above its roles, and the registry above the declarations; the
+#: layers that look games up sit above the registry. ``v1`` (generated protobuf) sits
+#: under everything that sees the wire: the engines and core never do.
+GAME_ROLES = (
+    "wire",
+    "wire_forms",
+    "bounds",
+    "texts",
+    "table",
+    "records",
+    "heuristic",
+    "encoding",
+    "chance",
+)
 LAYERS: list[list[str]] = [
     ["mazzo.cli", "mazzo.__main__"],
     ["mazzo.bench"],  # measures everything below, through the CLI's `mazzo bench`
@@ -29,10 +48,23 @@ LAYERS: list[list[str]] = [
     ["mazzo.referee"],  # matches and tournaments, seats bots (builtin:policy from rl)
     ["mazzo.rl"],  # environments on the engines; its remote one calls the service
     ["mazzo.service"],  # gRPC and REST over the engines; Simulate plays players' playouts
-    ["mazzo.players"],  # builtin strategies: random, heuristic, pimc
-    ["mazzo.codec"],  # engines' values <-> the wire
+    ["mazzo.players"],  # builtin strategies: random, heuristic (each game's), pimc
+    ["mazzo.codec.bounds"],  # every game's list bounds, checked on every request
+    ["mazzo.games.registry"],  # the games this build serves
+    ["mazzo.games.*.declaration"],  # each game, declared once
+    [f"mazzo.games.{slot}.{role}" for role in GAME_ROLES for slot in ("*", "*.*")],
+    ["mazzo.games.declaration"],  # what a game declares
+    # The bases the games' roles build on: the codecs' shape and helpers, the viewer's
+    # words, RL's layouts and chance deals.
+    [
+        "mazzo.codec",
+        "mazzo.viewer.words",
+        "mazzo.viewer.phrases",
+        "mazzo.rl.layout",
+        "mazzo.rl.chance_deals",
+    ],
     ["mazzo.v1"],  # generated
-    ["mazzo.games"],
+    ["mazzo.games"],  # the engines
     ["mazzo.core"],
     # Which build runs, read at every `import mazzo`: below everything it may load.
     ["mazzo", "mazzo.buildinfo", "mazzo.freshness"],
@@ -45,14 +77,24 @@ def graph() -> grimp.ImportGraph:
     return grimp.build_graph("mazzo", cache_dir=None)
 
 
+def _names(entry: str, module: str) -> bool:
+    """Whether ``entry`` names ``module`` (itself or a package holding it)."""
+    want, have = entry.split("."), module.split(".")
+    if entry == "mazzo":
+        return module == "mazzo"
+    pairs = zip(have, want, strict=False)
+    return len(have) >= len(want) and all(fnmatchcase(h, w) for h, w in pairs)
+
+
 def layer_of(module: str) -> int:
-    """The index in ``LAYERS`` of the entry that is ``module`` or its package (``mazzo``
-    itself stands for its ``__init__`` alone)."""
+    """The index in ``LAYERS`` of the entry that names ``module`` most closely."""
+    best, closest = -1, -1
     for index, layer in enumerate(LAYERS):
         for entry in layer:
-            if module == entry or (entry != "mazzo" and module.startswith(entry + ".")):
-                return index
-    return -1
+            names = entry.count(".") + 1
+            if _names(entry, module) and names > closest:
+                best, closest = index, names
+    return best
 
 
 def imports() -> list[tuple[str, str]]:

@@ -40,11 +40,11 @@ from pathlib import Path
 
 import numpy as np
 
-from mazzo.codec import CODECS
-from mazzo.players.heuristic_maraffa import act as HEURISTIC
+from mazzo.games.maraffa.encoding import CLAIM_ACTION as CLAIM
+from mazzo.games.maraffa.encoding import LAYOUT
+from mazzo.games.maraffa.heuristic import act as HEURISTIC
+from mazzo.games.registry import CODECS
 from mazzo.rl import MazzoEnv
-from mazzo.rl.maraffa_encoding import CLAIM_ACTION as CLAIM
-from mazzo.rl.maraffa_encoding import LAYOUT
 from mazzo.rl.policy import save_policy
 from mazzo.rl.rewards import match_result
 from mazzo.v1 import bot_pb2

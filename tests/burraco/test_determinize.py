@@ -27,7 +27,7 @@ from collections import Counter
 
 import pytest
 
-from mazzo.codec import burraco as codec
+from mazzo.games.burraco import wire as codec
 from mazzo.games.burraco.determinize import determinize
 from mazzo.games.burraco.state import Stage, State
 from mazzo.games.burraco.validate import validate

@@ -22,10 +22,10 @@ from dataclasses import replace
 import grpc
 import pytest
 
-from mazzo.codec import burraco as codec
 from mazzo.core.cards import card
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.burraco import events as ev
+from mazzo.games.burraco import wire as codec
 from mazzo.games.burraco.determinize import determinize, moves_bound
 from mazzo.games.burraco.state import Stage, State
 from mazzo.games.burraco.view import View, view

@@ -15,10 +15,10 @@ from collections.abc import Callable
 import grpc
 import pytest
 
-from mazzo.codec import burraco as codec
 from mazzo.core.cards import card, cards
 from mazzo.core.errors import InvalidState
 from mazzo.games.burraco import rules
+from mazzo.games.burraco import wire as codec
 from mazzo.games.burraco.moves import DRAW, PICK_UP
 from mazzo.games.burraco.options import Options
 from mazzo.games.burraco.positions import position

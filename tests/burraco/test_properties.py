@@ -30,11 +30,11 @@ import pytest
 from hypothesis import HealthCheck, given, note, seed, settings
 from hypothesis import strategies as st
 
-from mazzo.codec import burraco as codec
 from mazzo.core.cards import code
 from mazzo.core.errors import IllegalMove
 from mazzo.games.burraco import events as ev
 from mazzo.games.burraco import rules
+from mazzo.games.burraco import wire as codec
 from mazzo.games.burraco.cards import DECK
 from mazzo.games.burraco.melds import Kind, interpret, meld_error, signature
 from mazzo.games.burraco.moves import (

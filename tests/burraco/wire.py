@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mazzo.codec import burraco as codec
+from mazzo.games.burraco import wire as codec
 from mazzo.games.burraco.moves import Move, parse
 from mazzo.games.burraco.state import State
 from mazzo.v1 import burraco_pb2, game_pb2

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from mazzo.codec import CODECS
 from mazzo.core.cards import card, code
 from mazzo.games.maraffa.cards import STRENGTH
+from mazzo.games.registry import CODECS
 from mazzo.v1 import game_pb2
 
 

@@ -3,9 +3,9 @@ must still encode as their own kind."""
 
 from __future__ import annotations
 
-from mazzo.codec import maraffa as codec
 from mazzo.core.cards import card
 from mazzo.games.maraffa import events as ev
+from mazzo.games.maraffa import wire as codec
 from mazzo.v1 import game_service_pb2
 
 _FIELD = 2

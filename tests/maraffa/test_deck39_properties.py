@@ -17,7 +17,6 @@ from typing import NamedTuple
 
 import pytest
 
-from mazzo.codec.maraffa import state_from_wire, state_to_wire
 from mazzo.core.cards import card, code
 from mazzo.core.errors import IllegalMove
 from mazzo.games.maraffa import events as ev
@@ -45,6 +44,7 @@ from mazzo.games.maraffa.options import (
 from mazzo.games.maraffa.state import Phase, State
 from mazzo.games.maraffa.validate import validate
 from mazzo.games.maraffa.view import view
+from mazzo.games.maraffa.wire import state_from_wire, state_to_wire
 from mazzo.v1 import game_pb2
 from tests.marks import LONG
 

@@ -25,10 +25,10 @@ import random
 
 import pytest
 
-from mazzo.codec.maraffa import view_from_wire, view_to_wire
 from mazzo.games.maraffa.determinize import determinize
 from mazzo.games.maraffa.validate import validate
 from mazzo.games.maraffa.view import View, view
+from mazzo.games.maraffa.wire import view_from_wire, view_to_wire
 from mazzo.v1 import game_pb2
 from tests.maraffa.determinize_helpers import Form, forms, hidden_places, random_views, replay
 

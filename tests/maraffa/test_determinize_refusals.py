@@ -14,7 +14,6 @@ import random
 import grpc
 import pytest
 
-from mazzo.codec.maraffa import view_from_wire, view_to_wire
 from mazzo.core.cards import card
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.maraffa import rules
@@ -24,6 +23,7 @@ from mazzo.games.maraffa.moves import Signal
 from mazzo.games.maraffa.options import Options, SignalSet, ThreePlayerForm
 from mazzo.games.maraffa.state import Phase, State
 from mazzo.games.maraffa.view import View, view
+from mazzo.games.maraffa.wire import view_from_wire, view_to_wire
 from mazzo.v1 import game_pb2
 from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1.game_service_pb2_grpc import GameServiceStub

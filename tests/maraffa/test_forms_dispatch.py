@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from mazzo.codec import MARAFFA_FORMS
 from mazzo.games.maraffa.game import FORMS, RULES, form_for, form_of
 from mazzo.games.maraffa.options import Options
+from mazzo.games.maraffa.wire_forms import FORMS as MARAFFA_FORMS
 
 
 def test_every_form_has_a_codec_and_every_count_a_form() -> None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from mazzo.codec import maraffa as codec
 from mazzo.core.cards import card, code
 from mazzo.core.errors import InvalidState
 from mazzo.games.maraffa import rules
+from mazzo.games.maraffa import wire as codec
 from mazzo.games.maraffa.cards import BIT, FOUR_OF_COINS, SUIT, cards_of, mask_of
 from mazzo.games.maraffa.moves import CLAIM, Signal
 from mazzo.games.maraffa.options import MarafonaRule, Options, Series, SignalSet

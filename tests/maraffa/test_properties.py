@@ -38,7 +38,6 @@ import pytest
 from hypothesis import HealthCheck, given, note, seed, settings
 from hypothesis import strategies as st
 
-from mazzo.codec.maraffa import state_from_wire, state_to_wire, view_to_wire
 from mazzo.core.cards import code, rank_of, suit_of
 from mazzo.core.errors import IllegalMove, NotAllowedNow
 from mazzo.games.maraffa import events as ev
@@ -67,6 +66,7 @@ from mazzo.games.maraffa.options import (
 from mazzo.games.maraffa.state import Phase, State
 from mazzo.games.maraffa.validate import validate
 from mazzo.games.maraffa.view import View, view
+from mazzo.games.maraffa.wire import state_from_wire, state_to_wire, view_to_wire
 from mazzo.v1 import game_pb2
 from tests.marks import LONG
 

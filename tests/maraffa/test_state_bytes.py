@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from mazzo.codec import maraffa as codec
 from mazzo.games.maraffa import rules
+from mazzo.games.maraffa import wire as codec
 from mazzo.games.maraffa.cards import IN_DECK
 from mazzo.games.maraffa.moves import Signal
 from mazzo.games.maraffa.options import (

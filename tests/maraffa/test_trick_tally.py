@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from mazzo.codec.maraffa import state_from_wire, state_to_wire
 from mazzo.games.maraffa import rules
 from mazzo.games.maraffa.options import Options, ThreePlayerForm
 from mazzo.games.maraffa.scoring import hand_scores, tally
 from mazzo.games.maraffa.state import Phase, State
+from mazzo.games.maraffa.wire import state_from_wire, state_to_wire
 from mazzo.v1 import game_pb2
 
 FORMS = [

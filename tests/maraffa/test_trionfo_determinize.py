@@ -22,7 +22,6 @@ import grpc
 import pytest
 from scipy.stats import chisquare
 
-from mazzo.codec import CODECS
 from mazzo.core.cards import card
 from mazzo.core.errors import InvalidArgument, NotAllowedNow, RulesError
 from mazzo.games.maraffa.cards import BIT, DECK, SUIT
@@ -42,6 +41,7 @@ from mazzo.games.maraffa.trionfo.state import (
 )
 from mazzo.games.maraffa.trionfo.validate import validate
 from mazzo.games.maraffa.trionfo.view import TrionfoView, view
+from mazzo.games.registry import CODECS
 from mazzo.service.game_service import load_view
 from mazzo.service.sampling import determinized
 from mazzo.v1 import game_pb2

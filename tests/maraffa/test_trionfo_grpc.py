@@ -13,13 +13,13 @@ from collections.abc import Iterable
 import grpc
 import pytest
 
-from mazzo.codec import CODECS
 from mazzo.core.cards import card, code
 from mazzo.core.shuffle import shuffled
 from mazzo.games.maraffa.cards import DECK
 from mazzo.games.maraffa.moves import parse
 from mazzo.games.maraffa.options import Options, TrionfoAuction
 from mazzo.games.maraffa.trionfo.events import BidPassed, PartnerRevealed, ThrownIn
+from mazzo.games.registry import CODECS
 from mazzo.v1 import game_pb2, maraffa_pb2
 from mazzo.v1 import game_service_pb2 as gs
 from mazzo.v1.game_service_pb2_grpc import GameServiceStub

@@ -22,7 +22,6 @@ from typing import NamedTuple
 
 import pytest
 
-from mazzo.codec import CODECS
 from mazzo.core.cards import card, code
 from mazzo.core.errors import IllegalMove, InvalidState
 from mazzo.core.shuffle import shuffled
@@ -59,6 +58,7 @@ from mazzo.games.maraffa.trionfo.events import (
 from mazzo.games.maraffa.trionfo.state import NO_SEAT, TPhase, TrionfoState
 from mazzo.games.maraffa.trionfo.validate import validate
 from mazzo.games.maraffa.trionfo.view import view
+from mazzo.games.registry import CODECS
 from mazzo.v1 import game_pb2
 from mazzo.v1 import game_service_pb2 as gs
 from tests.marks import LONG

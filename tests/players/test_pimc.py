@@ -7,8 +7,7 @@ import time
 
 import pytest
 
-from mazzo.codec import CODECS
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.players.builtins import heuristic_for
 from mazzo.players.pimc import Settings, choose, settings_of
 from mazzo.players.playout import _ACT_MOVES, Horizon, PolicyKind

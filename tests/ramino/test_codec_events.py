@@ -1,7 +1,7 @@
 """Events that are equal as tuples but differ in kind keep their own wire form."""
 
-from mazzo.codec.ramino import events_bytes
 from mazzo.games.ramino import events as ev
+from mazzo.games.ramino.wire import events_bytes
 from mazzo.v1 import game_service_pb2
 
 QD = 1 + 13 * 2 + 11  # the queen of diamonds (Card enum: 1 + 13 * suit + rank)

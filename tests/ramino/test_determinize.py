@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import pytest
 
-from mazzo.codec import ramino as codec
+from mazzo.games.ramino import wire as codec
 from mazzo.games.ramino.determinize import determinize
 from mazzo.games.ramino.hidden import Deal as Hidden
 from mazzo.games.ramino.hidden import Model, read_record

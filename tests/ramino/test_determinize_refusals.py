@@ -20,9 +20,9 @@ from types import ModuleType
 import grpc
 import pytest
 
-from mazzo.codec import ramino as codec
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.ramino import rules
+from mazzo.games.ramino import wire as codec
 from mazzo.games.ramino.determinize import determinize
 from mazzo.games.ramino.moves import ACCEPT, DRAW, TAKE_DISCARD, Kind, Move, open_bid
 from mazzo.games.ramino.options import Options

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mazzo.codec import ramino as codec
+from mazzo.games.ramino import wire as codec
 from mazzo.games.ramino.moves import Move, parse
 from mazzo.games.ramino.state import State
 from mazzo.v1 import game_pb2

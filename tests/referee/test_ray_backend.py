@@ -61,7 +61,7 @@ def configs() -> list[Config]:
     of the sides (one hand a match) of every other game."""
     out = []
     for game in sorted(GAMES):
-        rules = GAMES[game]
+        rules = GAMES[game].rules
         sides, _ = table_of(game, rules.default_players, game_pb2.GameOptions())
         entrants = [Entrant("heuristic", (H,))] + [
             Entrant(f"random{i}", (R,)) for i in range(1, len(sides))

@@ -23,9 +23,8 @@ from typing import Any
 import pytest
 
 from mazzo.cli import main
-from mazzo.codec import CODECS
 from mazzo.core import fair
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.referee.engine import LocalEngine
 from mazzo.referee.match import (
     Entrant,

@@ -50,7 +50,7 @@ def stable(summary: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_a_tournament_of_builtin_bots_for_every_game(game: str, tmp_path: Path) -> None:
-    rules = GAMES[game]
+    rules = GAMES[game].rules
     sides, _ = table_of(game, rules.default_players, game_pb2.GameOptions())
     entrants = (Entrant("h1", (H,)), Entrant("h2", (H,)), Entrant("r1", (R,)))
     entrants += tuple(Entrant(f"r{i}", (R,)) for i in range(2, len(sides)))

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from mazzo.games.maraffa.encoding import CLAIM_ACTION
 from mazzo.rl import MazzoEnv
-from mazzo.rl.maraffa_encoding import CLAIM_ACTION
 
 DECK39 = {"three_player_form": "MARAFFA_THREE_PLAYER_FORM_DECK39"}
 #: MAZZO_RL_MATCHES=N (make rl-check N=…): N random matches per form with the game's

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mazzo.rl.burraco_encoding import MAX_MELDS
+from mazzo.games.burraco.encoding import MAX_MELDS
 from mazzo.rl.pettingzoo_env import agent_name
 from tests.rl.forms import FULL_RUN, Form, each_form, play, play_observed, random_chooser
 

@@ -8,15 +8,15 @@ import pytest
 
 from mazzo.core.cards import card, cards
 from mazzo.games.burraco.cards import COPIES
+from mazzo.games.burraco.encoding import BURRACO, MAX_MELDS, MELD, MELD_KEYS
 from mazzo.games.burraco.melds import meld_error
 from mazzo.games.burraco.moves import lay_off, meld
 from mazzo.games.burraco.moves import parse as burraco_move
+from mazzo.games.maraffa.encoding import MARAFFA
 from mazzo.games.maraffa.moves import parse as maraffa_move
+from mazzo.games.ramino.encoding import ramino_encoding
 from mazzo.games.ramino.moves import parse as ramino_move
-from mazzo.rl.burraco_encoding import BURRACO, MAX_MELDS, MELD, MELD_KEYS
 from mazzo.rl.encoding import Encoding
-from mazzo.rl.maraffa_encoding import MARAFFA
-from mazzo.rl.ramino_encoding import ramino_encoding
 
 ENCODINGS = {
     "maraffa": MARAFFA,

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from mazzo.rl.burraco_encoding import LAYOUT as BURRACO
+from mazzo.games.burraco.encoding import LAYOUT as BURRACO
+from mazzo.games.maraffa.encoding import LAYOUT as MARAFFA
+from mazzo.games.ramino.encoding import LAYOUT as RAMINO
 from mazzo.rl.layout import Layout
-from mazzo.rl.maraffa_encoding import LAYOUT as MARAFFA
-from mazzo.rl.ramino_encoding import LAYOUT as RAMINO
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 

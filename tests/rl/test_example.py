@@ -11,8 +11,8 @@ from types import ModuleType
 
 import pytest
 
+from mazzo.games.maraffa.encoding import CLAIM_ACTION
 from mazzo.referee.tournament import Config, run_tournament
-from mazzo.rl.maraffa_encoding import CLAIM_ACTION
 from mazzo.rl.policy import load_policy
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from mazzo.games.burraco.encoding import CODES
+from mazzo.games.burraco.encoding import LAYOUT as BURRACO
 from mazzo.games.burraco.moves import DRAW
 from mazzo.games.burraco.moves import discard as burraco_discard
+from mazzo.games.maraffa.encoding import INDEX
+from mazzo.games.maraffa.encoding import LAYOUT as MARAFFA
+from mazzo.games.ramino.encoding import LAYOUT as RAMINO
 from mazzo.rl import MazzoEnv
-from mazzo.rl.burraco_encoding import CODES
-from mazzo.rl.burraco_encoding import LAYOUT as BURRACO
 from mazzo.rl.layout import Layout
-from mazzo.rl.maraffa_encoding import INDEX
-from mazzo.rl.maraffa_encoding import LAYOUT as MARAFFA
-from mazzo.rl.ramino_encoding import LAYOUT as RAMINO
 
 
 def block(layout: Layout, obs: np.ndarray, name: str) -> np.ndarray:

@@ -13,8 +13,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.observation import make_observation
 
 from mazzo.games.maraffa.cards import BIT, FOUR_OF_COINS
+from mazzo.games.maraffa.encoding import CLAIM_ACTION
 from mazzo.rl import openspiel_game  # noqa: F401  (registers the games)
-from mazzo.rl.maraffa_encoding import CLAIM_ACTION
 from mazzo.rl.rewards import match_result
 from tests.rl.forms import FORMS, Form, each_form
 

@@ -6,9 +6,9 @@ import pytest
 
 from mazzo.core.errors import InvalidArgument
 from mazzo.games.maraffa.options import Options, ThreePlayerForm
+from mazzo.games.ramino.encoding import OPEN
 from mazzo.rl import MazzoEnv
 from mazzo.rl.encoding import game_options
-from mazzo.rl.ramino_encoding import OPEN
 
 
 def test_options_by_name_are_the_games_options() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mazzo.codec import CODECS
+from mazzo.games.registry import CODECS
 from mazzo.referee.bots import BotSpec
 from mazzo.referee.match import Entrant
 from mazzo.referee.tournament import Config, run_tournament

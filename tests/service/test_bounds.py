@@ -24,10 +24,10 @@ from google.protobuf.message import Message
 
 from mazzo.codec import bounds
 from mazzo.codec.bounds import BOUNDS, check, repeated_fields
-from mazzo.codec.burraco_bounds import FORMS as BURRACO_FORMS
-from mazzo.codec.burraco_bounds import HISTORY, hand_turns, history_events
-from mazzo.codec.ramino_bounds import CYCLE
 from mazzo.core.errors import InvalidArgument, InvalidState, RulesError
+from mazzo.games.burraco.bounds import FORMS as BURRACO_FORMS
+from mazzo.games.burraco.bounds import HISTORY, hand_turns, history_events
+from mazzo.games.ramino.bounds import CYCLE
 from mazzo.service.game_service import GameService
 from mazzo.service.server import start_server, stop_server
 from mazzo.v1 import game_pb2, game_service_pb2_grpc, ramino_pb2

@@ -17,10 +17,9 @@ from typing import Any
 import pytest
 from google.protobuf.message import Message
 
-from mazzo.codec import CODECS
 from mazzo.codec.bounds import BOUNDS, check
 from mazzo.core.errors import InvalidArgument, InvalidState
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.players.playout import PolicyKind, chooser
 from mazzo.v1 import burraco_pb2, game_pb2, maraffa_pb2, ramino_pb2
 

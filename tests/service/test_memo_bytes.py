@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import random
 
-from mazzo.codec import burraco, common, maraffa, maraffa_trionfo, ramino
+from mazzo.codec import common
 from mazzo.codec.common import MEMO_KEY_LIMIT, memo_for
 from mazzo.codec.wire import entry
+from mazzo.games.burraco import wire as burraco
+from mazzo.games.maraffa import wire as maraffa
+from mazzo.games.maraffa.trionfo import wire as maraffa_trionfo
+from mazzo.games.ramino import wire as ramino
 from mazzo.games.ramino.state import Bets, Bid, BidAction
 from mazzo.service import game_service
 from mazzo.service.game_service import GameService

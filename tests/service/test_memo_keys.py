@@ -10,8 +10,12 @@ from typing import Any
 
 import pytest
 
-from mazzo.codec import CODECS, burraco, maraffa, maraffa_trionfo, ramino
 from mazzo.codec.wire import entry
+from mazzo.games.burraco import wire as burraco
+from mazzo.games.maraffa import wire as maraffa
+from mazzo.games.maraffa.trionfo import wire as maraffa_trionfo
+from mazzo.games.ramino import wire as ramino
+from mazzo.games.registry import CODECS
 from mazzo.service import game_service
 from mazzo.service.game_service import GameService
 from mazzo.v1 import game_pb2

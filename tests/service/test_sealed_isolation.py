@@ -27,9 +27,8 @@ import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from mazzo.codec import CODECS
 from mazzo.core.errors import RulesError
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.service.game_service import GameService
 from mazzo.service.sampling import decision
 from mazzo.service.sealing import Key, Sealer, holders, seats_of

@@ -17,9 +17,8 @@ import httpx
 import pytest
 from google.protobuf import json_format
 
-from mazzo.codec import CODECS
 from mazzo.core import fair
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.service.sealing import NOT_A_TOKEN, Key, Sealer, read_header
 from mazzo.service.server import start_server, stop_server
 from mazzo.v1 import game_pb2, game_service_pb2_grpc

@@ -28,9 +28,8 @@ from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from mazzo.codec import CODECS
 from mazzo.core.errors import InvalidArgument
-from mazzo.games.registry import GAMES, rules_for
+from mazzo.games.registry import CODECS, GAMES, rules_for
 from mazzo.service import simulator as simulator_module
 from mazzo.service.game_service import GameService
 from mazzo.service.server import Running, start_server, stop_server

@@ -10,8 +10,7 @@ import time
 import grpc
 import pytest
 
-from mazzo.codec import CODECS
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.service.game_service import MAX_PLAYOUTS, MAX_SIMULATED_MOVES
 from mazzo.v1 import game_pb2, game_service_pb2_grpc
 from mazzo.v1 import game_service_pb2 as gs

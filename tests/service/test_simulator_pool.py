@@ -16,9 +16,8 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from mazzo.codec import CODECS
 from mazzo.core.errors import IllegalMove, InvalidArgument, InvalidState, NotAllowedNow
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.service.simulator import WORKER_NICENESS, Simulator
 from mazzo.v1 import game_pb2
 

@@ -11,9 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from mazzo.codec import CODECS
-from mazzo.games.registry import rules_for
-from mazzo.referee.games import hooks_for
+from mazzo.games.registry import CODECS, GAMES, rules_for
 from mazzo.referee.records import to_json
 from mazzo.referee.replay import replay
 from mazzo.v1 import game_pb2
@@ -112,7 +110,7 @@ def check(records: dict[str, dict[str, Any]], payloads: Iterable[dict[str, Any]]
             )
         elif kind == "reveal" and rid in records:
             events = records[rid]["moves"][payload["ply"]]["events"]
-            assert hooks_for(records[rid]["game"]).hand_points(events) is not None, payload
+            assert GAMES[records[rid]["game"]].hooks.hand_points(events) is not None, payload
     return checked
 
 
@@ -124,5 +122,5 @@ def _within_hand(records: dict[str, dict[str, Any]], move: dict[str, Any]) -> bo
     if record is None:
         return False
     events = record["moves"][move["ply"] - 1]["events"]
-    hooks = hooks_for(record["game"])
+    hooks = GAMES[record["game"]].hooks
     return hooks.hand_points(events) is None and not hooks.hand_dealt(events)

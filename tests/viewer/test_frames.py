@@ -17,8 +17,7 @@ import httpx
 import pytest
 import pytest_asyncio
 
-from mazzo.codec import CODECS
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.ops.replicas import start_replica
 from mazzo.referee.records import to_json
 from mazzo.referee.replay import replay
@@ -26,7 +25,7 @@ from mazzo.service.rest import MAX_BODY_BYTES
 from mazzo.service.server import start_server, stop_server
 from mazzo.v1 import game_pb2
 from mazzo.viewer import frames as frames_module
-from mazzo.viewer.frames import FRAME_FLOOR_BYTES, frames_of
+from mazzo.viewer.frames import frame_floor_bytes, frames_of
 from mazzo.viewer.web import service_routes
 
 
@@ -91,7 +90,7 @@ def test_every_frame_shows_the_hands_and_each_seat_only_its_view(records: list[A
         expected = truth(record)
         assert len(frames["frames"]) == len(record["moves"]) + 1 == len(expected)
         # the floor that refuses long records before their replay is below every frame
-        floor = FRAME_FLOOR_BYTES[record["game"]] * record["players"]
+        floor = frame_floor_bytes(record["game"]) * record["players"]
         for frame, now in zip(frames["frames"], expected, strict=True):
             assert len(json.dumps(frame, separators=(",", ":"))) >= floor, record["id"]
             hands, views = now["hands"], now["views"]

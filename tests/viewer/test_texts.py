@@ -9,12 +9,14 @@ from typing import Any
 
 import pytest
 
+from mazzo.games.ramino import texts as ramino_texts
+from mazzo.games.registry import GAMES as DECLARED
 from mazzo.v1 import game_pb2
 from mazzo.viewer import texts
 from mazzo.viewer.texts import event_text, move_text
 from mazzo.viewer.words import move_words, words
 
-GAMES = ("maraffa", "burraco", "ramino")
+GAMES = tuple(DECLARED)
 
 
 def kinds(outer: type[Any], game: str) -> list[str]:
@@ -32,11 +34,15 @@ def test_the_games_are_the_protos_games() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_event_and_move_kind_has_a_text_of_its_own(game: str) -> None:
-    for outer, table in ((game_pb2.Event, texts.EVENTS), (game_pb2.Move, texts.MOVES)):
+    said_by = DECLARED[game].presentation
+    for outer, table in (
+        (game_pb2.Event, said_by.event_texts),
+        (game_pb2.Move, said_by.move_texts),
+    ):
         expected = kinds(outer, game)
-        missing = sorted(set(expected) - set(table[game]))
+        missing = sorted(set(expected) - set(table))
         assert not missing, f"{game} {outer.__name__}: no hand-written text for {missing}"
-        assert not set(table[game]) - set(expected), "a text for a kind the proto lacks"
+        assert not set(table) - set(expected), "a text for a kind the proto lacks"
         for kind in expected:  # each renders from its message at its defaults
             record = {game: {_camel(kind): {}}}
             if outer is game_pb2.Event:
@@ -203,12 +209,13 @@ def test_a_move_with_its_seat_and_a_kind_without_text_falls_back() -> None:
     move = {"ramino": {"takeDiscard": {}}}
     assert move_text(move, 3) == "seat 3 takes the top card of the pile"
     # without a text of its own (as a new kind would be), the generic words
-    saved = texts.MOVES["ramino"].pop("take_discard")
+    ramino_moves = ramino_texts.MOVES
+    saved = ramino_moves.pop("take_discard")
     texts._move_text.cache_clear()
     try:
         assert move_text(move, 3) == "seat 3: " + move_words(move)
     finally:
-        texts.MOVES["ramino"]["take_discard"] = saved
+        ramino_moves["take_discard"] = saved
         texts._move_text.cache_clear()
 
 

@@ -15,10 +15,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from mazzo.codec import CODECS
 from mazzo.games.maraffa import rules as maraffa
 from mazzo.games.maraffa.options import Options
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.v1 import game_pb2
 
 Report = dict[str, Any]

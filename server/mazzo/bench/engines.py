@@ -26,13 +26,13 @@ from mazzo.bench.common import (
     per_call,
     sample_state,
 )
-from mazzo.codec import maraffa as codec
 from mazzo.core.cards import codes
 from mazzo.games.burraco import rules as burraco
 from mazzo.games.burraco.options import Options as BurracoOptions
 from mazzo.games.burraco.state import Stage as BurracoStage
 from mazzo.games.maraffa import events as maraffa_events
 from mazzo.games.maraffa import rules as maraffa
+from mazzo.games.maraffa import wire as codec
 from mazzo.games.maraffa.options import Options, ThreePlayerForm
 from mazzo.games.maraffa.state import Phase
 from mazzo.games.maraffa.trionfo import rules as trionfo

@@ -19,12 +19,11 @@ from collections.abc import Callable
 from typing import Any
 
 from mazzo.bench.common import Report, position_after
-from mazzo.codec import CODECS
-from mazzo.codec import maraffa as maraffa_codec
 from mazzo.codec.common import as_wire
 from mazzo.codec.wire import _varint, message_fields, varint
+from mazzo.games.maraffa import wire as maraffa_codec
 from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.service.game_service import GameService, _decoded, _move_from_bytes
 from mazzo.service.sampling import decision
 from mazzo.v1 import game_pb2, game_service_pb2

@@ -12,15 +12,15 @@ from pathlib import Path
 from mazzo.bench.common import (
     Report,
 )
+from mazzo.games.registry import GAMES
 from mazzo.referee.engine import LocalEngine
-from mazzo.referee.games import hooks_for
 from mazzo.referee.match import Entrant, MatchSpec, Pools, play_match
 
 
 async def _referee_matches(bots: tuple[str, str, str, str], seconds: float) -> Report:
     lineup = [Entrant("a", (bots[0], bots[2])), Entrant("b", (bots[1], bots[3]))]
     engine, pools = LocalEngine(), Pools()
-    hand_dealt = hooks_for("maraffa").hand_dealt
+    hand_dealt = GAMES["maraffa"].hooks.hand_dealt
     matches = hands = moves = 0
     bot_seconds = 0.0
     try:

@@ -100,7 +100,7 @@ def env_steps(
     e = make_env(game=game, players=players, options=options, server=server)
     claim = -1
     if game == "maraffa":
-        from mazzo.rl.maraffa_encoding import MARAFFA
+        from mazzo.games.maraffa.encoding import MARAFFA
 
         claim = next(a for a in range(MARAFFA.actions) if str(MARAFFA.move_of(a)) == "claim")
     rng = random.Random(1)

@@ -20,8 +20,8 @@ from mazzo.bench.common import (
     sample_state,
     server_process,
 )
-from mazzo.codec import maraffa as codec
 from mazzo.games.maraffa import rules as maraffa
+from mazzo.games.maraffa import wire as codec
 from mazzo.ops.replicas import fleet
 from mazzo.v1 import game_service_pb2, game_service_pb2_grpc
 

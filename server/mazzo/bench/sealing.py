@@ -27,8 +27,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from mazzo.bench.common import Calls, Report, per_call, position_after, server_process
-from mazzo.codec import CODECS
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.service.sealing import Key, Sealer
 from mazzo.v1 import game_pb2, game_service_pb2_grpc
 from mazzo.v1 import game_service_pb2 as gs

@@ -18,9 +18,8 @@ from typing import Any
 import grpc
 
 from mazzo.bench.common import Report, position_after, server_process
-from mazzo.codec import CODECS
 from mazzo.games.maraffa import events
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.players.pimc import Settings, choose
 from mazzo.players.playout import Horizon, PolicyKind, per_move, play_units, units_of
 from mazzo.referee.engine import LocalEngine, LocalPosition

@@ -4,7 +4,7 @@ A request is parsed by protobuf in C, but everything after that (decoding to the
 domain, validating, playing) costs in proportion to the lists it holds, and one
 request of gRPC's 4 MiB can hold millions of entries. So every repeated field of
 every state, view and move has a bound of its own, derived from the rules (the
-games' tables: ``maraffa_bounds``, ``burraco_bounds``, ``ramino_bounds``), and
+game's table, its package's ``bounds`` module, declared with the game), and
 ``check`` refuses a message with any list longer than its bound, naming it, before
 anything else looks at the message. It walks only the fields that are set
 (``ListFields``) and only into messages that can hold a list, so a legitimate state
@@ -21,19 +21,15 @@ from typing import Any, Final
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from mazzo.codec import burraco_bounds, maraffa_bounds, ramino_bounds
 from mazzo.codec.bound import Bound
 from mazzo.core.errors import RulesError
+from mazzo.games.registry import GAMES
 
 #: ApplyMoves: moves a call applies, more than the longest hand of a game at its
 #: default reshuffles (a Ramino hand with one: at most 1,880 turns, two moves each).
 MAX_APPLY_MOVES: Final = 4096
 
-_MATCH_SIDES: Final = {
-    "maraffa": maraffa_bounds.MATCH_SIDES,
-    "burraco": burraco_bounds.MATCH_SIDES,
-    "ramino": ramino_bounds.MATCH_SIDES,
-}
+_MATCH_SIDES: Final = {game.id: game.match_sides for game in GAMES.values()}
 _ANY_MATCH_SIDES: Final = max(_MATCH_SIDES.values())
 
 
@@ -64,9 +60,7 @@ _COMMON: Final[dict[str, Bound]] = {
 #: Every bound, by the field's full name (``mazzo.v1.BurracoState.history``).
 BOUNDS: Final[dict[str, Bound]] = {
     **_COMMON,
-    **maraffa_bounds.BOUNDS,
-    **burraco_bounds.BOUNDS,
-    **ramino_bounds.BOUNDS,
+    **{name: bound for game in GAMES.values() for name, bound in game.bounds.items()},
 }
 
 

@@ -62,11 +62,20 @@ class ScoreReport:
 class Rules(Protocol, Generic[S, M, Opt]):
     """What a game provides. ``apply`` checks the move; ``validate`` checks a state."""
 
-    id: str
-    display_name: str
-    player_counts: tuple[int, ...]
-    default_players: int
-    options: tuple[OptionSpec, ...]
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def display_name(self) -> str: ...
+
+    @property
+    def player_counts(self) -> tuple[int, ...]: ...
+
+    @property
+    def default_players(self) -> int: ...
+
+    @property
+    def options(self) -> tuple[OptionSpec, ...]: ...
 
     def default_options(self) -> Opt: ...
 
@@ -111,3 +120,8 @@ class Rules(Protocol, Generic[S, M, Opt]):
     def score(self, state: S) -> ScoreReport: ...
 
     def validate(self, state: S) -> None: ...
+
+
+#: Any game's rules, as the layers that look a game up by id hold them: the state,
+#: move and options types are the game's own, which those layers never look into.
+AnyRules = Rules[Any, Any, Any]

@@ -13,18 +13,20 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from mazzo.players import heuristic_burraco, heuristic_maraffa, heuristic_ramino
+from mazzo.games.declaration import Policy
+from mazzo.games.registry import GAMES
 from mazzo.v1 import bot_pb2, game_pb2
 
-Policy = Callable[[bot_pb2.ActRequest], bot_pb2.ActResponse]
+__all__ = ["Factory", "Policy", "heuristic_for", "heuristic_policy", "random_policy"]
 #: (seed, parameters of the spec) -> the policy of one match.
 Factory = Callable[[int, Mapping[str, str]], Policy]
 
 
 def avoid_at_random(game: str, move: game_pb2.Move) -> bool:
-    """A random player never picks these unless nothing else is legal: a Maraffa claim
-    ends the game at once, so a random one would only test the claim rule."""
-    return game == "maraffa" and move.maraffa.HasField("claim")
+    """A random player never picks these unless nothing else is legal (the game's
+    ``Strategy.avoid_at_random``: a Maraffa claim)."""
+    declared = GAMES.get(game)
+    return declared is not None and declared.strategy.avoid_at_random_on_wire(move)
 
 
 def random_index(moves: Sequence[game_pb2.Move], game: str, rng: random.Random) -> int:
@@ -43,16 +45,10 @@ def random_policy(seed: int, params: Mapping[str, str] | None = None) -> Policy:
     return policy
 
 
-HEURISTICS: dict[str, Policy] = {
-    "maraffa": heuristic_maraffa.act,
-    "burraco": heuristic_burraco.act,
-    "ramino": heuristic_ramino.act,
-}
-
-
 def heuristic_for(game: str) -> Policy | None:
-    """The game's heuristic player, or None for a game that has none."""
-    return HEURISTICS.get(game)
+    """The game's heuristic player, or None for a game this build does not have."""
+    declared = GAMES.get(game)
+    return declared.strategy.heuristic if declared is not None else None
 
 
 def heuristic_policy(seed: int, params: Mapping[str, str] | None = None) -> Policy:

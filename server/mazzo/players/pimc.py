@@ -20,9 +20,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mazzo.codec import CODECS
-from mazzo.games.maraffa.moves import PlayCard, Signal
-from mazzo.games.registry import rules_for
+from mazzo.core.rules import AnyRules
+from mazzo.games.registry import CODECS, GAMES, rules_for
 from mazzo.players.builtins import Policy, heuristic_for
 from mazzo.players.playout import Horizon, MoveStats, PolicyKind, Unit, play_units
 from mazzo.v1 import bot_pb2
@@ -172,22 +171,12 @@ def _fallback(game: str, request: bot_pb2.ActRequest) -> int:
 
 
 def candidates(game: str, legal: Sequence[Any]) -> list[int]:
-    """The legal moves worth playing out. A Maraffa signal changes nothing the
-    playouts can see (no builtin policy reads signals), so a card's signalled plays
-    would only repeat its plain play's numbers at their cost: pimc plays cards plain."""
-    if game != "maraffa":
-        return list(range(len(legal)))
-    plain = {(m.card, m.marafona) for m in legal if type(m) is PlayCard and not m.signal}
-    return [
-        i
-        for i, m in enumerate(legal)
-        if not (
-            type(m) is PlayCard and m.signal is not Signal.NONE and (m.card, m.marafona) in plain
-        )
-    ]
+    """The legal moves worth playing out: the game's ``Strategy.search_candidates``
+    (Maraffa plays cards plain: a signal changes nothing a playout can see)."""
+    return GAMES[game].strategy.search_candidates(legal)
 
 
-def _side_of(rules: Any, state: Any, seat: int) -> int:
+def _side_of(rules: AnyRules, state: Any, seat: int) -> int:
     """The side of the seat the bot plays for (the dummy's is its controller's)."""
     for side in rules.score(state).sides:
         if seat in side.seats:

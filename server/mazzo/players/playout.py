@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-from mazzo.codec import CODECS
-from mazzo.games.maraffa.moves import Claim
-from mazzo.games.registry import rules_for
+from mazzo.core.rules import AnyRules
+from mazzo.games.registry import CODECS, GAMES, rules_for
 from mazzo.players.builtins import heuristic_for
 from mazzo.v1 import bot_pb2
 
@@ -98,13 +97,9 @@ Chooser = Callable[[Any, Sequence[Any], random.Random], int]
 
 
 def _random_chooser(game: str) -> Chooser:
-    """Uniform among the legal moves, as ``builtin:random`` (never a Maraffa claim
-    while anything else is legal)."""
-    avoid: Callable[[Any], bool] = lambda move: False  # noqa: E731
-    if game == "maraffa":
-
-        def avoid(move: Any) -> bool:
-            return type(move) is Claim
+    """Uniform among the legal moves, as ``builtin:random`` (never a move the game's
+    strategy avoids while anything else is legal: a Maraffa claim)."""
+    avoid = GAMES[game].strategy.avoid_at_random
 
     def choose(state: Any, moves: Sequence[Any], rng: random.Random) -> int:
         if len(moves) == 1:
@@ -141,12 +136,12 @@ def chooser(game: str, policy: PolicyKind) -> Chooser:
     return _heuristic_chooser(game) if policy is PolicyKind.HEURISTIC else _random_chooser(game)
 
 
-def match_totals(rules: Any, state: Any) -> tuple[int, ...]:
+def match_totals(rules: AnyRules, state: Any) -> tuple[int, ...]:
     return tuple(side.match_total for side in rules.score(state).sides)
 
 
 def play_out(
-    rules: Any,
+    rules: AnyRules,
     state: Any,
     choose: Chooser,
     horizon: Horizon,
@@ -175,7 +170,7 @@ def play_out(
 
 
 def outcome(
-    rules: Any, start: Sequence[int], end: Any, horizon: Horizon
+    rules: AnyRules, start: Sequence[int], end: Any, horizon: Horizon
 ) -> tuple[list[int], list[float]]:
     """Per side, the change of the match total and the share of the win."""
     report = rules.score(end)

@@ -14,9 +14,10 @@ from typing import Any, Protocol
 
 import grpc
 
-from mazzo.codec import CODECS, GameCodec
+from mazzo.codec import GameCodec
 from mazzo.core.errors import InvalidArgument
-from mazzo.games.registry import rules_for
+from mazzo.core.rules import AnyRules
+from mazzo.games.registry import CODECS, rules_for
 from mazzo.service.retry import CHANNEL_OPTIONS
 from mazzo.v1 import bot_pb2, game_pb2, game_service_pb2, game_service_pb2_grpc
 
@@ -64,7 +65,7 @@ def players_for(game: str, players: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class LocalPosition:
-    rules: Any
+    rules: AnyRules
     codec: GameCodec
     state: Any
     seat: int
@@ -115,7 +116,7 @@ class LocalEngine:
         return None
 
 
-def _local(rules: Any, codec: GameCodec, state: Any) -> LocalPosition:
+def _local(rules: AnyRules, codec: GameCodec, state: Any) -> LocalPosition:
     if rules.finished(state):
         return LocalPosition(rules, codec, state, 0, True, ())
     return LocalPosition(rules, codec, state, rules.to_act(state), False, rules.legal_moves(state))

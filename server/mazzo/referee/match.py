@@ -29,13 +29,11 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from mazzo.codec import CODECS
 from mazzo.core import fair
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import CODECS, GAMES, rules_for
 from mazzo.players.builtins import random_index
 from mazzo.referee.bots import BotPool, BotSpec, await_reachable, check_startable
 from mazzo.referee.engine import Engine, LocalPosition, engine_for, players_for
-from mazzo.referee.games import hooks_for
 from mazzo.referee.records import (
     FORMAT,
     Json,
@@ -238,7 +236,7 @@ async def play_match(
     wall = time.perf_counter()
     ledger = ledger if ledger is not None else FaultLedger(rules.disqualify_after)
     options = spec.options_message()
-    hooks = hooks_for(spec.game)
+    hooks = GAMES[spec.game].hooks
     position = await engine.deal(spec.game, options, spec.players, spec.seed)
     dealt = await engine.state(position)
     players = dealt.players

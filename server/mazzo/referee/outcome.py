@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from mazzo.referee.games import hooks_for
+from mazzo.core.rules import AnyRules
+from mazzo.games.registry import GAMES
 from mazzo.referee.match import seat_slots
 from mazzo.referee.records import Json
 from mazzo.referee.replay import Replayed
@@ -46,7 +47,7 @@ class Table:
         return self.bot_of(seat)[0]
 
 
-def seating(record: Json, rules: Any, dealt: Any) -> Table:
+def seating(record: Json, rules: AnyRules, dealt: Any) -> Table:
     """Who sat where: the record's sides are the rules' (their seats, in side order),
     no entrant is on two sides, and each seat's bot is the one its side gives it (so
     names, bots and seats cannot be swapped apart)."""
@@ -72,7 +73,7 @@ def seating(record: Json, rules: Any, dealt: Any) -> Table:
 
 def check_hands(record: Json) -> None:
     """The points of every hand are those its moves' events scored."""
-    hooks = hooks_for(record["game"])
+    hooks = GAMES[record["game"]].hooks
     scored = [p for m in record["moves"] if (p := hooks.hand_points(m["events"])) is not None]
     if record["hands"] != scored:
         raise Refused(f"its hands' points are {record['hands']}, its moves scored {scored}")
@@ -119,7 +120,7 @@ def check_faults(record: Json, table: Table) -> dict[int, Json]:
 
 
 def check_forfeit(
-    record: Json, table: Table, rules: Any, end: Any, faults: dict[int, Json]
+    record: Json, table: Table, rules: AnyRules, end: Any, faults: dict[int, Json]
 ) -> None:
     """A forfeit stops a match before its end, lost by the side of the seat to act,
     whose fault ends the moves (or of an entrant disqualified before the match), for

@@ -16,11 +16,10 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from mazzo.codec import CODECS
 from mazzo.core import fair
 from mazzo.core.errors import RulesError
-from mazzo.games.registry import rules_for
-from mazzo.referee.games import hooks_for
+from mazzo.core.rules import AnyRules
+from mazzo.games.registry import CODECS, GAMES, rules_for
 from mazzo.referee.records import Json, deal_hash, events_json, to_json
 from mazzo.v1 import game_pb2, game_service_pb2
 
@@ -45,7 +44,7 @@ class Replayed:
     """One record played again: its states at the start of each hand, and the moves."""
 
     record: Json
-    rules: Any
+    rules: AnyRules
     #: (ply where the hand starts, the state then)
     hands: list[tuple[int, Any]]
     #: the domain move of every ply
@@ -55,7 +54,7 @@ class Replayed:
     end: Any = None
 
 
-def _wire_state(codec: Any, rules: Any, state: Any) -> game_pb2.GameState:
+def _wire_state(codec: Any, rules: AnyRules, state: Any) -> game_pb2.GameState:
     msg = game_pb2.GameState()
     codec.state_to_wire(state, 0 if rules.finished(state) else rules.to_act(state), msg)
     return msg
@@ -72,7 +71,7 @@ def replay(record: Json, visit: Visit | None = None) -> Replayed:
     rid = str(record.get("id", "?"))
     game = record["game"]
     rules, codec = rules_for(game), CODECS[game]
-    hooks = hooks_for(game)
+    hooks = GAMES[game].hooks
     out = Replayed(record, rules, [], [])
 
     def diverged(ply: int | None, what: str) -> Replayed:
@@ -191,7 +190,7 @@ def show_hand(done: Replayed, hand: int) -> str:
         raise ValueError(f"{done.record['id']} has hands 1..{len(done.hands)}")
     start, state = done.hands[hand - 1]
     end = done.hands[hand][0] if hand < len(done.hands) else len(done.moves)
-    hooks = hooks_for(done.record["game"])
+    hooks = GAMES[done.record["game"]].hooks
     lines = [f"{done.record['id']} hand {hand} (plies {start}..{end - 1})"]
     lines.append(hooks.describe(state, done.rules))
     for ply in range(start, end):

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from mazzo.codec import GameCodec
-from mazzo.referee.games import GameHooks
+from mazzo.core.rules import AnyRules
+from mazzo.games.declaration import GameHooks
 from mazzo.referee.records import Json
 
 
@@ -45,6 +46,8 @@ class Watcher(Protocol):
         (the bots' clocks do not run meanwhile)."""
         ...
 
-    def watch(self, header: Json, rules: Any, codec: GameCodec, hooks: GameHooks) -> MatchWatch:
+    def watch(
+        self, header: Json, rules: AnyRules, codec: GameCodec, hooks: GameHooks
+    ) -> MatchWatch:
         """The watch of one match, from its record's header (before the first move)."""
         ...

@@ -8,6 +8,7 @@ cannot drift apart.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -72,3 +73,24 @@ class Layout:
 
 def clip(x: float, low: float = 0.0, high: float = 1.0) -> float:
     return low if x < low else high if x > high else x
+
+
+class Encoding(Protocol):
+    """One game and form, with its options: see docs/rl.md for each game's tables."""
+
+    game: str
+    #: The size of the action space: actions are ``0 .. actions - 1``.
+    actions: int
+    layout: Layout
+
+    def action_of(self, move: Any) -> int:
+        """The action of a move; ``ValueError`` for a move outside the action space."""
+        ...
+
+    def move_of(self, action: int) -> Any:
+        """The move of an action; ``ValueError`` for an index that names none."""
+        ...
+
+    def observe(self, view: Any) -> Observation:
+        """The numbers of a seat's view, laid out as ``layout``."""
+        ...

@@ -1,7 +1,7 @@
 """Mazzo's games as OpenSpiel Python games, so OpenSpiel's own algorithms run on them.
 
     import pyspiel
-    import mazzo.rl.openspiel_game  # registers mazzo_maraffa, mazzo_burraco, mazzo_ramino
+    import mazzo.rl.openspiel_game  # registers mazzo_<game> for every game
     game = pyspiel.load_game("mazzo_maraffa", {"players": 4, "options": '{"target": 21}'})
 
 One episode is a whole match. Every deal (and every Ramino reshuffle) is a run of
@@ -24,12 +24,12 @@ from typing import Any
 import pyspiel
 from google.protobuf import text_format
 
-from mazzo.codec import CODECS
 from mazzo.core.cards import code
-from mazzo.games.registry import rules_for
-from mazzo.rl.chance_deals import ChanceDeals, Deal, deals_for
-from mazzo.rl.encoding import Encoding, encoding_for, game_options
-from mazzo.rl.layout import Observation
+from mazzo.games.registry import CODECS, rules_for
+from mazzo.games.registry import GAMES as REGISTERED
+from mazzo.rl.chance_deals import ChanceDeals, Deal
+from mazzo.rl.encoding import encoding_for, game_options
+from mazzo.rl.layout import Encoding, Observation
 from mazzo.rl.rewards import match_result
 from mazzo.v1 import game_pb2
 
@@ -59,7 +59,7 @@ class Setup:
         self.players = players
         self.options = options
         self.encoding: Encoding = encoding_for(game, options)
-        self.deals: ChanceDeals = deals_for(game)
+        self.deals: ChanceDeals = REGISTERED[game].learning.chance_deals()
         probe, events = self.rules.deal(options, players, 0)  # refuses bad options now
         self.seats = len(probe.hands)
         controllers: list[int] = [self.rules.controller(probe, s) for s in range(self.seats)]
@@ -311,34 +311,20 @@ class MazzoObserver:
         return state.observation_text(player)
 
 
-class MaraffaGame(MazzoGame):
-    """``mazzo_maraffa``: every form, by ``players`` and the options."""
+def _game_class(game: str) -> type[MazzoGame]:
+    """``mazzo_<game>``: every form of the game, by ``players`` and the options."""
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("maraffa", params)
+    def __init__(self: MazzoGame, params: dict[str, Any] | None = None) -> None:
+        MazzoGame.__init__(self, game, params)
 
-
-class BurracoGame(MazzoGame):
-    """``mazzo_burraco``: 2, 3 or 4 players."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("burraco", params)
-
-
-class RaminoGame(MazzoGame):
-    """``mazzo_ramino``: 2 to 6 players."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("ramino", params)
+    name = rules_for(game).display_name.replace(" ", "") + "Game"
+    doc = f"``mazzo_{game}``: every form, by ``players`` and the options."
+    return type(name, (MazzoGame,), {"__init__": __init__, "__doc__": doc})
 
 
 #: OpenSpiel keeps what is registered until the process ends: a class, as its own
 #: games register (a function registered instead crashed the interpreter at exit).
-GAMES: dict[str, type[MazzoGame]] = {
-    "maraffa": MaraffaGame,
-    "burraco": BurracoGame,
-    "ramino": RaminoGame,
-}
+GAMES: dict[str, type[MazzoGame]] = {game: _game_class(game) for game in REGISTERED}
 
 
 def register() -> None:

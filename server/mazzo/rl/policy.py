@@ -302,7 +302,7 @@ class Featurizer:
         self.actions = 0
 
     def __call__(self, request: Any) -> tuple[NDArray[np.float32], list[int]]:
-        from mazzo.codec import CODECS
+        from mazzo.games.registry import CODECS
         from mazzo.rl.encoding import encoding_for
 
         game = request.view.game

@@ -16,7 +16,7 @@ from typing import Any
 
 import grpc
 
-from mazzo.codec import CODECS
+from mazzo.games.registry import CODECS
 from mazzo.service.retry import CHANNEL_OPTIONS
 from mazzo.v1 import game_pb2, game_service_pb2, game_service_pb2_grpc
 

@@ -14,13 +14,14 @@ from typing import Any, TypeVar
 
 import grpc
 
-from mazzo.codec import CODECS, GameCodec, bounds
+from mazzo.codec import GameCodec, bounds
 from mazzo.codec.bounds import MAX_APPLY_MOVES
 from mazzo.codec.common import MEMO_ENTRIES, memo_for
 from mazzo.codec.wire import entry, message_fields, parse, varint
 from mazzo.core import fair
 from mazzo.core.errors import InvalidArgument, InvalidState, NotAllowedNow, RulesError
-from mazzo.games.registry import GAMES, rules_for
+from mazzo.core.rules import AnyRules
+from mazzo.games.registry import CODECS, GAMES, rules_for
 from mazzo.players.playout import Horizon, PolicyKind
 from mazzo.service.metrics import Metrics
 from mazzo.service.sampling import MAX_SIMULATED_MOVES, check_budget, decision
@@ -125,7 +126,7 @@ def load_view(msg: game_pb2.GameView, field: str = "view") -> tuple[Any, GameCod
     return rules, codec, codec.view_from_wire(msg, field)
 
 
-def deal_commitment(rules: Any, codec: Any, dealt: Any, seed: int, salt: bytes) -> bytes:
+def deal_commitment(rules: AnyRules, codec: Any, dealt: Any, seed: int, salt: bytes) -> bytes:
     """The commitment to a deal (``fair.commitment``): its hash is of the dealt state's
     wire form exactly as ``mazzo replay`` and ``mazzo verify`` rebuild it."""
     msg = game_pb2.GameState()
@@ -154,7 +155,8 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
         self, request: game_service_pb2.ListGamesRequest, context: grpc.aio.ServicerContext
     ) -> game_service_pb2.ListGamesResponse:
         response = game_service_pb2.ListGamesResponse()
-        for game_id, rules in GAMES.items():
+        for game_id, game in GAMES.items():
+            rules = game.rules
             info = response.games.add(
                 id=game_id,
                 display_name=rules.display_name,
@@ -317,7 +319,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             )
         )
 
-    def _reveal(self, header: Header, rules: Any, codec: Any, state: Any) -> bytes:
+    def _reveal(self, header: Header, rules: AnyRules, codec: Any, state: Any) -> bytes:
         """The serialized ``DealReveal`` of a sealed match that is over: its salt, its
         seed, and the commitment they open with the seed's deal (the server keeps
         nothing: it deals the seed again). A finished state the server opened from
@@ -370,7 +372,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
 
     def _tokens(
         self,
-        rules: Any,
+        rules: AnyRules,
         state: Any,
         state_bytes: bytes,
         match_id: bytes,

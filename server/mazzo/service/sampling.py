@@ -11,6 +11,7 @@ from typing import Any
 from mazzo.codec import GameCodec
 from mazzo.codec.wire import first_difference
 from mazzo.core.errors import InvalidArgument, NotAllowedNow
+from mazzo.core.rules import AnyRules
 from mazzo.v1 import game_pb2, game_service_pb2
 
 #: Simulate: moves a call may play, by the rules' bound on a playout's length: a few
@@ -18,7 +19,7 @@ from mazzo.v1 import game_pb2, game_service_pb2
 MAX_SIMULATED_MOVES = 2_000_000
 
 
-def determinized(rules: Any, codec: GameCodec, view: Any, count: int, seed: int) -> list[Any]:
+def determinized(rules: AnyRules, codec: GameCodec, view: Any, count: int, seed: int) -> list[Any]:
     """The game's samples of ``view``, each checked to give ``view`` back: a view that
     no deal can give, and that the sampler let through, is refused here, naming the
     first field where the sample's view differs."""
@@ -37,14 +38,16 @@ def determinized(rules: Any, codec: GameCodec, view: Any, count: int, seed: int)
     return states
 
 
-def decision(rules: Any, state: Any) -> tuple[int, Any]:
+def decision(rules: AnyRules, state: Any) -> tuple[int, Any]:
     """The seat to act and its legal moves (seat 0 and none once the match is over)."""
     if rules.finished(state):
         return 0, ()
     return rules.to_act(state), rules.legal_moves(state)
 
 
-def determinize_response(rules: Any, codec: GameCodec, view: Any, count: int, seed: int) -> bytes:
+def determinize_response(
+    rules: AnyRules, codec: GameCodec, view: Any, count: int, seed: int
+) -> bytes:
     """``Determinize``'s whole answer, encoded where it was sampled: a thousand states
     written on the server's event loop would stall the other calls."""
     response = game_service_pb2.DeterminizeResponse()
@@ -54,7 +57,7 @@ def determinize_response(rules: Any, codec: GameCodec, view: Any, count: int, se
     return response.SerializeToString()
 
 
-def simulation_plan(rules: Any, samples: list[Any], to_match_end: bool) -> tuple[int, int]:
+def simulation_plan(rules: AnyRules, samples: list[Any], to_match_end: bool) -> tuple[int, int]:
     """For samples of one position: how many legal moves, and the longest playout the
     rules allow (``moves_bound``); the legal moves must be the same in every sample."""
     moves = rules.legal_moves(samples[0])
@@ -77,7 +80,7 @@ def check_budget(moves: int, playouts: int, samples: int, limit: int) -> None:
         )
 
 
-def check_decides(rules: Any, view: Any, sample: Any) -> None:
+def check_decides(rules: AnyRules, view: Any, sample: Any) -> None:
     """A view searched from must be the deciding seat's (the dummy's is its
     controller's): from another seat the samples' legal moves are not its own."""
     to_act = rules.to_act(sample)

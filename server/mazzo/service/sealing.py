@@ -43,6 +43,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from mazzo.core.errors import InvalidArgument, NotAllowedNow
+from mazzo.core.rules import AnyRules
 
 VERSION = 1
 KEY_BYTES = 32
@@ -306,21 +307,21 @@ class Sealer:
         return header, unpadded(plain)
 
 
-def seats_of(rules: Any, state: Any) -> int:
+def seats_of(rules: AnyRules, state: Any) -> int:
     """How many seats a match has: every seat of every side. Asked once per match, at
     Deal (a score costs more than a move); later tokens carry it in their header."""
     seats: int = 1 + max(seat for side in rules.score(state).sides for seat in side.seats)
     return seats
 
 
-def holders(rules: Any, state: Any, seats: int) -> list[bool]:
+def holders(rules: AnyRules, state: Any, seats: int) -> list[bool]:
     """Which seats get a token: those that decide for themselves. The seat another
     decides for (Maraffa's dummy) gets none: its view is its controller's, and a
     second key to that would be one more to guard."""
     return [rules.controller(state, seat) == seat for seat in range(seats)]
 
 
-def check_decides(rules: Any, state: Any, seat: int) -> None:
+def check_decides(rules: AnyRules, state: Any, seat: int) -> None:
     """A token plays, or lists the moves, only when its seat decides now (for a seat it
     controls, Maraffa's dummy, too). Who decides is public: every view shows it."""
     decider = rules.controller(state, rules.to_act(state))

@@ -41,6 +41,7 @@ from google.protobuf import descriptor_pool, json_format
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
+from mazzo.core.rules import AnyRules
 from mazzo.players.playout import (
     Horizon,
     MoveStats,
@@ -168,7 +169,7 @@ def packed(units: Sequence[Unit], pieces: int) -> list[bytes]:
     return [pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL) for chunk in _chunks(units, pieces)]
 
 
-def drawn_from_state(rules: Any, state: Any, to_match_end: bool, pieces: int) -> Drawn:
+def drawn_from_state(rules: AnyRules, state: Any, to_match_end: bool, pieces: int) -> Drawn:
     """One full state as a position to play out (``Simulate`` given a state)."""
     from mazzo.service.sampling import simulation_plan
 
@@ -189,8 +190,7 @@ def _drawn(
     ``playouts``. The budget is counted on the first sample before the others are
     drawn (a thousand Ramino samples take seconds), and again on them all: the rules'
     bound on a playout may differ from sample to sample."""
-    from mazzo.codec import CODECS
-    from mazzo.games.registry import rules_for
+    from mazzo.games.registry import CODECS, rules_for
     from mazzo.service.sampling import check_budget, check_decides, determinized, simulation_plan
 
     rules, codec = rules_for(game), CODECS[game]
@@ -219,8 +219,7 @@ def _play_packed(
 
 
 def _determinize_response(game: str, view: Any, count: int, seed: int) -> bytes:
-    from mazzo.codec import CODECS
-    from mazzo.games.registry import rules_for
+    from mazzo.games.registry import CODECS, rules_for
     from mazzo.service.sampling import determinize_response
 
     return determinize_response(rules_for(game), CODECS[game], view, count, seed)

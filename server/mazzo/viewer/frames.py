@@ -23,10 +23,8 @@ import json
 import zlib
 from typing import Any
 
-from mazzo.codec import CODECS
 from mazzo.core.errors import InvalidArgument, RulesError
-from mazzo.games.registry import rules_for
-from mazzo.referee.games import hooks_for
+from mazzo.games.registry import CODECS, GAMES, rules_for
 from mazzo.referee.records import FORMAT, Json, to_json
 from mazzo.referee.replay import replay
 from mazzo.v1 import game_pb2
@@ -46,11 +44,15 @@ MAX_FRAMES_BYTES = 32 * 1024 * 1024
 #: length (a whole match of heuristic bots, 348 moves: 10 MB; of random bots, 3,371
 #: moves: 110 MB, over ``MAX_FRAMES_BYTES`` anyway).
 MAX_VIEW_MOVES = 2_000
-#: The fewest bytes a frame takes, per player, by game: three quarters of the smallest
-#: frame seen (the deal's) in every form (tests/viewer/test_frames.py checks every
-#: frame against it). With the record's moves it tells before any replay that frames
-#: cannot fit ``MAX_FRAMES_BYTES``.
-FRAME_FLOOR_BYTES = {"maraffa": 384, "burraco": 640, "ramino": 480}
+
+
+def frame_floor_bytes(game: str) -> int:
+    """The fewest bytes a frame takes, per player (``Presentation.frame_floor_bytes``:
+    three quarters of the smallest frame seen, the deal's, in every form;
+    tests/viewer/test_frames.py checks every frame against it). With the record's moves
+    it tells before any replay that frames cannot fit ``MAX_FRAMES_BYTES``."""
+    declared = GAMES.get(game)
+    return declared.presentation.frame_floor_bytes if declared is not None else 0
 
 
 def check_record(record: Any) -> Json:
@@ -159,7 +161,7 @@ def _dumps(value: Any) -> str:
 def check_bounds(record: Json, with_views: bool) -> None:
     """Refuse, before any rules run, a checked record whose frames cannot fit: over
     ``MAX_VIEW_MOVES`` moves with views, or more frames than ``MAX_FRAMES_BYTES``
-    holds at the game's smallest frame (``FRAME_FLOOR_BYTES`` a seat)."""
+    holds at the game's smallest frame (``frame_floor_bytes`` a seat)."""
     moves, players, game = len(record["moves"]), int(record["players"]), record["game"]
     if with_views and moves > MAX_VIEW_MOVES:
         raise InvalidArgument(
@@ -167,7 +169,7 @@ def check_bounds(record: Json, with_views: bool) -> None:
             f"{moves} moves; frames with every seat's view (views=1) are built for records "
             f"of {MAX_VIEW_MOVES} moves or fewer (without views, up to {MAX_MOVES})",
         )
-    least = (moves + 1) * players * FRAME_FLOOR_BYTES.get(game, 0)
+    least = (moves + 1) * players * frame_floor_bytes(game)
     if least > MAX_FRAMES_BYTES:
         raise InvalidArgument(
             "record.moves",
@@ -216,7 +218,7 @@ class _Frames:
     def __init__(self, record: Json, with_views: bool, out: FramesOut) -> None:
         self.record, self.with_views, self.out = record, with_views, out
         self.game = game = record["game"]
-        self.codec, self.rules, self.hooks = CODECS[game], rules_for(game), hooks_for(game)
+        self.codec, self.rules, self.hooks = CODECS[game], rules_for(game), GAMES[game].hooks
         self.hand_starts: list[int] = [0]
         self.scores: list[Json] = []
         self.seats = int(record["players"])
@@ -225,7 +227,7 @@ class _Frames:
     def write_all(self) -> None:
         record, game = self.record, self.game
         head = {"id": str(record.get("id", "")), "game": game, "players": int(record["players"])}
-        head["deck"] = "italian" if game == "maraffa" else "french"
+        head["deck"] = GAMES[game].presentation.deck
         self.out.write(_dumps(head)[:-1] + ',"frames":[')
         try:
             done = replay(record, self.visit)

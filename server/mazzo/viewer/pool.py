@@ -43,8 +43,7 @@ class Busy(Exception):
 def _ready(niceness: int, parent: int) -> None:
     """In each new process: ended with the server, nicer than it (the rules calls come
     first), and the games loaded now rather than during the first request."""
-    from mazzo.codec import CODECS
-    from mazzo.games.registry import rules_for
+    from mazzo.games.registry import CODECS, rules_for
 
     die_with(parent)
     if niceness > 0:

@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from mazzo.codec import GameCodec
-from mazzo.referee.games import GameHooks
+from mazzo.core.rules import AnyRules
+from mazzo.games.declaration import GameHooks
+from mazzo.games.registry import GAMES
 from mazzo.referee.records import Json, to_json
 from mazzo.v1 import game_pb2
 from mazzo.viewer.tables import table_of
@@ -50,12 +52,14 @@ class Watcher:
     #: (the bots' clocks do not run meanwhile).
     pace: float = 0.0
 
-    def watch(self, header: Json, rules: Any, codec: GameCodec, hooks: GameHooks) -> MatchWatch:
+    def watch(
+        self, header: Json, rules: AnyRules, codec: GameCodec, hooks: GameHooks
+    ) -> MatchWatch:
         """The watch of one match, from its record's header."""
         return MatchWatch(self, header, rules, codec, hooks)
 
 
-def _view_json(rules: Any, codec: GameCodec, state: Any, seat: int, game: str) -> Json:
+def _view_json(rules: AnyRules, codec: GameCodec, state: Any, seat: int, game: str) -> Json:
     view = game_pb2.GameView()
     codec.view_to_wire(rules.view(state, seat), view)
     detail = getattr(view, game)
@@ -64,7 +68,7 @@ def _view_json(rules: Any, codec: GameCodec, state: Any, seat: int, game: str) -
     return to_json(view)
 
 
-def deciding_seats(rules: Any, state: Any, seats: int) -> list[int]:
+def deciding_seats(rules: AnyRules, state: Any, seats: int) -> list[int]:
     """The seats with a view of their own (a dummy sees through its controller)."""
     return [s for s in range(seats) if rules.controller(state, s) == s]
 
@@ -84,24 +88,26 @@ def common_table(tables: Sequence[Json]) -> Json:
     return {"seats": seats, "areas": areas, "facts": facts}
 
 
-def public_table(game: str, rules: Any, codec: GameCodec, state: Any, seats: int) -> Json:
+def public_table(game: str, rules: AnyRules, codec: GameCodec, state: Any, seats: int) -> Json:
     """The table as everyone at it sees it, from each deciding seat's ``GetView``."""
     return _public(game, rules, codec, state, seats)[0]
 
 
-def _public(game: str, rules: Any, codec: GameCodec, state: Any, seats: int) -> tuple[Json, Json]:
+def _public(
+    game: str, rules: AnyRules, codec: GameCodec, state: Any, seats: int
+) -> tuple[Json, Json]:
     """The public table, and one seat's view (for the fields every view has alike)."""
     views = [_view_json(rules, codec, state, s, game) for s in deciding_seats(rules, state, seats)]
     return common_table([table_of(game, [v], None) for v in views]), views[0]
 
 
-def full_table(game: str, rules: Any, codec: GameCodec, state: Any) -> Json:
+def full_table(game: str, rules: AnyRules, codec: GameCodec, state: Any) -> Json:
     """Everything: every hand face up (the replay viewer's table of everyone)."""
     view = _view_json(rules, codec, state, 0, game)
     return table_of(game, [view], _state_json(state, rules, codec, game))
 
 
-def _state_json(state: Any, rules: Any, codec: GameCodec, game: str) -> Json:
+def _state_json(state: Any, rules: AnyRules, codec: GameCodec, game: str) -> Json:
     wire = game_pb2.GameState()
     codec.state_to_wire(state, 0 if rules.finished(state) else rules.to_act(state), wire)
     detail = getattr(wire, game)
@@ -110,7 +116,7 @@ def _state_json(state: Any, rules: Any, codec: GameCodec, game: str) -> Json:
     return to_json(wire)
 
 
-def hands_of(game: str, rules: Any, codec: GameCodec, state: Any) -> list[list[str]]:
+def hands_of(game: str, rules: AnyRules, codec: GameCodec, state: Any) -> list[list[str]]:
     hands = _state_json(state, rules, codec, game).get(game, {}).get("hands", [])
     return [cards(h.get("cards")) for h in hands]
 
@@ -119,7 +125,7 @@ class MatchWatch:
     """One match watched: built by ``play_match`` when it has a ``Watcher``."""
 
     def __init__(
-        self, watcher: Watcher, header: Json, rules: Any, codec: GameCodec, hooks: GameHooks
+        self, watcher: Watcher, header: Json, rules: AnyRules, codec: GameCodec, hooks: GameHooks
     ) -> None:
         self.watcher = watcher
         self.id = str(header["id"])
@@ -169,7 +175,7 @@ class MatchWatch:
                 "game": self.game,
                 "players": self.header["players"],
                 "names": names,
-                "deck": "italian" if self.game == "maraffa" else "french",
+                "deck": GAMES[self.game].presentation.deck,
                 "entrants": [side["entrant"] for side in sides],
                 "ply": 0,
                 "at": time.time(),

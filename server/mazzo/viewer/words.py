@@ -11,18 +11,29 @@ from functools import lru_cache
 from typing import Any
 
 from google.protobuf import json_format
+from google.protobuf.descriptor import FileDescriptor
 
-from mazzo.v1 import burraco_pb2, cards_pb2, game_pb2, maraffa_pb2, ramino_pb2
+from mazzo.v1 import game_pb2
 
 Json = dict[str, Any]
+
+
+def _files(file: FileDescriptor) -> list[FileDescriptor]:
+    """``file`` and every file it imports of the package (``mazzo.v1``): the cards and
+    each game's messages."""
+    out = [file]
+    for dependency in file.dependencies:
+        if dependency.package == file.package and dependency not in out:
+            out += [f for f in _files(dependency) if f not in out]
+    return out
 
 
 def _short_enum_names() -> dict[str, str]:
     """Every enum value's name without its enum's prefix, in words:
     ``MARAFFA_SPEECH_MASO_DEI_MASI`` -> ``maso dei masi``; cards keep their code."""
     out: dict[str, str] = {}
-    for module in (cards_pb2, maraffa_pb2, burraco_pb2, ramino_pb2):
-        for enum in module.DESCRIPTOR.enum_types_by_name.values():
+    for file in _files(game_pb2.DESCRIPTOR):
+        for enum in file.enum_types_by_name.values():
             prefix = re.sub(r"(?<!^)(?=[A-Z])", "_", enum.name).upper() + "_"
             for value in enum.values:
                 out[value.name] = value.name.removeprefix(prefix).lower().replace("_", " ")

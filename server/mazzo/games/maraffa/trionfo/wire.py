@@ -17,19 +17,6 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.codec.common import TABLE_ENTRIES, as_wire, memo_for
-from mazzo.codec.maraffa import (
-    TRIONFO,
-    cards_from_wire,
-    deal_to_wire,
-    fill_options,
-    hand_from_wire,
-    hands_bytes,
-    options_from_message,
-    score_from_wire,
-    score_to_wire,
-    signals_from_wire,
-    trick_to_wire,
-)
 from mazzo.core.cards import code
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa.cards import BIT, IN_DECK, cards_of
@@ -52,6 +39,19 @@ from mazzo.games.maraffa.trionfo.state import (
     TrionfoTable,
 )
 from mazzo.games.maraffa.trionfo.view import TrionfoView
+from mazzo.games.maraffa.wire import (
+    TRIONFO,
+    cards_from_wire,
+    deal_to_wire,
+    fill_options,
+    hand_from_wire,
+    hands_bytes,
+    options_from_message,
+    score_from_wire,
+    score_to_wire,
+    signals_from_wire,
+    trick_to_wire,
+)
 from mazzo.v1 import cards_pb2, game_pb2, maraffa_pb2
 
 P = "state.maraffa."

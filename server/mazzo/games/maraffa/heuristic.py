@@ -18,8 +18,10 @@ known).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from mazzo.games.maraffa.cards import DECK, STRENGTH, SUIT, THIRDS
+from mazzo.games.maraffa.moves import Claim, PlayCard, Signal
 from mazzo.games.maraffa.tricks import winning_index
 from mazzo.v1 import bot_pb2, game_pb2, maraffa_pb2
 
@@ -225,3 +227,30 @@ def _cheapest(playable: list[int], trump: int) -> int:
 
 def _richest(playable: list[int], trump: int) -> int:
     return max(playable, key=lambda c: (SUIT[c] != trump, THIRDS[c], -STRENGTH[c]))
+
+
+# --------------------------------------------------------------------------- for search
+
+
+def avoid_at_random(move: Any) -> bool:
+    """A random player claims only when nothing else is legal: a claim ends the game at
+    once, so random claims would only test the claim rule."""
+    return type(move) is Claim
+
+
+def avoid_at_random_on_wire(move: game_pb2.Move) -> bool:
+    return move.maraffa.HasField("claim")
+
+
+def search_candidates(legal: Sequence[Any]) -> list[int]:
+    """The legal moves worth playing out. A signal changes nothing the playouts can see
+    (no builtin policy reads signals), so a card's signalled plays would only repeat its
+    plain play's numbers at their cost: search plays cards plain."""
+    plain = {(m.card, m.marafona) for m in legal if type(m) is PlayCard and not m.signal}
+    return [
+        i
+        for i, m in enumerate(legal)
+        if not (
+            type(m) is PlayCard and m.signal is not Signal.NONE and (m.card, m.marafona) in plain
+        )
+    ]

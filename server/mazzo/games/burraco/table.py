@@ -1,0 +1,41 @@
+"""Burraco's table for the viewer (``viewer.tables``): the stock, the discard pile,
+the pozzetti and every meld as areas; the public scores as facts."""
+
+from __future__ import annotations
+
+from mazzo.games.declaration import Json
+from mazzo.viewer.words import card, cards, enum
+
+
+def draw(view: Json, detail: Json, table: Json) -> None:
+    t = detail.get("table", {})
+    areas, facts = table["areas"], table["facts"]
+    facts.append(["stage", enum(detail.get("stage", ""))])
+    facts.append(["dealer, hand", f"seat {t.get('dealer', 0)}, hand {t.get('handNumber', 0)}"])
+    for score in detail.get("publicScores", []):
+        seats = "+".join(str(s) for s in score.get("seats", []))
+        melded, bonuses = score.get("melded", 0), score.get("bonuses", 0)
+        facts.append([f"seats {seats}", f"melded {melded}, bonuses {bonuses}"])
+    if detail.get("lastTurn"):
+        facts.append(["last turn", "yes"])
+    if detail.get("forbiddenDiscard"):
+        facts.append(["may not discard", card(detail["forbiddenDiscard"])])
+    areas.append({"label": "stock", "cards": [], "by": None, "count": detail.get("stockSize", 0)})
+    pile = cards(detail.get("discardPile"))
+    areas.append({"label": f"discard pile ({len(pile)})", "cards": pile, "by": None, "count": None})
+    for k, pozzetto in enumerate(detail.get("pozzetti", [])):
+        taken = pozzetto.get("takenBy")
+        label = f"pozzetto {k + 1}" + ("" if taken is None else f" (taken by seat {taken})")
+        areas.append({"label": label, "cards": [], "by": None, "count": pozzetto.get("size", 0)})
+    for meld in detail.get("melds", []):
+        side = "+".join(str(s) for s in meld.get("side", [meld.get("seat", 0)]))
+        kind = enum(meld.get("kind", ""))
+        extra = f", {enum(meld['burraco'])} burraco" if meld.get("burraco") else ""
+        areas.append(
+            {
+                "label": f"meld of seats {side}: {kind}{extra}",
+                "cards": cards(meld.get("cards")),
+                "by": None,
+                "count": None,
+            }
+        )

@@ -1,0 +1,135 @@
+"""A game declared once: what every other layer needs of it, in one value.
+
+Each game's package ends in a ``declaration`` module that exports one ``Game``, built
+from the game's own modules: its rules (the engine), how its values travel (``wire``)
+and how long its lists may be (``bounds``), the sentences and the table the viewer
+shows (``texts``, ``table``), what the referee reads of its records (``records``), its
+builtin player and what search leaves out (``heuristic``), and what a learning agent
+sees (``encoding``, ``chance``). ``games.registry`` lists the declarations; the
+service, referee, viewer, players and RL adapters look a game up there and name none.
+
+The fields are typed by what the layers call, so a game that lacks one does not
+type-check, and ``tests/test_declarations.py`` checks each against the others (every
+event and move kind has a text, the bounds name the game's messages, and more).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from mazzo.codec import GameCodec
+from mazzo.codec.bound import Bound
+from mazzo.core.rules import AnyRules
+from mazzo.v1 import bot_pb2, game_pb2
+
+if TYPE_CHECKING:
+    from mazzo.rl.chance_deals import ChanceDeals
+    from mazzo.rl.layout import Encoding
+
+#: Records' and views' JSON (the protobuf JSON mapping).
+Json = dict[str, Any]
+#: A player: answers an ``ActRequest`` as any bot does, from the view alone.
+Policy = Callable[[bot_pb2.ActRequest], bot_pb2.ActResponse]
+#: One kind of event or move (the message of its oneof field) as a sentence.
+Text = Callable[[Any], str]
+#: Adds a game's areas, facts and seat notes to a table (``viewer.tables``) from a
+#: view's JSON and its game's detail: ``draw(view, detail, table)``.
+DrawTable = Callable[[Json, Json, Json], None]
+#: The faces the viewer draws a game's cards with.
+Deck = Literal["italian", "french"]
+
+
+def _no_hand(events: Sequence[Json]) -> list[int] | None:
+    return None
+
+
+def _no_deal(events: Sequence[Json]) -> bool:
+    return False
+
+
+def _describe(state: Any, rules: AnyRules) -> str:
+    return repr(state)
+
+
+@dataclass(frozen=True)
+class GameHooks:
+    """What the referee and the viewer read of a game's records."""
+
+    #: Per side, the points of a hand scored by this move's events (records' JSON).
+    hand_points: Callable[[Sequence[Json]], list[int] | None] = _no_hand
+    #: Did this move's events deal a new hand (so replay can find hand k)?
+    hand_dealt: Callable[[Sequence[Json]], bool] = _no_deal
+    #: Every seat's cards and the public facts of a state, for people (replay --hand).
+    describe: Callable[[Any, Any], str] = _describe
+
+
+def _avoid_nothing(move: Any) -> bool:
+    return False
+
+
+def _every_move(legal: Sequence[Any]) -> list[int]:
+    return list(range(len(legal)))
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A game's builtin player and what the generic players need to know of its moves.
+    Strategy, not rules: nothing here decides what is legal."""
+
+    #: The game's simple, deterministic player (``builtin:heuristic``).
+    heuristic: Policy
+    #: A move a random player takes only when nothing else is legal (a Maraffa claim
+    #: would end the game at once, so random play would only test the claim rule):
+    #: the engine's move, and the same move on the wire.
+    avoid_at_random: Callable[[Any], bool] = _avoid_nothing
+    avoid_at_random_on_wire: Callable[[game_pb2.Move], bool] = _avoid_nothing
+    #: The indexes of the legal moves worth playing out in a search (``builtin:pimc``):
+    #: all, unless some are the same move for every playout.
+    search_candidates: Callable[[Sequence[Any]], list[int]] = _every_move
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """How people see a game: its cards, its moves and events in words, its table."""
+
+    deck: Deck
+    #: Per oneof field of the game's ``Event`` and ``Move`` messages: its sentence.
+    event_texts: Mapping[str, Text]
+    move_texts: Mapping[str, Text]
+    draw_table: DrawTable
+    #: The least a frame of the viewer's costs in bytes, whatever its record holds
+    #: (what ``viewer.frames`` budgets a record's frames by before building them).
+    frame_floor_bytes: int
+
+
+@dataclass(frozen=True)
+class Learning:
+    """What a learning agent needs: made on first use, since they need NumPy (the
+    ``rl`` extra), which serving does not."""
+
+    #: The encoding of the game played with its resolved options (``Rules`` options).
+    encoding: Callable[[Any], Encoding]
+    #: The game's deals as chance events (OpenSpiel's chance nodes).
+    chance_deals: Callable[[], ChanceDeals]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game, as every layer sees it."""
+
+    rules: AnyRules
+    codec: GameCodec
+    #: Every repeated field of the game's messages, by full name: its bound.
+    bounds: Mapping[str, Bound]
+    #: The most sides a match of the game has (the bound of ``match_score``).
+    match_sides: int
+    hooks: GameHooks
+    strategy: Strategy
+    presentation: Presentation
+    learning: Learning
+
+    @property
+    def id(self) -> str:
+        return self.rules.id

@@ -1,0 +1,44 @@
+"""What the referee and the viewer read of Maraffa's records: each hand's points
+(per side; in Trionfo per seat, the game points paid), where a hand is dealt, and a
+state's cards in words for ``mazzo replay --hand``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from mazzo.core.cards import codes
+from mazzo.core.rules import AnyRules
+from mazzo.games.declaration import GameHooks, Json
+from mazzo.games.maraffa.cards import cards_of
+
+
+def _hand_points(events: Sequence[Json]) -> list[int] | None:
+    """Per side the points of the hand; in Trionfo per seat the game points paid."""
+    for event in events:
+        scored = event.get("maraffa", {}).get("handScored")
+        if scored is not None:
+            return [int(s.get("handScore", 0)) for s in scored.get("scores", [])]
+        deal = event.get("maraffa", {}).get("dealScored")
+        if deal is not None:
+            return [int(p) for p in deal.get("score", {}).get("payments", [])]
+    return None
+
+
+def _hand_dealt(events: Sequence[Json]) -> bool:
+    return any("handDealt" in event.get("maraffa", {}) for event in events)
+
+
+def _describe(state: Any, rules: AnyRules) -> str:
+    t = state.table
+    lines = [
+        f"game {t.game_number} hand {t.hand_number}: dealer {t.dealer}, "
+        f"battezzante {t.battezzante}, totals {list(t.totals)}, target {t.effective_target}"
+    ]
+    lines += [f"  seat {s}: {codes(cards_of(h))}" for s, h in enumerate(state.hands)]
+    if state.stock:
+        lines.append(f"  stock: {codes(state.stock)}")
+    return "\n".join(lines)
+
+
+HOOKS: Final = GameHooks(hand_points=_hand_points, hand_dealt=_hand_dealt, describe=_describe)

@@ -1,0 +1,41 @@
+"""Ramino, declared once: 2 to 6 players betting chips, as every layer sees it
+(``games.declaration``)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from mazzo.games.declaration import Game, Learning, Presentation, Strategy
+from mazzo.games.ramino import bounds, heuristic, records, table, texts
+from mazzo.games.ramino.game import RULES
+from mazzo.games.ramino.wire import CODEC
+
+
+def _encoding(options: Any) -> Any:
+    from mazzo.games.ramino.encoding import ramino_encoding
+
+    return ramino_encoding(options.max_stake)
+
+
+def _chance_deals() -> Any:
+    from mazzo.games.ramino.chance import RaminoDeals
+
+    return RaminoDeals()
+
+
+RAMINO: Final = Game(
+    rules=RULES,
+    codec=CODEC,
+    bounds=bounds.BOUNDS,
+    match_sides=bounds.MATCH_SIDES,
+    hooks=records.HOOKS,
+    strategy=Strategy(heuristic=heuristic.act),
+    presentation=Presentation(
+        deck="french",
+        event_texts=texts.EVENTS,
+        move_texts=texts.MOVES,
+        draw_table=table.draw,
+        frame_floor_bytes=480,
+    ),
+    learning=Learning(encoding=_encoding, chance_deals=_chance_deals),
+)
