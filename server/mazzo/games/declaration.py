@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from mazzo.codec import GameCodec
 from mazzo.codec.bound import Bound
-from mazzo.core.rules import AnyRules
+from mazzo.core.rules import AnyRules, ScoreReport
 from mazzo.v1 import bot_pb2, game_pb2
 
 if TYPE_CHECKING:
@@ -53,9 +53,14 @@ def _describe(state: Any, rules: AnyRules) -> str:
     return repr(state)
 
 
+def totals_change(before: ScoreReport, after: ScoreReport) -> list[int]:
+    """Per side, what its match total gained between two scores."""
+    return [a.match_total - b.match_total for a, b in zip(after.sides, before.sides, strict=True)]
+
+
 @dataclass(frozen=True)
 class GameHooks:
-    """What the referee and the viewer read of a game's records."""
+    """What the referee, the viewer and RL's rewards read of a game's records and scores."""
 
     #: Per side, the points of a hand scored by this move's events (records' JSON).
     hand_points: Callable[[Sequence[Json]], list[int] | None] = _no_hand
@@ -63,6 +68,9 @@ class GameHooks:
     hand_dealt: Callable[[Sequence[Json]], bool] = _no_deal
     #: Every seat's cards and the public facts of a state, for people (replay --hand).
     describe: Callable[[Any, Any], str] = _describe
+    #: Per side, what the hand just ended scored, from the scores before and after it
+    #: (RL's per-hand rewards): the totals' change, unless totals can restart.
+    hand_change: Callable[[ScoreReport, ScoreReport], list[int]] = totals_change
 
 
 def _avoid_nothing(move: Any) -> bool:

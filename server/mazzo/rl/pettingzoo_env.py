@@ -21,10 +21,10 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from mazzo.games.registry import rules_for
+from mazzo.games.registry import GAMES, rules_for
 from mazzo.rl.encoding import encoding_for, game_options
 from mazzo.rl.remote import Position, RemoteGame
-from mazzo.rl.rewards import hand_change, match_result
+from mazzo.rl.rewards import match_result
 
 Reward = Literal["match", "hand"]
 Mask = NDArray[np.int8]
@@ -220,7 +220,7 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         before, self._hand = self._report, hand
         report = self._report = self.rules.score(state)
         if self.reward_mode == "hand":
-            change = hand_change(before, report)
+            change = GAMES[self.game].hooks.hand_change(before, report)
             for a in self.agents:
                 self.rewards[a] = float(change[self.side[a]])
         elif finished:

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from mazzo.core.cards import codes
-from mazzo.core.rules import AnyRules
-from mazzo.games.declaration import GameHooks, Json
+from mazzo.core.rules import AnyRules, ScoreReport
+from mazzo.games.declaration import GameHooks, Json, totals_change
 from mazzo.games.maraffa.cards import cards_of
+from mazzo.games.maraffa.game import MaraffaSideScore
 
 
 def _hand_points(events: Sequence[Json]) -> list[int] | None:
@@ -26,7 +27,11 @@ def _hand_points(events: Sequence[Json]) -> list[int] | None:
 
 
 def _hand_dealt(events: Sequence[Json]) -> bool:
-    return any("handDealt" in event.get("maraffa", {}) for event in events)
+    """A classic hand or a Trionfo deal."""
+    return any(
+        "handDealt" in (kinds := event.get("maraffa", {})) or "dealDealt" in kinds
+        for event in events
+    )
 
 
 def _describe(state: Any, rules: AnyRules) -> str:
@@ -41,4 +46,21 @@ def _describe(state: Any, rules: AnyRules) -> str:
     return "\n".join(lines)
 
 
-HOOKS: Final = GameHooks(hand_points=_hand_points, hand_dealt=_hand_dealt, describe=_describe)
+def _hand_change(before: ScoreReport, after: ScoreReport) -> list[int]:
+    """A series starts each game's totals from zero (the only way they fall), so across
+    a new game the sides' last hand is read from the score instead."""
+    change = totals_change(before, after)
+    details = [side.detail for side in after.sides]
+    if any(c < 0 for c in change) and all(type(d) is MaraffaSideScore for d in details):
+        last = [d.last_hand for d in details]
+        if all(h is not None for h in last):
+            return [h.hand_score for h in last]
+    return change
+
+
+HOOKS: Final = GameHooks(
+    hand_points=_hand_points,
+    hand_dealt=_hand_dealt,
+    describe=_describe,
+    hand_change=_hand_change,
+)
