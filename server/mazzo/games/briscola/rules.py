@@ -7,6 +7,7 @@ the stock, scoring the hand, ending the match or dealing the next hand (README �
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from mazzo.core.errors import IllegalMove, InvalidArgument, NotAllowedNow
@@ -73,18 +74,22 @@ def deal(options: Options, players: int, seed: int) -> tuple[State, list[ev.Even
 
 
 def deal_hand(table: Table) -> tuple[State, list[ev.Event]]:
-    """Shuffle with the table's counter and deal (§3.1): three cards at a time to each
-    seat from ``next(dealer)``; the next card face up as the trump card, under the
-    rest of the stock, so that it is drawn last."""
+    """Shuffle with the table's counter and deal the hand (§3.1)."""
+    deck = shuffled(deck_of(table.players, table.options.removed_two), table.seed, table.counter)
+    return lay_out(table._replace(counter=table.counter + 1), deck)
+
+
+def lay_out(table: Table, deck: Sequence[int]) -> tuple[State, list[ev.Event]]:
+    """Deal a shuffled deck (index 0 the top, §3.1): three cards at a time to each seat
+    from ``next(dealer)``; the next card face up as the trump card, under the rest of
+    the stock, so that it is drawn last."""
     n = table.players
-    deck = shuffled(deck_of(n, table.options.removed_two), table.seed, table.counter)
     hands: list[tuple[int, ...]] = [()] * n
     for i in range(n):
         seat = (table.dealer + 1 + i) % n
         hands[seat] = tuple(sorted(deck[HAND_SIZE * i : HAND_SIZE * (i + 1)]))
     trump_card = deck[HAND_SIZE * n]
     stock = (*deck[HAND_SIZE * n + 1 :], trump_card)
-    table = table._replace(counter=table.counter + 1)
     leader = first_leader(table.dealer, n)
     state = State(table, Phase.PLAY, leader, trump_card, tuple(hands), stock, ())
     return state, [ev.HandDealt(table.hand_number, table.dealer, leader, trump_card)]
