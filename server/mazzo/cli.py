@@ -18,7 +18,7 @@ import signal
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeAlias
 
 from mazzo.core.errors import RulesError
 from mazzo.referee import processes
@@ -86,11 +86,28 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+#: What ``add_subparsers`` returns: each command's ``_add_COMMAND`` adds its parser to it.
+_Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mazzo", description="Rules service for Italian card games")
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_serve(sub)
+    _add_bench(sub)
+    _add_match(sub)
+    _add_tournament(sub)
+    _add_replay(sub)
+    _add_verify(sub)
+    _add_entropy(sub)
+    _add_view(sub)
+    return parser
 
+
+def _add_serve(sub: _Subparsers) -> None:
+    """Most defaults are the ``MAZZO_*`` environment variables', read when the parser
+    is built."""
     serve = sub.add_parser("serve", help="serve GameService over gRPC")
     serve.add_argument(
         "--host",
@@ -155,6 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="log lines as JSON objects or plain text (env MAZZO_LOG_FORMAT; default %(default)s)",
     )
 
+
+def _add_bench(sub: _Subparsers) -> None:
     bench = sub.add_parser("bench", help="measure speed; prints JSON")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     bench.add_argument(
@@ -176,8 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also the compiled build against pure Python, in child processes (make compiled)",
     )
-    _add_match(sub)
 
+
+def _add_tournament(sub: _Subparsers) -> None:
     tour = sub.add_parser("tournament", help="play a tournament described by a TOML file")
     tour.add_argument("config", type=Path, help="the tournament's TOML file (docs/referee.md)")
     tour.add_argument("--records", type=Path, help="records file (default: the config's)")
@@ -235,11 +255,15 @@ def build_parser() -> argparse.ArgumentParser:
         "[entropy] commitments (docs/fair-deals.md)",
     )
 
+
+def _add_replay(sub: _Subparsers) -> None:
     replay = sub.add_parser("replay", help="re-check every move of a records file")
     replay.add_argument("records", type=Path, help="a JSON-lines file of match records")
     replay.add_argument("--id", help="only this match")
     replay.add_argument("--hand", type=int, help="print hand K (from 1) of the match --id")
 
+
+def _add_verify(sub: _Subparsers) -> None:
     verify = sub.add_parser(
         "verify",
         help="prove a records file's deals fair and its moves legal (exit 0 proven, "
@@ -253,17 +277,21 @@ def build_parser() -> argparse.ArgumentParser:
         "RECORDS' .commitments file beside it, when there is one): each record's must match",
     )
 
+
+def _add_entropy(sub: _Subparsers) -> None:
     entropy = sub.add_parser(
         "entropy", help="a new entropy secret for a tournament, and the commitment to publish"
     )
     entropy.add_argument(
         "--secret", metavar="HEX", help="print the commitment of this secret instead"
     )
+
+
+def _add_view(sub: _Subparsers) -> None:
     view = sub.add_parser("view", help="watch the matches of a records file in the browser")
     view.add_argument("records", type=Path, help="a JSON-lines file of match records")
     view.add_argument("--host", default="127.0.0.1", help="address to listen on (default local)")
     view.add_argument("--port", type=_port, default=8089, help="HTTP port (0: any; default 8089)")
-    return parser
 
 
 def _moves(text: str) -> int:
@@ -380,7 +408,7 @@ def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_match(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_match(sub: _Subparsers) -> None:
     match = sub.add_parser("match", help="play one match between bots")
     match.add_argument("--game", required=True, help="game id, e.g. maraffa")
     match.add_argument(
