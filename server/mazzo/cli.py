@@ -16,7 +16,7 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeAlias
 
@@ -692,112 +692,114 @@ def _entropy(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from mazzo.service import logs
+    from mazzo.service.server import PortInUseError, serve
+    from mazzo.viewer.web import service_routes
+
+    logs.configure(args.log_format)
+    http_port = None if args.no_http else args.http_port
+    try:
+        tls = _tls(args)
+        sealer = _sealer(args.seal_key_file)
+    except ValueError as e:  # also a refused key file: KeyFileError, one line
+        print(f"mazzo: {e}", file=sys.stderr)
+        return 2
+    if args.workers < 1:
+        print("mazzo: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1:
+        from mazzo.service.workers import run_workers
+
+        return run_workers(args.workers, args.host, args.port, http_port, _worker_flags(args))
+    try:
+        asyncio.run(
+            serve(
+                args.host,
+                args.port,
+                http_port,
+                args.access_log,
+                args.reuse_port,
+                tls,
+                sealer,
+                service_routes(),  # the replay viewer beside the API (docs/viewer.md)
+            )
+        )
+    except PortInUseError as e:
+        print(f"mazzo: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _worker_flags(args: argparse.Namespace) -> list[str]:
+    """The ``serve`` options each worker of ``--workers`` is started with, beside the
+    host and ports."""
+    extra = ["--log-format", args.log_format] + (["--access-log"] if args.access_log else [])
+    for flag, path in (
+        ("--tls-cert", args.tls_cert),
+        ("--tls-key", args.tls_key),
+        ("--tls-client-ca", args.tls_client_ca),
+        ("--seal-key-file", args.seal_key_file),
+    ):
+        extra += [flag, str(path)] if path is not None else []
+    return extra
+
+
+def _view(args: argparse.Namespace) -> int:
+    from mazzo.viewer.web import serve_view
+
+    try:
+        serve_view(args.records, args.host, args.port, lambda line: print(line, flush=True))
+    except (ValueError, OSError) as e:
+        print(f"mazzo: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from mazzo.bench.runner import run_all
+
+    try:
+        only = args.only
+        if only is not None:
+            only = [*only, *(name for name in ("anchors", "builds") if vars(args)[name])]
+        report = run_all(
+            args.seconds, only, args.closure_hands, anchors=args.anchors, builds=args.builds
+        )
+    except ValueError as e:
+        print(f"mazzo: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+#: Each command's function, and the errors it ends with as one line (``mazzo: ...``,
+#: exit 2). ``serve``, ``view`` and ``bench`` catch their own: around less than the
+#: whole command, and not always with exit 2.
+_COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], tuple[type[Exception], ...]]] = {
+    "serve": (_serve, ()),
+    "match": (_match, (ValueError, RulesError, OSError)),
+    "tournament": (_tournament, (ValueError, KeyError, RulesError, OSError, ImportError)),
+    "replay": (_replay, (ValueError, RulesError, OSError)),
+    "verify": (_verify, (ValueError, OSError)),
+    "entropy": (_entropy, (ValueError,)),
+    "view": (_view, ()),
+    "bench": (_bench, ()),
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "serve":
-        from mazzo.service import logs
-        from mazzo.service.server import PortInUseError, serve
-        from mazzo.viewer.web import service_routes
-
-        logs.configure(args.log_format)
-        http_port = None if args.no_http else args.http_port
-        try:
-            tls = _tls(args)
-            sealer = _sealer(args.seal_key_file)
-        except ValueError as e:  # also a refused key file: KeyFileError, one line
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-        if args.workers < 1:
-            print("mazzo: --workers must be at least 1", file=sys.stderr)
-            return 2
-        if args.workers > 1:
-            from mazzo.service.workers import run_workers
-
-            extra = ["--log-format", args.log_format] + (
-                ["--access-log"] if args.access_log else []
-            )
-            for flag, path in (
-                ("--tls-cert", args.tls_cert),
-                ("--tls-key", args.tls_key),
-                ("--tls-client-ca", args.tls_client_ca),
-                ("--seal-key-file", args.seal_key_file),
-            ):
-                extra += [flag, str(path)] if path is not None else []
-            return run_workers(args.workers, args.host, args.port, http_port, extra)
-        try:
-            asyncio.run(
-                serve(
-                    args.host,
-                    args.port,
-                    http_port,
-                    args.access_log,
-                    args.reuse_port,
-                    tls,
-                    sealer,
-                    service_routes(),  # the replay viewer beside the API (docs/viewer.md)
-                )
-            )
-        except PortInUseError as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 1
-        return 0
-    if args.command == "match":
-        try:
-            return _match(args)
-        except (ValueError, RulesError, OSError) as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-    if args.command == "tournament":
-        try:
-            return _tournament(args)
-        except (ValueError, KeyError, RulesError, OSError, ImportError) as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-    if args.command == "replay":
-        try:
-            return _replay(args)
-        except (ValueError, RulesError, OSError) as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-    if args.command == "verify":
-        try:
-            return _verify(args)
-        except (ValueError, OSError) as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-    if args.command == "entropy":
-        try:
-            return _entropy(args)
-        except ValueError as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-    if args.command == "view":
-        from mazzo.viewer.web import serve_view
-
-        try:
-            serve_view(args.records, args.host, args.port, lambda line: print(line, flush=True))
-        except (ValueError, OSError) as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            return 130
-        return 0
-    if args.command == "bench":
-        from mazzo.bench.runner import run_all
-
-        try:
-            only = args.only
-            if only is not None:
-                only = [*only, *(name for name in ("anchors", "builds") if vars(args)[name])]
-            report = run_all(
-                args.seconds, only, args.closure_hands, anchors=args.anchors, builds=args.builds
-            )
-        except ValueError as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-        print(json.dumps(report, indent=2))
-        return 0
-    return 2
+    if args.command not in _COMMANDS:
+        return 2
+    run, reported = _COMMANDS[args.command]
+    try:
+        return run(args)
+    except reported as e:
+        print(f"mazzo: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
