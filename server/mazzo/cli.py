@@ -16,9 +16,9 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeAlias
 
 from mazzo.core.errors import RulesError
 from mazzo.referee import processes
@@ -86,11 +86,28 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+#: What ``add_subparsers`` returns: each command's ``_add_COMMAND`` adds its parser to it.
+_Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mazzo", description="Rules service for Italian card games")
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_serve(sub)
+    _add_bench(sub)
+    _add_match(sub)
+    _add_tournament(sub)
+    _add_replay(sub)
+    _add_verify(sub)
+    _add_entropy(sub)
+    _add_view(sub)
+    return parser
 
+
+def _add_serve(sub: _Subparsers) -> None:
+    """Most defaults are the ``MAZZO_*`` environment variables', read when the parser
+    is built."""
     serve = sub.add_parser("serve", help="serve GameService over gRPC")
     serve.add_argument(
         "--host",
@@ -155,6 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="log lines as JSON objects or plain text (env MAZZO_LOG_FORMAT; default %(default)s)",
     )
 
+
+def _add_bench(sub: _Subparsers) -> None:
     bench = sub.add_parser("bench", help="measure speed; prints JSON")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     bench.add_argument(
@@ -176,8 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also the compiled build against pure Python, in child processes (make compiled)",
     )
-    _add_match(sub)
 
+
+def _add_tournament(sub: _Subparsers) -> None:
     tour = sub.add_parser("tournament", help="play a tournament described by a TOML file")
     tour.add_argument("config", type=Path, help="the tournament's TOML file (docs/referee.md)")
     tour.add_argument("--records", type=Path, help="records file (default: the config's)")
@@ -235,11 +255,15 @@ def build_parser() -> argparse.ArgumentParser:
         "[entropy] commitments (docs/fair-deals.md)",
     )
 
+
+def _add_replay(sub: _Subparsers) -> None:
     replay = sub.add_parser("replay", help="re-check every move of a records file")
     replay.add_argument("records", type=Path, help="a JSON-lines file of match records")
     replay.add_argument("--id", help="only this match")
     replay.add_argument("--hand", type=int, help="print hand K (from 1) of the match --id")
 
+
+def _add_verify(sub: _Subparsers) -> None:
     verify = sub.add_parser(
         "verify",
         help="prove a records file's deals fair and its moves legal (exit 0 proven, "
@@ -253,17 +277,21 @@ def build_parser() -> argparse.ArgumentParser:
         "RECORDS' .commitments file beside it, when there is one): each record's must match",
     )
 
+
+def _add_entropy(sub: _Subparsers) -> None:
     entropy = sub.add_parser(
         "entropy", help="a new entropy secret for a tournament, and the commitment to publish"
     )
     entropy.add_argument(
         "--secret", metavar="HEX", help="print the commitment of this secret instead"
     )
+
+
+def _add_view(sub: _Subparsers) -> None:
     view = sub.add_parser("view", help="watch the matches of a records file in the browser")
     view.add_argument("records", type=Path, help="a JSON-lines file of match records")
     view.add_argument("--host", default="127.0.0.1", help="address to listen on (default local)")
     view.add_argument("--port", type=_port, default=8089, help="HTTP port (0: any; default 8089)")
-    return parser
 
 
 def _moves(text: str) -> int:
@@ -380,7 +408,7 @@ def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_match(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_match(sub: _Subparsers) -> None:
     match = sub.add_parser("match", help="play one match between bots")
     match.add_argument("--game", required=True, help="game id, e.g. maraffa")
     match.add_argument(
@@ -664,112 +692,114 @@ def _entropy(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from mazzo.service import logs
+    from mazzo.service.server import PortInUseError, serve
+    from mazzo.viewer.web import service_routes
+
+    logs.configure(args.log_format)
+    http_port = None if args.no_http else args.http_port
+    try:
+        tls = _tls(args)
+        sealer = _sealer(args.seal_key_file)
+    except ValueError as e:  # also a refused key file: KeyFileError, one line
+        print(f"mazzo: {e}", file=sys.stderr)
+        return 2
+    if args.workers < 1:
+        print("mazzo: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1:
+        from mazzo.service.workers import run_workers
+
+        return run_workers(args.workers, args.host, args.port, http_port, _worker_flags(args))
+    try:
+        asyncio.run(
+            serve(
+                args.host,
+                args.port,
+                http_port,
+                args.access_log,
+                args.reuse_port,
+                tls,
+                sealer,
+                service_routes(),  # the replay viewer beside the API (docs/viewer.md)
+            )
+        )
+    except PortInUseError as e:
+        print(f"mazzo: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _worker_flags(args: argparse.Namespace) -> list[str]:
+    """The ``serve`` options each worker of ``--workers`` is started with, beside the
+    host and ports."""
+    extra = ["--log-format", args.log_format] + (["--access-log"] if args.access_log else [])
+    for flag, path in (
+        ("--tls-cert", args.tls_cert),
+        ("--tls-key", args.tls_key),
+        ("--tls-client-ca", args.tls_client_ca),
+        ("--seal-key-file", args.seal_key_file),
+    ):
+        extra += [flag, str(path)] if path is not None else []
+    return extra
+
+
+def _view(args: argparse.Namespace) -> int:
+    from mazzo.viewer.web import serve_view
+
+    try:
+        serve_view(args.records, args.host, args.port, lambda line: print(line, flush=True))
+    except (ValueError, OSError) as e:
+        print(f"mazzo: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from mazzo.bench.runner import run_all
+
+    try:
+        only = args.only
+        if only is not None:
+            only = [*only, *(name for name in ("anchors", "builds") if vars(args)[name])]
+        report = run_all(
+            args.seconds, only, args.closure_hands, anchors=args.anchors, builds=args.builds
+        )
+    except ValueError as e:
+        print(f"mazzo: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+#: Each command's function, and the errors it ends with as one line (``mazzo: ...``,
+#: exit 2). ``serve``, ``view`` and ``bench`` catch their own: around less than the
+#: whole command, and not always with exit 2.
+_COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], tuple[type[Exception], ...]]] = {
+    "serve": (_serve, ()),
+    "match": (_match, (ValueError, RulesError, OSError)),
+    "tournament": (_tournament, (ValueError, KeyError, RulesError, OSError, ImportError)),
+    "replay": (_replay, (ValueError, RulesError, OSError)),
+    "verify": (_verify, (ValueError, OSError)),
+    "entropy": (_entropy, (ValueError,)),
+    "view": (_view, ()),
+    "bench": (_bench, ()),
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "serve":
-        from mazzo.service import logs
-        from mazzo.service.server import PortInUseError, serve
-        from mazzo.viewer.web import service_routes
-
-        logs.configure(args.log_format)
-        http_port = None if args.no_http else args.http_port
-        try:
-            tls = _tls(args)
-            sealer = _sealer(args.seal_key_file)
-        except ValueError as e:  # also a refused key file: KeyFileError, one line
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-        if args.workers < 1:
-            print("mazzo: --workers must be at least 1", file=sys.stderr)
-            return 2
-        if args.workers > 1:
-            from mazzo.service.workers import run_workers
-
-            extra = ["--log-format", args.log_format] + (
-                ["--access-log"] if args.access_log else []
-            )
-            for flag, path in (
-                ("--tls-cert", args.tls_cert),
-                ("--tls-key", args.tls_key),
-                ("--tls-client-ca", args.tls_client_ca),
-                ("--seal-key-file", args.seal_key_file),
-            ):
-                extra += [flag, str(path)] if path is not None else []
-            return run_workers(args.workers, args.host, args.port, http_port, extra)
-        try:
-            asyncio.run(
-                serve(
-                    args.host,
-                    args.port,
-                    http_port,
-                    args.access_log,
-                    args.reuse_port,
-                    tls,
-                    sealer,
-                    service_routes(),  # the replay viewer beside the API (docs/viewer.md)
-                )
-            )
-        except PortInUseError as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 1
-        return 0
-    if args.command == "match":
-        try:
-            return _match(args)
-        except (ValueError, RulesError, OSError) as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-    if args.command == "tournament":
-        try:
-            return _tournament(args)
-        except (ValueError, KeyError, RulesError, OSError, ImportError) as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-    if args.command == "replay":
-        try:
-            return _replay(args)
-        except (ValueError, RulesError, OSError) as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-    if args.command == "verify":
-        try:
-            return _verify(args)
-        except (ValueError, OSError) as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-    if args.command == "entropy":
-        try:
-            return _entropy(args)
-        except ValueError as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-    if args.command == "view":
-        from mazzo.viewer.web import serve_view
-
-        try:
-            serve_view(args.records, args.host, args.port, lambda line: print(line, flush=True))
-        except (ValueError, OSError) as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            return 130
-        return 0
-    if args.command == "bench":
-        from mazzo.bench.runner import run_all
-
-        try:
-            only = args.only
-            if only is not None:
-                only = [*only, *(name for name in ("anchors", "builds") if vars(args)[name])]
-            report = run_all(
-                args.seconds, only, args.closure_hands, anchors=args.anchors, builds=args.builds
-            )
-        except ValueError as e:
-            print(f"mazzo: {e}", file=sys.stderr)
-            return 2
-        print(json.dumps(report, indent=2))
-        return 0
-    return 2
+    if args.command not in _COMMANDS:
+        return 2
+    run, reported = _COMMANDS[args.command]
+    try:
+        return run(args)
+    except reported as e:
+        print(f"mazzo: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from typing import Any
 from google.protobuf import json_format
 
 from mazzo.core import fair
+from mazzo.games.declaration import GameHooks
 from mazzo.games.registry import CODECS, GAMES, rules_for
 from mazzo.players.builtins import random_index
 from mazzo.referee.bots import BotPool, BotSpec, await_reachable, check_startable
@@ -45,7 +46,7 @@ from mazzo.referee.records import (
 )
 from mazzo.referee.transports import Fault, Reply, Transport
 from mazzo.referee.watch import MatchWatch, Watcher
-from mazzo.v1 import bot_pb2, game_pb2
+from mazzo.v1 import bot_pb2, game_pb2, game_service_pb2
 
 #: Matches interleave on one event loop: let the others run every this many moves.
 YIELD_EVERY = 32
@@ -215,6 +216,251 @@ def _adjudicate(reply: Reply, request: bot_pb2.ActRequest) -> tuple[int, Fault |
     return -1, Fault.MALFORMED, "neither index nor move"
 
 
+@dataclass(frozen=True)
+class _Seating:
+    """Who decides for each seat, and which entrant's bot answers for each decider."""
+
+    sides: list[list[int]]
+    seats: list[int]
+    #: Seat -> the seat whose bot decides for it (``Rules.controller``).
+    controller: dict[int, int]
+    deciders: list[int]
+    #: Deciding seat -> (side, bot slot of that side's entrant).
+    slots: dict[int, tuple[int, int]]
+
+    def bot_spec(self, lineup: Sequence[Entrant], seat: int) -> str:
+        """The spec of the bot that decides for ``seat``."""
+        side, slot = self.slots[self.controller[seat]]
+        return lineup[side].bots[slot]
+
+
+async def _seating(
+    engine: Engine,
+    position: Any,
+    spec: MatchSpec,
+    players: int,
+    options: game_pb2.GameOptions,
+    lineup: Sequence[Entrant],
+) -> _Seating:
+    """The engine's sides and seats, which must be those the rules' controllers name:
+    requests are routed to bots by that mapping."""
+    first = await engine.score(position)
+    sides = [list(s.seats) for s in first.sides]
+    seats = sorted(s for side in sides for s in side)
+    controller = controllers_of(spec.game, players, options, spec.seed)
+    if sorted(controller) != seats:
+        raise RuntimeError(f"the engine's seats {seats} are not the rules' {sorted(controller)}")
+    deciders = sorted(set(controller.values()))
+    return _Seating(sides, seats, controller, deciders, lineup_seats(sides, deciders, lineup))
+
+
+def _header(
+    spec: MatchSpec,
+    lineup: Sequence[Entrant],
+    seating: _Seating,
+    players: int,
+    commitment: str,
+    clock: TimeControl,
+    rules: FaultRules,
+) -> Json:
+    """The record as it stands at the deal: all that is known before the first move."""
+    return {
+        "mazzo_record": FORMAT,
+        "id": spec.id,
+        "game": spec.game,
+        "players": players,
+        "options": spec.options,
+        "seed": spec.seed,
+        "deal_commitment": commitment,
+        "sides": [
+            {"entrant": e.name, "seats": side, "bots": list(e.bots)}
+            for e, side in zip(lineup, seating.sides, strict=True)
+        ],
+        "seat_bots": [seating.bot_spec(lineup, s) for s in seating.seats],
+        "time_control": {"move": clock.move, "bank": clock.bank},
+        "fault_rules": {
+            "on_fault": str(rules.on_fault),
+            "disqualify_after": rules.disqualify_after,
+        },
+    }
+
+
+def _disqualified_before(lineup: Sequence[Entrant], ledger: FaultLedger) -> Json | None:
+    """The forfeit of the first entrant disqualified by earlier matches, if any."""
+    for e in lineup:
+        if ledger.disqualified(e.name):
+            return _forfeit_of(lineup, e.name, -1, "disqualified before the match")
+    return None
+
+
+@dataclass
+class _Play:
+    """What the move loop carries from move to move: the position, the clocks, the
+    running bots, and the moves and faults the record will hold."""
+
+    spec: MatchSpec
+    lineup: Sequence[Entrant]
+    engine: Engine
+    seating: _Seating
+    clock: TimeControl
+    rules: FaultRules
+    ledger: FaultLedger
+    position: Any
+    watcher: Watcher | None = None
+    watch: MatchWatch | None = None
+    #: The rules' state of the position, while watched.
+    seen: Any = None
+    #: One running bot per (side, slot); a side with one bot plays all its seats with it.
+    bots: dict[tuple[int, int], Transport] = field(default_factory=dict)
+    #: Bots that crashed in this match.
+    dead: set[tuple[int, int]] = field(default_factory=set)
+    moves: list[Json] = field(default_factory=list)
+    faults: list[Json] = field(default_factory=list)
+    forfeit: Json | None = None
+    ply: int = 0
+    #: Plays the random moves in place of faulty answers, the same for every replay.
+    fallback: random.Random = field(init=False)
+    #: Per deciding seat: the time bank left, and the time its bot took in all.
+    bank: dict[int, float] = field(init=False)
+    spent: dict[int, float] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.fallback = random.Random(f"{self.spec.seed}:{self.spec.id}")
+        self.bank = dict.fromkeys(self.seating.deciders, self.clock.bank)
+        self.spent = dict.fromkeys(self.seating.deciders, 0.0)
+
+    async def start_watch(self, watcher: Watcher, header: Json, hooks: GameHooks) -> None:
+        game = self.spec.game
+        self.watcher = watcher
+        self.watch = watcher.watch(header, rules_for(game), CODECS[game], hooks)
+        self.seen = await _domain_state(self.engine, self.position, game)
+        self.watch.dealt(self.seen)
+
+    async def acquire_bots(self, pools: Pools) -> None:
+        for side, slot in sorted(set(self.seating.slots.values())):
+            pool = pools.pool(self.lineup[side], slot)
+            seed = self.spec.seed * 1000 + side * 10 + slot
+            self.bots[side, slot] = await pool.acquire(seed)
+
+    async def release_bots(self, pools: Pools) -> None:
+        for (side, slot), bot in self.bots.items():
+            await pools.pool(self.lineup[side], slot).release(bot)
+
+    async def play_to_end(self) -> None:
+        while self.forfeit is None and not self.position.finished:
+            await self._turn()
+
+    async def _turn(self) -> None:
+        """Ask the bot deciding for the seat to move, adjudicate its answer and play
+        the move: its own, or a random one in place of a fault. A forfeit plays none."""
+        seat = self.position.seat
+        who = self.seating.controller[seat]
+        bot = self.seating.slots[who]
+        request = await self.engine.request(self.position, seat)
+        reply = await self._ask(bot, request, self.clock.move + self.bank[who])
+        index, fault, detail = _adjudicate(reply, request)
+        self.spent[who] += reply.elapsed
+        entry: Json = {"seat": seat, "ms": round(reply.elapsed * 1000, 3)}
+        if fault is None:
+            self.bank[who] = max(0.0, self.bank[who] - max(0.0, reply.elapsed - self.clock.move))
+        elif bot in self.dead:
+            entry["auto"] = True
+            index = random_index(request.legal_moves, self.spec.game, self.fallback)
+        else:
+            self.forfeit = self._fault(seat, who, bot, fault, detail, entry["ms"])
+            if self.forfeit is not None:
+                return
+            entry["fault"] = str(fault)
+            index = random_index(request.legal_moves, self.spec.game, self.fallback)
+        await self._apply(request, index, entry)
+
+    async def _ask(
+        self, bot: tuple[int, int], request: bot_pb2.ActRequest, allowance: float
+    ) -> Reply:
+        """The bot's answer within ``allowance`` (the move's time plus the bank), which
+        the request tells it as ``time_left``; a bot that crashed is not asked again."""
+        whole = int(allowance)
+        request.time_left.seconds = whole
+        request.time_left.nanos = int((allowance - whole) * 1e9)
+        if bot in self.dead:
+            return Reply(None, 0.0, Fault.CRASH, "crashed earlier in the match")
+        return await self.bots[bot].act(request, allowance)
+
+    def _fault(
+        self, seat: int, who: int, bot: tuple[int, int], fault: Fault, detail: str, ms: float
+    ) -> Json | None:
+        """Record a fault of ``bot`` against its entrant: the forfeit, when the rules or
+        a disqualification call for one; else None (a random move is played instead)."""
+        side, slot = bot
+        entrant = self.lineup[side].name
+        if fault is Fault.TIMEOUT:
+            self.bank[who] = 0.0
+        if fault is Fault.CRASH or not self.bots[bot].alive:
+            self.dead.add(bot)
+        disqualified = self.ledger.add(entrant)
+        self.faults.append(
+            {
+                "ply": self.ply,
+                "seat": seat,
+                "entrant": entrant,
+                "bot": self.lineup[side].bots[slot],
+                "class": str(fault),
+                "detail": detail,
+                "ms": ms,
+            }
+        )
+        if self.rules.on_fault is OnFault.FORFEIT or disqualified:
+            why = (
+                f"{fault}: {detail}"
+                if not disqualified
+                else (f"disqualified after {self.ledger.counts[entrant]} faults ({fault})")
+            )
+            return _forfeit_of(self.lineup, entrant, seat, why)
+        return None
+
+    async def _apply(self, request: bot_pb2.ActRequest, index: int, entry: Json) -> None:
+        """Play the chosen move and record it; show it to the watcher, if any."""
+        entry["move"] = move_json(request.legal_moves[index])
+        self.position, events = await self.engine.apply(self.position, index)
+        entry["events"] = events_json(events)
+        self.moves.append(entry)
+        self.ply += 1
+        if self.watch is not None and not self.watch.broken:
+            await self._show(self.watch, entry)
+        if self.ply % YIELD_EVERY == 0:
+            await asyncio.sleep(0)
+
+    async def _show(self, watch: MatchWatch, entry: Json) -> None:
+        assert self.watcher is not None
+        at = time.time()
+        before = self.seen
+        self.seen = await _domain_state(self.engine, self.position, self.spec.game)
+        watch.moved(self.ply, entry, before, self.seen, at)
+        if self.watcher.pace > 0:
+            await asyncio.sleep(self.watcher.pace)
+
+    def ending(self, score: game_service_pb2.ScoreResponse, hooks: GameHooks) -> Json:
+        """The record's fields from the play: moves, faults, hands, result, time used."""
+        hands = [p for m in self.moves if (p := hooks.hand_points(m["events"])) is not None]
+        if self.forfeit is not None:
+            winners = [i for i in range(len(self.seating.sides)) if i != self.forfeit["side"]]
+        else:
+            winners = list(score.winners)
+        return {
+            "moves": self.moves,
+            "faults": self.faults,
+            "hands": hands,
+            "result": {
+                "finished": score.finished,
+                "winners": winners,
+                "forfeit": self.forfeit,
+                "match_totals": [s.match_total for s in score.sides],
+                "score": to_json(score),
+            },
+            "time_used_ms": {str(s): round(t * 1000, 3) for s, t in self.spent.items()},
+        }
+
+
 async def play_match(
     spec: MatchSpec,
     lineup: Sequence[Entrant],
@@ -239,159 +485,37 @@ async def play_match(
     hooks = GAMES[spec.game].hooks
     position = await engine.deal(spec.game, options, spec.players, spec.seed)
     dealt = await engine.state(position)
-    players = dealt.players
     dealt_hash = deal_hash(dealt)
     salt = secrets.token_bytes(fair.SALT_BYTES)
-    first = await engine.score(position)
-    sides = [list(s.seats) for s in first.sides]
-    seats = sorted(s for side in sides for s in side)
-    controller = controllers_of(spec.game, players, options, spec.seed)
-    if sorted(controller) != seats:
-        raise RuntimeError(f"the engine's seats {seats} are not the rules' {sorted(controller)}")
-    deciders = sorted(set(controller.values()))
-    slots = lineup_seats(sides, deciders, lineup)
-    record: Json = {
-        "mazzo_record": FORMAT,
-        "id": spec.id,
-        "game": spec.game,
-        "players": players,
-        "options": spec.options,
-        "seed": spec.seed,
-        "deal_commitment": deal_commitment(spec.seed, dealt_hash, salt),
-        "sides": [
-            {"entrant": e.name, "seats": side, "bots": list(e.bots)}
-            for e, side in zip(lineup, sides, strict=True)
-        ],
-        "seat_bots": [lineup[slots[controller[s]][0]].bots[slots[controller[s]][1]] for s in seats],
-        "time_control": {"move": clock.move, "bank": clock.bank},
-        "fault_rules": {
-            "on_fault": str(rules.on_fault),
-            "disqualify_after": rules.disqualify_after,
-        },
-    }
+    seating = await _seating(engine, position, spec, dealt.players, options, lineup)
+    commitment = deal_commitment(spec.seed, dealt_hash, salt)
+    record = _header(spec, lineup, seating, dealt.players, commitment, clock, rules)
     if on_deal is not None:
         sealed_at_deal = engine.sealed(position)  # the service's commitment, no salt yet
         on_deal(record if sealed_at_deal is None else {**record, "sealed": sealed_at_deal})
-    watch: MatchWatch | None = None
-    seen: Any = None  # the rules' state of the position, while watched
+    play = _Play(spec, lineup, engine, seating, clock, rules, ledger, position)
     if watcher is not None:
-        watch = watcher.watch(record, rules_for(spec.game), CODECS[spec.game], hooks)
-        seen = await _domain_state(engine, position, spec.game)
-        watch.dealt(seen)
-    moves: list[Json] = []
-    faults: list[Json] = []
-    forfeit: Json | None = None
-    # One running bot per (side, slot); a side with one bot plays all its seats with it.
-    bots: dict[tuple[int, int], Transport] = {}
-    used = {(side, slot) for side, slot in slots.values()}
-    fallback = random.Random(f"{spec.seed}:{spec.id}")
-    bank = dict.fromkeys(deciders, clock.bank)
-    spent = dict.fromkeys(deciders, 0.0)
-    dead: set[tuple[int, int]] = set()  # bots that crashed in this match
+        await play.start_watch(watcher, record, hooks)
     try:
-        for side, slot in sorted(used):
-            pool = pools.pool(lineup[side], slot)
-            seed = spec.seed * 1000 + side * 10 + slot
-            bots[side, slot] = await pool.acquire(seed)
-        for e in lineup:
-            if ledger.disqualified(e.name):
-                forfeit = _forfeit_of(lineup, e.name, -1, "disqualified before the match")
-                break
-        ply = 0
-        while forfeit is None and not position.finished:
-            seat = position.seat
-            who = controller[seat]
-            side, slot = slots[who]
-            entrant = lineup[side].name
-            request = await engine.request(position, seat)
-            allowance = clock.move + bank[who]
-            whole = int(allowance)
-            request.time_left.seconds = whole
-            request.time_left.nanos = int((allowance - whole) * 1e9)
-            if (side, slot) in dead:
-                reply = Reply(None, 0.0, Fault.CRASH, "crashed earlier in the match")
-            else:
-                reply = await bots[side, slot].act(request, allowance)
-            index, fault, detail = _adjudicate(reply, request)
-            spent[who] += reply.elapsed
-            entry: Json = {"seat": seat, "ms": round(reply.elapsed * 1000, 3)}
-            if fault is None:
-                bank[who] = max(0.0, bank[who] - max(0.0, reply.elapsed - clock.move))
-            elif (side, slot) in dead:
-                entry["auto"] = True
-                index = random_index(request.legal_moves, spec.game, fallback)
-            else:
-                if fault is Fault.TIMEOUT:
-                    bank[who] = 0.0
-                if fault is Fault.CRASH or not bots[side, slot].alive:
-                    dead.add((side, slot))
-                disqualified = ledger.add(entrant)
-                faults.append(
-                    {
-                        "ply": ply,
-                        "seat": seat,
-                        "entrant": entrant,
-                        "bot": lineup[side].bots[slot],
-                        "class": str(fault),
-                        "detail": detail,
-                        "ms": entry["ms"],
-                    }
-                )
-                if rules.on_fault is OnFault.FORFEIT or disqualified:
-                    why = (
-                        f"{fault}: {detail}"
-                        if not disqualified
-                        else (f"disqualified after {ledger.counts[entrant]} faults ({fault})")
-                    )
-                    forfeit = _forfeit_of(lineup, entrant, seat, why)
-                    break
-                entry["fault"] = str(fault)
-                index = random_index(request.legal_moves, spec.game, fallback)
-            entry["move"] = move_json(request.legal_moves[index])
-            position, events = await engine.apply(position, index)
-            entry["events"] = events_json(events)
-            moves.append(entry)
-            ply += 1
-            if watch is not None and not watch.broken:
-                assert watcher is not None
-                at = time.time()
-                before, seen = seen, await _domain_state(engine, position, spec.game)
-                watch.moved(ply, entry, before, seen, at)
-                if watcher.pace > 0:
-                    await asyncio.sleep(watcher.pace)
-            if ply % YIELD_EVERY == 0:
-                await asyncio.sleep(0)
+        await play.acquire_bots(pools)
+        play.forfeit = _disqualified_before(lineup, ledger)
+        await play.play_to_end()
     finally:
-        for (side, slot), bot in bots.items():
-            await pools.pool(lineup[side], slot).release(bot)
-    score = await engine.score(position)
-    hands = [p for m in moves if (p := hooks.hand_points(m["events"])) is not None]
-    if forfeit is not None:
-        winners = [i for i in range(len(sides)) if i != forfeit["side"]]
-    else:
-        winners = list(score.winners)
-    sealed = engine.sealed(position)
+        await play.release_bots(pools)
+    score = await engine.score(play.position)
+    ending = play.ending(score, hooks)
+    sealed = engine.sealed(play.position)
     if sealed is not None:
         record["sealed"] = sealed
     record.update(
         deal_hash=dealt_hash,
         deal_salt=salt.hex(),
-        moves=moves,
-        faults=faults,
-        hands=hands,
-        result={
-            "finished": score.finished,
-            "winners": winners,
-            "forfeit": forfeit,
-            "match_totals": [s.match_total for s in score.sides],
-            "score": to_json(score),
-        },
-        time_used_ms={str(s): round(t * 1000, 3) for s, t in spent.items()},
+        **ending,
         started=started.isoformat(timespec="seconds"),
         duration_s=round(time.perf_counter() - wall, 3),
     )
-    if watch is not None:
-        watch.ended(record, seen)
+    if play.watch is not None:
+        play.watch.ended(record, play.seen)
     return record
 
 

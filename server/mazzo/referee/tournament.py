@@ -26,7 +26,7 @@ import signal
 import sys
 import time
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -437,6 +437,58 @@ class Outcome:
     sprt: str | None = None
 
 
+@dataclass
+class _Run:
+    """What a run's workers share: the records so far, the fault ledger, the SPRT's
+    decision, the matches published and not yet recorded, and the event that stops
+    them all (Ctrl-C, a decided SPRT, ``stop_after``)."""
+
+    config: Config
+    names: list[str]
+    sprt: Sprt | None
+    ledger: FaultLedger
+    recorded: list[Json]
+    on_record: Callable[[Json], None] | None = None
+    stop_after: int | None = None
+    decision: str | None = field(init=False)
+    #: Matches recorded by this run.
+    new: int = 0
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Published in this run, no record yet.
+    in_play: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.decision = self.decide()
+
+    def decide(self) -> Any:
+        return _decide(self.sprt, self.recorded, self.names, self.config.duplicate)
+
+    async def worker(
+        self, pending: Iterator[Job], backend: Backend, writer: RecordWriter, bar: Progress
+    ) -> None:
+        """Play the pending matches one after another until none is left or the run
+        stops."""
+        while not self.stop.is_set():
+            job = next(pending, None)
+            if job is None:
+                return
+            record = await backend.play(job, self.ledger)
+            self._recorded(record, writer, bar)
+
+    def _recorded(self, record: Json, writer: RecordWriter, bar: Progress) -> None:
+        """Write a finished match's record, and stop the run if that decides it."""
+        writer.write(record)
+        self.in_play.discard(record["id"])
+        self.recorded.append(record)
+        self.new += 1
+        if self.on_record is not None:
+            self.on_record(record)
+        bar.advance(_leader(self.recorded, self.names))
+        self.decision = self.decide()
+        if self.decision or (self.stop_after is not None and self.new >= self.stop_after):
+            self.stop.set()
+
+
 async def run_tournament(
     config: Config,
     records_path: Path,
@@ -455,15 +507,9 @@ async def run_tournament(
     once that many new matches are recorded. ``watcher`` watches the matches played in
     this process (the live view; not those of another backend)."""
     jobs = config.jobs()
-    order = {job.spec.id: i for i, job in enumerate(jobs)}
     by_id = {job.spec.id: job for job in jobs}
     existing = read_records(records_path)
-    if existing and not resume:
-        raise ValueError(f"{records_path} has records: --resume to continue, or another file")
-    for record in existing:
-        job = by_id.get(record["id"])
-        if job is None or job.spec.seed != record["seed"] or record["game"] != config.game:
-            raise ValueError(f"{records_path}: match {record['id']} is not of this schedule")
+    _check_resumable(records_path, existing, by_id, config.game, resume)
     if backend is None:  # Ray's workers start the bots on their own machines
         check_startable(bot for entrant in config.entrants for bot in entrant.bots)
         await await_reachable((bot for entrant in config.entrants for bot in entrant.bots), ca)
@@ -472,87 +518,128 @@ async def run_tournament(
     names = [e.name for e in config.entrants]
     if sprt is not None and len(names) != 2:
         raise ValueError("--sprt is for a run of two entrants")
-    ledger = FaultLedger(config.faults.disqualify_after)
-    for record in existing:
-        for fault in record["faults"]:
-            ledger.add(fault["entrant"])
-    recorded = list(existing)
-    decision = _decide(sprt, recorded, names, config.duplicate)
-    pending = iter([] if decision else [j for j in jobs if j.spec.id not in done])
+    ledger = _ledger_of(config.faults, existing)
+    run = _Run(config, names, sprt, ledger, list(existing), on_record, stop_after)
+    pending = iter([] if run.decision else [j for j in jobs if j.spec.id not in done])
     bar = Progress(len(jobs), len(done), progress)
     backend = backend if backend is not None else LocalBackend(logs, ca, watcher)
-    stop = asyncio.Event()
-    new = 0
-
-    async def worker() -> None:
-        nonlocal decision, new
-        while not stop.is_set():
-            job = next(pending, None)
-            if job is None:
-                return
-            record = await backend.play(job, ledger)
-            writer.write(record)
-            in_play.discard(record["id"])
-            recorded.append(record)
-            new += 1
-            if on_record is not None:
-                on_record(record)
-            bar.advance(_leader(recorded, names))
-            decision = _decide(sprt, recorded, names, config.duplicate)
-            if decision or (stop_after is not None and new >= stop_after):
-                stop.set()
-
-    # Each match's deal commitment, published (written and flushed) before its first
-    # move, beside the records (docs/fair-deals.md). Ray's workers play their matches
-    # elsewhere: their commitments are in the records only.
+    # Ray's workers play their matches elsewhere: their commitments are in the records only.
     published: RecordWriter | None = None
-    in_play: set[str] = set()  # published in this run, no record yet
     if isinstance(backend, LocalBackend):
-        out = published = _publisher(commitments_path(records_path), done)
-
-        def publish(header: Json) -> None:
-            tag = tournament_tag(config, by_id[header["id"]])
-            out.write(published_commitment(header, tag))
-            in_play.add(header["id"])
-
-        backend.on_deal = publish
+        published = _publish_deals(backend, config, by_id, records_path, done, run.in_play)
     loop = asyncio.get_running_loop()
-    for signum in STOP_SIGNALS:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signum, stop.set)
+    _add_stop_signals(loop, run.stop)
     writer = RecordWriter(records_path)
     started = time.perf_counter()
     try:
         await backend.start(config)
-        workers = [asyncio.create_task(worker()) for _ in range(config.concurrency)]
-        stopper = asyncio.create_task(stop.wait())
-        try:
-            while running := [w for w in workers if not w.done()]:
-                await asyncio.wait([*running, stopper], return_when=asyncio.FIRST_COMPLETED)
-                failed = [w for w in workers if w.done() and not w.cancelled() and w.exception()]
-                if failed or stop.is_set():
-                    # Ctrl-C, a decided SPRT, stop_after or a bug: abandon what is in flight.
-                    for w in workers:
-                        w.cancel()
-                    await asyncio.gather(*workers, return_exceptions=True)
-                    if failed:
-                        raise failed[0].exception()  # type: ignore[misc]
-                    break
-        finally:
-            stopper.cancel()
+        workers = [
+            asyncio.create_task(run.worker(pending, backend, writer, bar))
+            for _ in range(config.concurrency)
+        ]
+        await _until_done_or_stopped(workers, run.stop)
     finally:
-        for signum in STOP_SIGNALS:
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(signum)
+        _remove_stop_signals(loop)
         writer.close()
         if published is not None:
-            for match_id in sorted(in_play):  # abandoned in play: the run stopped
-                published.write(abandoned(match_id))
-            published.close()
+            _abandon_in_play(published, run.in_play)
         bar.close()
         await backend.close()
+    return _outcome(run, jobs, backend, started)
+
+
+def _check_resumable(
+    records_path: Path,
+    existing: Sequence[Json],
+    by_id: dict[str, Job],
+    game: str,
+    resume: bool,
+) -> None:
+    """A file with records is only continued when asked, and only with its schedule's."""
+    if existing and not resume:
+        raise ValueError(f"{records_path} has records: --resume to continue, or another file")
+    for record in existing:
+        job = by_id.get(record["id"])
+        if job is None or job.spec.seed != record["seed"] or record["game"] != game:
+            raise ValueError(f"{records_path}: match {record['id']} is not of this schedule")
+
+
+def _ledger_of(rules: FaultRules, existing: Sequence[Json]) -> FaultLedger:
+    """The run's fault ledger, counting the faults of the matches already recorded."""
+    ledger = FaultLedger(rules.disqualify_after)
+    for record in existing:
+        for fault in record["faults"]:
+            ledger.add(fault["entrant"])
+    return ledger
+
+
+def _publish_deals(
+    backend: LocalBackend,
+    config: Config,
+    by_id: dict[str, Job],
+    records_path: Path,
+    recorded: set[str],
+    in_play: set[str],
+) -> RecordWriter:
+    """Have ``backend`` publish each match's deal commitment (written and flushed)
+    before its first move, beside the records (docs/fair-deals.md); the commitments
+    file, open. Each published match is ``in_play`` until its record is written."""
+    out = _publisher(commitments_path(records_path), recorded)
+
+    def publish(header: Json) -> None:
+        tag = tournament_tag(config, by_id[header["id"]])
+        out.write(published_commitment(header, tag))
+        in_play.add(header["id"])
+
+    backend.on_deal = publish
+    return out
+
+
+def _abandon_in_play(published: RecordWriter, in_play: set[str]) -> None:
+    """Say the matches in play abandoned (the run stopped), and close the file."""
+    for match_id in sorted(in_play):
+        published.write(abandoned(match_id))
+    published.close()
+
+
+def _add_stop_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    for signum in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+
+
+def _remove_stop_signals(loop: asyncio.AbstractEventLoop) -> None:
+    for signum in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signum)
+
+
+async def _until_done_or_stopped(workers: list[asyncio.Task[None]], stop: asyncio.Event) -> None:
+    """Wait for the workers to finish. On a stop, or a worker's failure, abandon the
+    matches in flight (a resume plays them) and raise the failure, if any."""
+    stopper = asyncio.create_task(stop.wait())
+    try:
+        while running := [w for w in workers if not w.done()]:
+            await asyncio.wait([*running, stopper], return_when=asyncio.FIRST_COMPLETED)
+            failed = [w for w in workers if w.done() and not w.cancelled() and w.exception()]
+            if failed or stop.is_set():
+                # Ctrl-C, a decided SPRT, stop_after or a bug: abandon what is in flight.
+                for w in workers:
+                    w.cancel()
+                await asyncio.gather(*workers, return_exceptions=True)
+                if failed:
+                    raise failed[0].exception()  # type: ignore[misc]
+                break
+    finally:
+        stopper.cancel()
+
+
+def _outcome(run: _Run, jobs: Sequence[Job], backend: Backend, started: float) -> Outcome:
+    """The run's standings, in schedule order, with how it went and the SPRT's test."""
+    order = {job.spec.id: i for i, job in enumerate(jobs)}
+    recorded, names, config = run.recorded, run.names, run.config
     recorded.sort(key=lambda r: order[r["id"]])
-    interrupted = len(recorded) < len(jobs) and decision is None
+    interrupted = len(recorded) < len(jobs) and run.decision is None
     summary = standings(recorded, names)
     summary.update(
         tournament=config.name,
@@ -565,23 +652,30 @@ async def run_tournament(
         seconds=round(time.perf_counter() - started, 3),
         bots_started=backend.started(),
         backend=backend.name,
-        disqualified=sorted(n for n in names if ledger.disqualified(n)),
+        disqualified=sorted(n for n in names if run.ledger.disqualified(n)),
     )
-    if sprt is not None:
-        samples = sprt_scores(recorded, names[0], config.duplicate)
-        lower, upper = sprt.bounds
-        summary["sprt"] = {
-            "of": names[0],
-            "elo0": sprt.elo0,
-            "elo1": sprt.elo1,
-            "alpha": sprt.alpha,
-            "beta": sprt.beta,
-            "llr": sprt.llr(samples),
-            "bounds": [lower, upper],
-            "samples": len(samples),
-            "decision": decision,
-        }
-    return Outcome(summary, recorded, interrupted, decision)
+    if run.sprt is not None:
+        summary["sprt"] = _sprt_summary(run.sprt, run)
+    return Outcome(summary, recorded, interrupted, run.decision)
+
+
+def _sprt_summary(sprt: Sprt, run: _Run) -> Json:
+    """The sequential test on the run's records: its settings, where it stands, and
+    its decision."""
+    of = run.names[0]
+    samples = sprt_scores(run.recorded, of, run.config.duplicate)
+    lower, upper = sprt.bounds
+    return {
+        "of": of,
+        "elo0": sprt.elo0,
+        "elo1": sprt.elo1,
+        "alpha": sprt.alpha,
+        "beta": sprt.beta,
+        "llr": sprt.llr(samples),
+        "bounds": [lower, upper],
+        "samples": len(samples),
+        "decision": run.decision,
+    }
 
 
 def _publisher(path: Path, recorded: set[str]) -> RecordWriter:

@@ -114,76 +114,152 @@ class Record(NamedTuple):
 def read_record(view: View) -> Record:
     """Replay the public record of ``view``'s hand; a record no hand can give is
     ``InvalidArgument`` naming the view's field."""
-    table = view.table
-    options = table.options
     players = view.players
-    h = options.hand_size
-    stock = 2 * len(CODES) - players * h - 1
-    pile: list[int] = [UNKNOWN]
-    up = UNKNOWN
-    reshuffled: list[tuple[int, ...]] = []
-    slots: list[Slot] = []
-    timelines: list[list[tuple[int, int, int]]] = [[] for _ in range(players)]
-    closing = -1
-    last = table.last_hand
-    if view.phase is Phase.OVER and last is not None and last.outcome is Outcome.CLOSED:
-        closing = len(view.turns) - 1
-    turns = view.turns
-    for k, turn in enumerate(turns):
-        field = f"{V}turns[{k}]"
-        seat = turn.seat
-        events = timelines[seat]
-        if turn.source is Source.PILE:
-            if not pile:
-                raise InvalidArgument(field + ".source", "the pile is empty at this turn")
-            top = pile.pop()
-            if top == UNKNOWN:
-                up = turn.taken
-            elif top != turn.taken:
-                raise InvalidArgument(field + ".taken", "this is not the card on top of the pile")
-            events.append((2 * k, TAKE, turn.taken))
-        elif turn.source is Source.STOCK:
-            if not stock:
-                raise InvalidArgument(field + ".source", "the stock is empty at this turn")
-            stock -= 1
-            events.append((2 * k, DRAW, len(slots)))
-            slots.append(Slot(seat, len(reshuffled), 2 * k, turn.discard, len(events) - 1))
-        else:
-            raise InvalidArgument(field + ".source", "every turn takes a card")
-        if turn.discard != NO_CARD:
-            pile.append(turn.discard)
-            events.append((2 * k + 1, DISCARD, turn.discard))
-        elif k != closing or h != 9:
-            raise InvalidArgument(field + ".discard", "a turn ends with a discard")
-        if not stock and k != closing:
-            if len(reshuffled) >= options.max_reshuffles:
-                if k != len(turns) - 1 or view.phase is not Phase.OVER:
-                    raise InvalidArgument(field, "the stock ran out with no reshuffle left")
-                continue
-            if len(pile) < 2:
-                raise InvalidArgument(field, "a reshuffle needs cards under the top one")
-            reshuffled.append(tuple(pile[:-1]))
-            stock = len(pile) - 1
-            pile = pile[-1:]
-    if closing >= 0 and len(turns) == 0:
+    closing = _closing_turn(view)
+    replay = _Replay(players, 2 * len(CODES) - players * view.table.options.hand_size - 1)
+    for k in range(len(view.turns)):
+        _replay_turn(replay, view, k, closing)
+    if closing >= 0 and len(view.turns) == 0:
         raise InvalidArgument(V + "turns", "a closed hand has its closing turn")
-    current = len(turns)
-    if view.taken is Source.PILE:
-        if not pile:
-            raise InvalidArgument(V + "taken", "the pile was empty")
-        top = pile.pop()
+    _replay_taken(replay, view)
+    _check_ends_as_shown(replay, view)
+    known = _known_hands(view, closing)
+    _check_shown_sizes(view, known)
+    forced = tuple(_forced(replay.timelines[s]) for s in range(players))
+    _check_forced(view, known, forced)
+    record = Record(
+        players,
+        view.table.options.hand_size,
+        view.seat,
+        tuple(view.hand_sizes),
+        tuple(known),
+        tuple(forced[s] if known[s] is None else () for s in range(players)),
+        tuple(s for s in range(players) if known[s] is None),
+        replay.stock,
+        replay.up,
+        replay.named_reshuffles(),
+        tuple(replay.slots),
+        tuple(tuple(t) for t in replay.timelines),
+        view.pile,
+    )
+    check_first_stock(record)
+    return record
+
+
+class _Replay:
+    """The record replayed so far: the pile token by token from the up card (UNKNOWN
+    while the view names it nowhere), the stock's size, the reshuffles, the draws and
+    each seat's timeline."""
+
+    def __init__(self, players: int, stock: int) -> None:
+        self.pile: list[int] = [UNKNOWN]
+        self.up = UNKNOWN
+        self.stock = stock
+        self.reshuffled: list[tuple[int, ...]] = []
+        self.slots: list[Slot] = []
+        self.timelines: list[list[tuple[int, int, int]]] = [[] for _ in range(players)]
+
+    def take(self, seat: int, time: int, card: int) -> bool:
+        """Take the pile's top card, said to be ``card``: false when it is another (the
+        unnamed up card is whatever it is said to be)."""
+        top = self.pile.pop()
         if top == UNKNOWN:
-            up = view.taken_card
-        elif top != view.taken_card:
+            self.up = card
+        elif top != card:
+            return False
+        self.timelines[seat].append((time, TAKE, card))
+        return True
+
+    def draw(self, seat: int, time: int, discard: int) -> None:
+        """Draw from the stock: a slot, its card hidden."""
+        self.stock -= 1
+        events = self.timelines[seat]
+        events.append((time, DRAW, len(self.slots)))
+        self.slots.append(Slot(seat, len(self.reshuffled), time, discard, len(events) - 1))
+
+    def discard(self, seat: int, time: int, card: int) -> None:
+        self.pile.append(card)
+        self.timelines[seat].append((time, DISCARD, card))
+
+    def reshuffle(self) -> None:
+        """The pile under its top card becomes the stock."""
+        self.reshuffled.append(tuple(self.pile[:-1]))
+        self.stock = len(self.pile) - 1
+        self.pile = self.pile[-1:]
+
+    def named_reshuffles(self) -> tuple[tuple[int, ...], ...]:
+        """Per reshuffle, the cards it put in the stock that the view names (sorted)."""
+        sets = []
+        for cards in self.reshuffled:
+            named = tuple(sorted(c for c in cards if c != UNKNOWN))
+            sets.append(named)
+        return tuple(sets)
+
+
+def _closing_turn(view: View) -> int:
+    """The index of the turn that closed the hand, in a finished view of a closed
+    hand; else -1."""
+    last = view.table.last_hand
+    if view.phase is Phase.OVER and last is not None and last.outcome is Outcome.CLOSED:
+        return len(view.turns) - 1
+    return -1
+
+
+def _replay_turn(replay: _Replay, view: View, k: int, closing: int) -> None:
+    """Turn ``k``: its take or draw, its discard (none only for a closure of a hand of
+    9), and a reshuffle when it emptied the stock."""
+    turn = view.turns[k]
+    field = f"{V}turns[{k}]"
+    seat = turn.seat
+    if turn.source is Source.PILE:
+        if not replay.pile:
+            raise InvalidArgument(field + ".source", "the pile is empty at this turn")
+        if not replay.take(seat, 2 * k, turn.taken):
+            raise InvalidArgument(field + ".taken", "this is not the card on top of the pile")
+    elif turn.source is Source.STOCK:
+        if not replay.stock:
+            raise InvalidArgument(field + ".source", "the stock is empty at this turn")
+        replay.draw(seat, 2 * k, turn.discard)
+    else:
+        raise InvalidArgument(field + ".source", "every turn takes a card")
+    if turn.discard != NO_CARD:
+        replay.discard(seat, 2 * k + 1, turn.discard)
+    elif k != closing or view.table.options.hand_size != 9:
+        raise InvalidArgument(field + ".discard", "a turn ends with a discard")
+    if not replay.stock and k != closing:
+        _reshuffle(replay, view, k, field)
+
+
+def _reshuffle(replay: _Replay, view: View, k: int, field: str) -> None:
+    """The stock ran out at turn ``k``: it is reshuffled, unless no reshuffle is left,
+    which only the last turn of a finished hand may leave so."""
+    if len(replay.reshuffled) >= view.table.options.max_reshuffles:
+        if k != len(view.turns) - 1 or view.phase is not Phase.OVER:
+            raise InvalidArgument(field, "the stock ran out with no reshuffle left")
+        return
+    if len(replay.pile) < 2:
+        raise InvalidArgument(field, "a reshuffle needs cards under the top one")
+    replay.reshuffle()
+
+
+def _replay_taken(replay: _Replay, view: View) -> None:
+    """The card taken in the turn in play, if any."""
+    current = len(view.turns)
+    if view.taken is Source.PILE:
+        if not replay.pile:
+            raise InvalidArgument(V + "taken", "the pile was empty")
+        if not replay.take(view.to_act, 2 * current, view.taken_card):
             raise InvalidArgument(V + "taken_card", "this is not the card on top of the pile")
-        timelines[view.to_act].append((2 * current, TAKE, view.taken_card))
     elif view.taken is Source.STOCK:
-        if not stock:
+        if not replay.stock:
             raise InvalidArgument(V + "taken", "the stock was empty")
-        stock -= 1
-        events = timelines[view.to_act]
-        events.append((2 * current, DRAW, len(slots)))
-        slots.append(Slot(view.to_act, len(reshuffled), 2 * current, NO_CARD, len(events) - 1))
+        replay.draw(view.to_act, 2 * current, NO_CARD)
+
+
+def _check_ends_as_shown(replay: _Replay, view: View) -> None:
+    """The replay leaves the stock, reshuffles and pile the view shows; the pile names
+    the up card while it lies at the bottom."""
+    stock, reshuffled, pile = replay.stock, replay.reshuffled, replay.pile
     if stock != view.stock_size:
         raise InvalidArgument(V + "stock_size", f"the record leaves {stock} cards in the stock")
     if len(reshuffled) != view.reshuffles:
@@ -192,52 +268,46 @@ def read_record(view: View) -> Record:
         raise InvalidArgument(V + "pile", f"the record leaves {len(pile)} cards on the pile")
     for i, (token, card) in enumerate(zip(pile, view.pile, strict=True)):
         if token == UNKNOWN:
-            up = card
+            replay.up = card
         elif token != card:
             raise InvalidArgument(f"{V}pile[{i}]", "the record puts another card here")
-    sets = []
-    for cards in reshuffled:
-        named = tuple(sorted(c for c in cards if c != UNKNOWN))
-        sets.append(named)
-    known: list[tuple[int, ...] | None] = [None] * players
+
+
+def _known_hands(view: View, closing: int) -> list[tuple[int, ...] | None]:
+    """Per seat, the whole hand when the view shows it: the viewer's own, unless
+    hidden, and the closer's closure in a finished closed hand."""
+    known: list[tuple[int, ...] | None] = [None] * view.players
     if not view.hand_hidden:
         known[view.seat] = view.hand
+    last = view.table.last_hand
     if closing >= 0 and last is not None and last.closure is not None:
         closer = last.closure.seat
         if known[closer] is not None and known[closer] != last.closure.cards:
             raise InvalidArgument(V + "hand", "the closer's hand is the closure shown")
         known[closer] = last.closure.cards
+    return known
+
+
+def _check_shown_sizes(view: View, known: Sequence[tuple[int, ...] | None]) -> None:
     sizes = view.hand_sizes
     for s, shown in enumerate(known):
         if shown is not None and len(shown) != sizes[s]:
             field = V + "hand" if s == view.seat else f"{V}hand_sizes[{s}]"
             raise InvalidArgument(field, "the hand shown does not have this many cards")
-    forced = tuple(_forced(timelines[s]) for s in range(players))
+
+
+def _check_forced(
+    view: View, known: Sequence[tuple[int, ...] | None], forced: Sequence[tuple[int, ...]]
+) -> None:
+    """The cards each player is known to hold: in his hand when it is shown, no more
+    than its size when it is hidden."""
     for s, shown in enumerate(known):
         if shown is not None and Counter(forced[s]) - Counter(shown):
             field = V + "hand" if s == view.seat else V + "table.last_hand.closure.cards"
             raise InvalidArgument(field, "a card taken from the pile and kept is missing")
-    hidden = tuple(s for s in range(players) if known[s] is None)
-    for s in hidden:
-        if len(forced[s]) > sizes[s]:
+    for s in range(view.players):
+        if known[s] is None and len(forced[s]) > view.hand_sizes[s]:
             raise InvalidArgument(f"{V}hand_sizes[{s}]", "fewer cards than those taken and kept")
-    record = Record(
-        players,
-        h,
-        view.seat,
-        tuple(sizes),
-        tuple(known),
-        tuple(forced[s] if known[s] is None else () for s in range(players)),
-        hidden,
-        stock,
-        up,
-        tuple(sets),
-        tuple(slots),
-        tuple(tuple(t) for t in timelines),
-        view.pile,
-    )
-    check_first_stock(record)
-    return record
 
 
 def _forced(events: Iterable[tuple[int, int, int]]) -> tuple[int, ...]:
