@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from mazzo.core.errors import InvalidArgument
 from mazzo.v1 import game_pb2
@@ -66,3 +66,55 @@ class FormCodec:
     view_to_wire: Callable[[Any, game_pb2.GameView], None]
     view_from_wire: Callable[[game_pb2.GameView, str], Any]
     side_score_to_wire: Callable[[Any, Any], None]
+
+
+class Wire(Protocol):
+    """A game's ``wire`` module, one function per direction of each section: what
+    ``codec_of`` makes the game's ``GameCodec`` of."""
+
+    def options_from_wire(self, msg: Any, field: str, /) -> Any: ...
+
+    def options_to_wire(self, options: Any, out: Any, /) -> None: ...
+
+    def state_from_wire(self, msg: game_pb2.GameState, /) -> Any: ...
+
+    def state_to_wire(self, state: Any, to_act: int, out: game_pb2.GameState, /) -> None: ...
+
+    def move_from_wire(self, msg: game_pb2.Move, field: str, /) -> Any: ...
+
+    def move_to_wire(self, move: Any, out: game_pb2.Move, /) -> None: ...
+
+    def moves_bytes(self, moves: Sequence[Any], to_act: int, /) -> bytes: ...
+
+    def event_to_wire(self, event: Any, out: game_pb2.Event, /) -> None: ...
+
+    def events_bytes(self, events: Sequence[Any], to_act: int, /) -> bytes: ...
+
+    def view_to_wire(self, view: Any, out: game_pb2.GameView, /) -> None: ...
+
+    def view_from_wire(self, msg: game_pb2.GameView, field: str, /) -> Any: ...
+
+    def side_score_to_wire(self, detail: Any, out: Any, /) -> None: ...
+
+
+def codec_of(game: str, wire: Wire) -> GameCodec:
+    """The codec of a game whose ``wire`` module has one function per section (its
+    options in ``GameOptions``'s branch named as the game); the state's bytes are the
+    message's."""
+    return GameCodec(
+        game=game,
+        options_field=game,
+        options_from_wire=wire.options_from_wire,
+        options_to_wire=wire.options_to_wire,
+        state_from_wire=wire.state_from_wire,
+        state_to_wire=wire.state_to_wire,
+        state_bytes=serialised(wire.state_to_wire),
+        move_from_wire=wire.move_from_wire,
+        move_to_wire=wire.move_to_wire,
+        moves_bytes=wire.moves_bytes,
+        event_to_wire=wire.event_to_wire,
+        events_bytes=wire.events_bytes,
+        view_to_wire=wire.view_to_wire,
+        view_from_wire=wire.view_from_wire,
+        side_score_to_wire=wire.side_score_to_wire,
+    )

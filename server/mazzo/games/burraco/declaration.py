@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from mazzo.games.burraco import bounds, heuristic, records, table, texts
+from mazzo.codec import codec_of
+from mazzo.games.burraco import bounds, heuristic, records, table, texts, wire
 from mazzo.games.burraco.game import RULES
-from mazzo.games.burraco.wire import CODEC
 from mazzo.games.declaration import Game, Learning, Presentation, Strategy
 
 
@@ -25,7 +25,7 @@ def _chance_deals() -> Any:
 
 BURRACO: Final = Game(
     rules=RULES,
-    codec=CODEC,
+    codec=codec_of("burraco", wire),
     bounds=bounds.BOUNDS,
     match_sides=bounds.MATCH_SIDES,
     hooks=records.HOOKS,

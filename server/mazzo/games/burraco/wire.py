@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from mazzo.codec import GameCodec, serialised
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
@@ -846,23 +845,3 @@ def _view_event(m: burraco_pb2.BurracoEvent, field: str, players: int) -> ev.Eve
         for i, h in enumerate(event.hands):
             _cards(h, f"{field}.hand_ended.hands[{i}].cards", InvalidArgument)
     return event
-
-
-#: The game's codec, as its declaration gives it to the other layers.
-CODEC: Final = GameCodec(
-    game="burraco",
-    options_field="burraco",
-    options_from_wire=options_from_wire,
-    options_to_wire=options_to_wire,
-    state_from_wire=state_from_wire,
-    state_to_wire=state_to_wire,
-    state_bytes=serialised(state_to_wire),
-    move_from_wire=move_from_wire,
-    move_to_wire=move_to_wire,
-    moves_bytes=moves_bytes,
-    event_to_wire=event_to_wire,
-    events_bytes=events_bytes,
-    view_to_wire=view_to_wire,
-    view_from_wire=view_from_wire,
-    side_score_to_wire=side_score_to_wire,
-)

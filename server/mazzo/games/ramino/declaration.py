@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from mazzo.codec import codec_of
 from mazzo.games.declaration import Game, Learning, Presentation, Strategy
-from mazzo.games.ramino import bounds, heuristic, records, table, texts
+from mazzo.games.ramino import bounds, heuristic, records, table, texts, wire
 from mazzo.games.ramino.game import RULES
-from mazzo.games.ramino.wire import CODEC
 
 
 def _encoding(options: Any) -> Any:
@@ -25,7 +25,7 @@ def _chance_deals() -> Any:
 
 RAMINO: Final = Game(
     rules=RULES,
-    codec=CODEC,
+    codec=codec_of("ramino", wire),
     bounds=bounds.BOUNDS,
     match_sides=bounds.MATCH_SIDES,
     hooks=records.HOOKS,

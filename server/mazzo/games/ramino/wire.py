@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
-from mazzo.codec import GameCodec, serialised
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
@@ -823,23 +822,3 @@ def _most_turns(options: Options, players: int) -> int:
     from the pile before each draw."""
     stock = 2 * len(IN_PACK) - players * options.hand_size - 1
     return (1 + options.max_reshuffles) * stock * (PILE_TURNS_PER_PLAYER * players + 1)
-
-
-#: The game's codec, as its declaration gives it to the other layers.
-CODEC: Final = GameCodec(
-    game="ramino",
-    options_field="ramino",
-    options_from_wire=options_from_wire,
-    options_to_wire=options_to_wire,
-    state_from_wire=state_from_wire,
-    state_to_wire=state_to_wire,
-    state_bytes=serialised(state_to_wire),
-    move_from_wire=move_from_wire,
-    move_to_wire=move_to_wire,
-    moves_bytes=moves_bytes,
-    event_to_wire=event_to_wire,
-    events_bytes=events_bytes,
-    view_to_wire=view_to_wire,
-    view_from_wire=view_from_wire,
-    side_score_to_wire=side_score_to_wire,
-)
