@@ -86,10 +86,8 @@ pure:
 # golden transcripts, conformance vectors, the property tests' fast tiers, the build
 # report; then the differential run (N random matches per game and form, every
 # response of both builds compared byte for byte; make test: 2).
-BOTH_BUILDS_TESTS := tests/maraffa/test_golden_transcripts.py tests/maraffa/test_forms_golden.py \
-	tests/burraco/test_golden_transcripts.py tests/ramino/test_golden_transcripts.py \
-	tests/clients/test_conformance_vectors.py tests/maraffa/test_properties.py \
-	tests/burraco/test_properties.py tests/ramino/test_properties.py tests/test_compiled.py
+BOTH_BUILDS_TESTS := $(wildcard tests/*/test_golden_transcripts.py) tests/maraffa/test_forms_golden.py \
+	tests/clients/test_conformance_vectors.py $(wildcard tests/*/test_properties.py) tests/test_compiled.py
 compiled-test: N = 3
 compiled-test: compiled
 	.venv/bin/pytest -n auto -m "not long" $(BOTH_BUILDS_TESTS)

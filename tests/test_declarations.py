@@ -151,11 +151,6 @@ NAMES_A_GAME = {
     "bench",
     # Probes whether the compiled build is loaded by one compiled module's file.
     "buildinfo.py",
-    # The environment's default game and its docstring's example.
-    "rl/pettingzoo_env.py",
-    "rl/__init__.py",
-    # Saved policies: Ramino's action space grows with its stakes; Maraffa's dummy.
-    "rl/policy.py",
 }
 
 

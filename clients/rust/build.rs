@@ -7,16 +7,6 @@
 use std::env;
 use std::path::PathBuf;
 
-const PROTOS: &[&str] = &[
-    "cards.proto",
-    "maraffa.proto",
-    "burraco.proto",
-    "ramino.proto",
-    "game.proto",
-    "game_service.proto",
-    "bot.proto",
-];
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR")?).join("../..");
     let proto_dir = root.join("proto");
@@ -34,10 +24,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let wkt_include = protoc_bin_vendored::include_path()?;
 
-    let files: Vec<PathBuf> = PROTOS
-        .iter()
-        .map(|f| proto_dir.join("mazzo/v1").join(f))
-        .collect();
+    // Every .proto of the package, sorted, so a new game's file needs no edit here.
+    let mut files: Vec<PathBuf> = std::fs::read_dir(proto_dir.join("mazzo/v1"))?
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    files.retain(|path| path.extension().is_some_and(|ext| ext == "proto"));
+    files.sort();
     let includes = [proto_dir.clone(), deps_dir, wkt_include];
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);
     let descriptor_path = out_dir.join("mazzo_descriptor.bin");

@@ -112,6 +112,18 @@ class Presentation:
     frame_floor_bytes: int
 
 
+def _same_view(view: Any) -> Any:
+    return view
+
+
+def _default_count_only(game: str, actions: int, default: int) -> str | None:
+    return (
+        None
+        if actions == default
+        else f"{actions} actions, but {game}'s action space has {default}"
+    )
+
+
 @dataclass(frozen=True)
 class Learning:
     """What a learning agent needs: made on first use, since they need NumPy (the
@@ -121,6 +133,13 @@ class Learning:
     encoding: Callable[[Any], Encoding]
     #: The game's deals as chance events (OpenSpiel's chance nodes).
     chance_deals: Callable[[], ChanceDeals]
+    #: A seat's view as the agent deciding for that seat observes it: the view itself,
+    #: unless another seat decides for it (Maraffa's dummy, played by its controller).
+    agent_view: Callable[[Any], Any] = _same_view
+    #: Why a saved policy's action count (``game, actions, the default options' count``)
+    #: fits no options of the game, or None when it fits some: by default only the
+    #: default options' count fits (Ramino's grows with its stakes).
+    action_count_refusal: Callable[[str, int, int], str | None] = _default_count_only
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ class MazzoEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
 
     def __init__(
         self,
-        game: str = "maraffa",
+        game: str = next(iter(GAMES)),
         players: int | None = None,
         options: Any = None,
         reward: Reward = "match",

@@ -5,7 +5,7 @@ A policy file is a NumPy ``.npz`` archive read with ``allow_pickle=False`` (an o
 array, the only way code could ride along, is refused by NumPy itself) holding:
 
 - ``header``: a JSON object as a 0-d string array: ``format`` (1), ``game``
-  (``maraffa``, ``burraco``, ``ramino``), ``observation`` and ``actions`` (the sizes of
+  (a registered game's id), ``observation`` and ``actions`` (the sizes of
   the game's observation and action space, as ``mazzo.rl`` lays them out), ``layers``
   (how many dense layers), and optionally ``players`` (the forms it was trained for,
   for the reader; not enforced) and ``note`` (free text).
@@ -35,8 +35,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mazzo.games.registry import GAMES
+
 FORMAT = 1
-GAMES = ("maraffa", "burraco", "ramino")
 HEADER_KEYS = {"format", "game", "observation", "actions", "layers", "players", "note"}
 #: The largest file the player reads: a policy is a small network, and a file many
 #: times this size is more likely a mistake than a policy.
@@ -166,16 +167,11 @@ def load_policy(path: str | os.PathLike[str]) -> PolicyNetwork:
             f"{where}: observation size {observation}, but a {game} observation has "
             f"{fixed_observation} numbers"
         )
-    if game == "ramino":
-        # 112 + 2 * max_stake: checked against the match's stakes at its first move.
-        if actions < 114 or (actions - 112) % 2:
-            raise PolicyFileError(
-                f"{where}: {actions} actions is no Ramino action space (112 + 2 x max_stake)"
-            )
-    elif actions != fixed_actions:
-        raise PolicyFileError(
-            f"{where}: {actions} actions, but {game}'s action space has {fixed_actions}"
-        )
+    # A count that options can change (Ramino's stakes) is checked again against the
+    # match's options at its first move.
+    refusal = GAMES[game].learning.action_count_refusal(game, actions, fixed_actions)
+    if refusal is not None:
+        raise PolicyFileError(f"{where}: {refusal}")
     expected = ["header"] + [f"{k}{i}" for i in range(count) for k in ("w", "b")]
     extra = sorted(set(arrays) - set(expected))
     missing = [name for name in expected if name not in arrays]
@@ -302,19 +298,11 @@ class Featurizer:
         self.actions = 0
 
     def __call__(self, request: Any) -> tuple[NDArray[np.float32], list[int]]:
-        from mazzo.games.registry import CODECS
         from mazzo.rl.encoding import encoding_for
 
         game = request.view.game
-        codec = CODECS[game]
-        view = codec.view_from_wire(request.view, "view")
-        dummy = getattr(view, "dummy_seat", None)
-        if dummy is not None and view.seat == dummy:
-            # Maraffa's dummy: the environment's agent is its controller, whose view
-            # this is but for the seat it is shown from.
-            from mazzo.games.maraffa.view import controller_of
-
-            view = view._replace(seat=controller_of(dummy))
+        codec = GAMES[game].codec
+        view = GAMES[game].learning.agent_view(codec.view_from_wire(request.view, "view"))
         options = view.table.options
         key = (game, getattr(options, "max_stake", None))
         encoding = self._encodings.get(key)
@@ -347,7 +335,7 @@ def policy_player(seed: int, params: Mapping[str, str]) -> Callable[[Any], Any]:
         if featurize.actions != network.actions:
             raise PolicyFileError(
                 f"{path}: {network.actions} actions, but this match's {game} has "
-                f"{featurize.actions} (Ramino's depend on max_stake)"
+                f"{featurize.actions} (its options set them)"
             )
         return bot_pb2.ActResponse(index=network.choose(observation, legal, temperature, rng))
 

@@ -23,6 +23,12 @@ def _chance_deals() -> Any:
     return MaraffaDeals()
 
 
+def _agent_view(view: Any) -> Any:
+    from mazzo.games.maraffa.encoding import agent_view
+
+    return agent_view(view)
+
+
 MARAFFA: Final = Game(
     rules=RULES,
     codec=CODEC,
@@ -42,5 +48,5 @@ MARAFFA: Final = Game(
         draw_table=table.draw,
         frame_floor_bytes=384,
     ),
-    learning=Learning(encoding=_encoding, chance_deals=_chance_deals),
+    learning=Learning(encoding=_encoding, chance_deals=_chance_deals, agent_view=_agent_view),
 )

@@ -27,7 +27,7 @@ from mazzo.games.maraffa.scoring import tricks_per_hand
 from mazzo.games.maraffa.state import NO_SEAT, Phase, Trick, side_of
 from mazzo.games.maraffa.trionfo.state import SEATS as TRIONFO_SEATS
 from mazzo.games.maraffa.trionfo.view import TrionfoView
-from mazzo.games.maraffa.view import View
+from mazzo.games.maraffa.view import View, controller_of
 from mazzo.rl.layout import Block, Layout, Observation, clip
 
 CARDS = len(DECK)
@@ -156,6 +156,15 @@ class MaraffaEncoding:
 
 
 MARAFFA: Final = MaraffaEncoding()
+
+
+def agent_view(view: Any) -> Any:
+    """The view the agent deciding for the view's seat observes: the dummy's seat is
+    shown its controller's view, which the controller observes as his own seat."""
+    dummy = getattr(view, "dummy_seat", None)
+    if dummy is not None and view.seat == dummy:
+        return view._replace(seat=controller_of(dummy))
+    return view
 
 
 def _one_hot(obs: Observation, block: str, seats: int, me: int, seat: int) -> None:

@@ -23,6 +23,12 @@ def _chance_deals() -> Any:
     return RaminoDeals()
 
 
+def _action_count_refusal(game: str, actions: int, default: int) -> str | None:
+    from mazzo.games.ramino.encoding import action_count_refusal
+
+    return action_count_refusal(game, actions, default)
+
+
 RAMINO: Final = Game(
     rules=RULES,
     codec=codec_of("ramino", wire),
@@ -37,5 +43,9 @@ RAMINO: Final = Game(
         draw_table=table.draw,
         frame_floor_bytes=480,
     ),
-    learning=Learning(encoding=_encoding, chance_deals=_chance_deals),
+    learning=Learning(
+        encoding=_encoding,
+        chance_deals=_chance_deals,
+        action_count_refusal=_action_count_refusal,
+    ),
 )

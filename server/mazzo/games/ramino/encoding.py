@@ -130,6 +130,14 @@ def ramino_encoding(max_stake: int) -> RaminoEncoding:
     return RaminoEncoding(max_stake)
 
 
+def action_count_refusal(game: str, actions: int, default: int) -> str | None:
+    """Whether some ``max_stake`` gives ``actions`` (a saved policy's header): the
+    match's own stakes are checked at its first move."""
+    if actions < OPEN + 2 or (actions - OPEN) % 2:
+        return f"{actions} actions is no Ramino action space ({OPEN} + 2 x max_stake)"
+    return None
+
+
 def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
     for c in cards:
         obs[base + c - 1] += 0.5
