@@ -1,5 +1,5 @@
 """The live page in a real headless Chromium, following a running tournament (builtin
-bots at a watchable pace for about two minutes, ``mazzo tournament --ui 0``): standings
+bots at a watchable pace for about half a minute, ``mazzo tournament --ui 0``): standings
 and tables update with no reload (a marker set at load stays), no console error, and
 every event the page received holds no hidden card (checked in the page's own data
 against the records). Screenshots, desktop and phone, go to ``$MAZZO_ARTIFACTS/viewer``.
@@ -84,16 +84,17 @@ def start_tournament(
     return process, line.removeprefix("live view: "), records
 
 
-#: The tournament the page follows runs for about two minutes (94 s at a pace of 0.3 s,
-#: niced on a loaded machine): four matches to 21, two at a time, each move followed by
-#: a pause to watch it by (little CPU meanwhile).
-PACE = 0.4
+#: The tournament the page follows runs for about half a minute: four matches to 11,
+#: two at a time, each move followed by a pause to watch it by (little CPU meanwhile).
+PACE = 0.15
 SAMPLES = 6  # times the page is seen to move on, spread over the event
+#: How often the test looks at the page while the event runs.
+LOOK_EVERY = 0.3
 
 
 @pytest.fixture
 def tournament(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    process, url, records = start_tournament(tmp_path, pace=PACE, options="{ target = 21 }")
+    process, url, records = start_tournament(tmp_path, pace=PACE, options="{ target = 11 }")
     try:
         yield url, records
     finally:
@@ -155,7 +156,7 @@ def test_the_live_page_follows_a_running_tournament_with_no_reload(
     started = time.monotonic()
     while "the event is over" not in browser.find_element(By.ID, "progress-text").text:
         assert time.monotonic() - started < 300, "the event did not end"
-        time.sleep(1.0)
+        time.sleep(LOOK_EVERY)
         seen.append(sum(plies(browser)))
     moved = sum(1 for a, b in itertools.pairwise(seen) if a != b)
     assert moved >= SAMPLES, seen
