@@ -23,6 +23,12 @@ def _chance_deals() -> Any:
     return MaraffaDeals()
 
 
+def _conformance() -> Any:
+    from mazzo.games.maraffa.conformance import CONFORMANCE
+
+    return CONFORMANCE
+
+
 MARAFFA: Final = Game(
     rules=RULES,
     codec=CODEC,
@@ -43,4 +49,5 @@ MARAFFA: Final = Game(
         frame_floor_bytes=384,
     ),
     learning=Learning(encoding=_encoding, chance_deals=_chance_deals),
+    conformance=_conformance,
 )

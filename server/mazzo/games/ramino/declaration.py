@@ -23,6 +23,12 @@ def _chance_deals() -> Any:
     return RaminoDeals()
 
 
+def _conformance() -> Any:
+    from mazzo.games.ramino.conformance import CONFORMANCE
+
+    return CONFORMANCE
+
+
 RAMINO: Final = Game(
     rules=RULES,
     codec=codec_of("ramino", wire),
@@ -38,4 +44,5 @@ RAMINO: Final = Game(
         frame_floor_bytes=480,
     ),
     learning=Learning(encoding=_encoding, chance_deals=_chance_deals),
+    conformance=_conformance,
 )
