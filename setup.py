@@ -47,9 +47,18 @@ KEEP_PURE = (
     "mazzo/games/declaration.py",
 )
 #: The roles of a game's package (docs/architecture.md) that serve the viewer, the
-#: referee, the players and RL rather than each request, like the layers they serve:
-#: left as Python. The engine and its codec (``wire``, ``bounds``) are compiled.
-PURE_ROLES = ("declaration", "texts", "table", "records", "heuristic", "encoding", "chance")
+#: referee, the players, RL and the tooling rather than each request, like the layers
+#: they serve: left as Python. The engine and its codec (``wire``, ``bounds``) are compiled.
+PURE_ROLES = (
+    "declaration",
+    "texts",
+    "table",
+    "records",
+    "heuristic",
+    "encoding",
+    "chance",
+    "conformance",
+)
 
 
 def _compiled(path: Path) -> bool:

@@ -4,8 +4,8 @@
 For each clients/<lang>/ with a Makefile and run-bot (the client contract):
 ``make build`` (timed), ``run-conformance`` on clients/conformance/vectors (the
 server has a seal key made for the run, for the sealed vectors),
-``run-example`` for Maraffa, Burraco and Ramino (4 players, a whole short match each:
-``--options`` for a target of 1 or one hand), ``run-bot --port 0``, and
+``run-example`` for every registered game (a whole short match each: the example form
+its declaration gives, e.g. Maraffa to a target of 1), ``run-bot --port 0``, and
 ``run-search-bot --port 0 --service <the server>`` where the client has one. Then one
 short Maraffa tournament through the referee in which every language's bots take a
 seat (teams of two languages: one's random starter beside the next one's search
@@ -35,6 +35,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
+from mazzo.games.registry import GAMES
+
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = ROOT / "clients"
 VECTORS = CLIENTS / "conformance" / "vectors"
@@ -44,11 +46,12 @@ MAZZO = [sys.executable, "-m", "mazzo"]
 # READMEs' strength figures come from release builds.
 BUILD_VARIABLES = ["PROFILE=quick"]
 #: (game, players, --options): each a whole match through Deal, ApplyMove and Score,
-#: kept short (a random 4-player Ramino match to the default end takes ~14,000 moves).
+#: kept short (a random 4-player Ramino match to the default end takes ~14,000 moves):
+#: each registered game's example form (its declaration's conformance part).
 EXAMPLES = [
-    ("maraffa", 4, '{"maraffa": {"target": 1}}'),
-    ("burraco", 4, '{"burraco": {"hands": 1}}'),
-    ("ramino", 4, '{"ramino": {"matchHands": 1}}'),
+    (id, form.players, json.dumps({id: form.options}))
+    for id, game in GAMES.items()
+    for form in [game.conformance().example_form()]
 ]
 
 BUILD_TIMEOUT = 1800.0

@@ -38,21 +38,21 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-DECK39 = "MARAFFA_THREE_PLAYER_FORM_DECK39"
-#: Every game and form: (label, game, players, options as proto3 JSON).
-FORMS: list[tuple[str, str, int, dict[str, Any]]] = [
-    ("maraffa-4p", "maraffa", 4, {"target": 11}),
-    ("maraffa-3p-dummy", "maraffa", 3, {"target": 11}),
-    ("maraffa-3p-deck39", "maraffa", 3, {"target": 11, "threePlayerForm": DECK39}),
-    ("maraffa-2p", "maraffa", 2, {"target": 11}),
-    ("maraffa-5p-trionfo", "maraffa", 5, {"matchDeals": 1}),
-    ("burraco-4p", "burraco", 4, {"hands": 1}),
-    ("burraco-3p", "burraco", 3, {"hands": 1}),
-    ("burraco-2p", "burraco", 2, {"hands": 1}),
-    ("ramino-4p", "ramino", 4, {"matchHands": 1}),
-    ("ramino-3p", "ramino", 3, {"matchHands": 1}),
-    ("ramino-2p", "ramino", 2, {"matchHands": 1}),
-]
+#: A form: (label, game, players, options as proto3 JSON).
+Form = tuple[str, str, int, dict[str, Any]]
+
+
+def every_form() -> list[Form]:
+    """Every registered game's sample forms (its declaration's conformance part), in
+    registry order. Read by the parent only: it gives the children theirs, so that a
+    child may run a tree from before the forms were declared (``--against-tree``)."""
+    from mazzo.games.registry import GAMES
+
+    return [
+        (f"{id}-{form.label}", id, form.players, form.options)
+        for id, game in GAMES.items()
+        for form in game.conformance().forms
+    ]
 
 
 def _respond(service: Any, rpc: str, request: Any) -> Any:
@@ -68,7 +68,7 @@ def _respond(service: Any, rpc: str, request: Any) -> Any:
 
 
 def play_matches(
-    forms: list[str], first: int, matches: int, seed: int, max_moves: int
+    forms: list[Form], first: int, matches: int, seed: int, max_moves: int
 ) -> dict[str, Any]:
     """This process's build: per form, one hash of every response of each match."""
     from google.protobuf import json_format
@@ -76,6 +76,7 @@ def play_matches(
 
     import mazzo
     from mazzo.buildinfo import current
+    from mazzo.games.registry import GAMES
     from mazzo.service.game_service import GameService
     from mazzo.v1 import game_service_pb2 as pb
 
@@ -90,9 +91,8 @@ def play_matches(
         return response
 
     hashes: dict[str, list[str]] = {}
-    for label, game, players, options in FORMS:
-        if label not in forms:
-            continue
+    for label, game, players, options in forms:
+        avoid = GAMES[game].strategy.avoid_at_random_on_wire
         hashes[label] = []
         for match in range(first, first + matches):
             rng = random.Random(f"{seed}-{label}-{match}")
@@ -107,8 +107,8 @@ def play_matches(
                 seat = call("LegalMoves", pb.LegalMovesRequest(state=state), digest).seat
                 call("GetView", pb.GetViewRequest(state=state, seat=seat), digest)
                 call("Score", pb.ScoreRequest(state=state), digest)
-                # Never Maraffa's claim: a false one ends the match at once.
-                choices = [m for m in moves if not m.maraffa.HasField("claim")] or moves
+                # Not what random play avoids (a false Maraffa claim ends the match).
+                choices = [m for m in moves if not avoid(m)] or moves
                 move = choices[rng.randrange(len(choices))]
                 applied = call("ApplyMove", pb.ApplyMoveRequest(state=state, move=move), digest)
                 state, moves = applied.state, list(applied.legal_moves)
@@ -125,20 +125,20 @@ def play_matches(
 
 
 def start_child(
-    pure: bool, tree: Path | None, forms: list[str], first: int, matches: int, args: Any
+    pure: bool, tree: Path | None, forms: list[Form], first: int, matches: int, args: Any
 ) -> Any:
     """A process of one build playing matches ``first`` .. ``first + matches - 1``; with
     ``tree``, the sources of ``tree/server`` (ahead of any installed mazzo)."""
     env = {**os.environ, "MAZZO_PURE": "1" if pure else "0"}
     if tree is not None:
         env["PYTHONPATH"] = str(tree / "server")
-    command = [sys.executable, __file__, "--child", "--forms", ",".join(forms)]
+    command = [sys.executable, __file__, "--child", json.dumps(forms)]
     command += ["--first", str(first), "--matches", str(matches)]
     command += ["--seed", str(args.seed), "--max-moves", str(args.max_moves)]
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
 
 
-def run_builds(forms: list[str], args: argparse.Namespace) -> list[dict[str, Any]]:
+def run_builds(forms: list[Form], args: argparse.Namespace) -> list[dict[str, Any]]:
     """Both builds' reports, each joined from ``--jobs`` processes run at once: compiled
     and pure, or this tree and ``--against-tree``, both pure."""
     sides: list[tuple[bool, Path | None]] = [(False, None), (True, None)]
@@ -162,7 +162,7 @@ def run_builds(forms: list[str], args: argparse.Namespace) -> list[dict[str, Any
                 raise SystemExit(f"differential: a child failed (exit {child.returncode})")
             parts.append(json.loads(out))
         joined = {**parts[0], "responses": sum(p["responses"] for p in parts)}
-        joined["hashes"] = {f: [h for p in parts for h in p["hashes"][f]] for f in forms}
+        joined["hashes"] = {f: [h for p in parts for h in p["hashes"][f]] for f, *_ in forms}
         reports.append(joined)
     return reports
 
@@ -172,7 +172,6 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=20, help="matches per game and form")
     parser.add_argument("--first", type=int, default=0, help="number of the first match")
     parser.add_argument("--jobs", type=int, default=1, help="processes per build, run at once")
-    labels = [label for label, *_ in FORMS]
     parser.add_argument(
         "--forms",
         default="",
@@ -185,17 +184,21 @@ def main() -> int:
         type=Path,
         help="compare this tree with another source tree, both pure Python",
     )
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    # A child's forms, whole (JSON): the parent's reading of the declarations.
+    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        forms = [tuple(f) for f in json.loads(args.child)]
+        print(json.dumps(play_matches(forms, args.first, args.matches, args.seed, args.max_moves)))
+        return 0
+    every = every_form()
+    labels = [label for label, *_ in every]
     wanted = [w for w in args.forms.split(",") if w]
     forms = [
-        f for f in labels if not wanted or any(f == w or f.startswith(w + "-") for w in wanted)
+        f for f in every if not wanted or any(f[0] == w or f[0].startswith(w + "-") for w in wanted)
     ]
     if not forms or args.jobs < 1 or args.matches < args.jobs or args.first < 0:
         parser.error(f"nothing to run: --forms from {labels}, --jobs 1..--matches, --first >= 0")
-    if args.child:
-        print(json.dumps(play_matches(forms, args.first, args.matches, args.seed, args.max_moves)))
-        return 0
     start = time.perf_counter()
     compiled, pure = run_builds(forms, args)
     if args.against_tree is not None:
@@ -217,7 +220,7 @@ def main() -> int:
         "sources": [compiled["source"], pure["source"]],
         "matches_per_form": args.matches,
         "match_numbers": [args.first, args.first + args.matches - 1],
-        "forms": forms,
+        "forms": [label for label, *_ in forms],
         "responses_per_build": compiled["responses"],
         "identical": not differ,
         "first_differing_match": differ,

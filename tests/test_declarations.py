@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from google.protobuf import json_format
 
+from mazzo.conformance.generator import Conformance
 from mazzo.games.declaration import Game
 from mazzo.games.registry import GAMES, game_named
 from mazzo.v1 import bot_pb2, game_pb2
@@ -131,6 +132,37 @@ def test_the_bounds_are_of_the_games_own_messages(game: Game) -> None:
             todo += [f.message_type for f in message.fields if f.message_type is not None]
     assert game.bounds
     assert {name.rsplit(".", 1)[0] for name in game.bounds} <= own
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=list(GAMES))
+def test_the_conformance_part_deals_its_forms_and_names_its_own_fields(game: Game) -> None:
+    """What scripts/gen_conformance.py and the tooling that plays every game read of it
+    (a game without one is not a ``Game``; a factory that gives anything else fails here)."""
+    part = game.conformance()
+    assert isinstance(part, Conformance), type(part)
+    for move in (part.sample_move, part.bare_move):
+        parsed = json_format.ParseDict({game.id: move}, game_pb2.Move())
+        game.codec.move_from_wire(parsed, "move")
+    assert part.players_field.startswith("state.")
+    assert part.duplicate_field.startswith(f"state.{game.id}.")
+    assert part.no_deal.field.startswith(f"view.{game.id}.")
+    assert part.search_plays and part.mid_hand in _oneof_kinds(game)
+    labels = [form.label for form in part.forms]
+    assert labels and len(set(labels)) == len(labels)
+    for form in (*part.forms, part.example_form()):
+        options = game_pb2.GameOptions()
+        json_format.ParseDict({game.id: form.options}, options)
+        resolved = game.codec.options(options)
+        assert form.players in game.rules.player_counts, form
+        game.rules.deal(resolved, form.players, 1)
+    for players, _ in (part.sealed, part.committed):
+        assert players in game.rules.player_counts
+
+
+def _oneof_kinds(game: Game) -> set[str]:
+    """The names of the game's kinds of event."""
+    (oneof,) = game_pb2.Event.DESCRIPTOR.fields_by_name[game.id].message_type.oneofs
+    return {f.name for f in oneof.fields}
 
 
 @pytest.mark.parametrize("game", GAMES.values(), ids=list(GAMES))

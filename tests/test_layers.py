@@ -39,6 +39,7 @@ GAME_ROLES = (
     "heuristic",
     "encoding",
     "chance",
+    "conformance",
 )
 LAYERS: list[list[str]] = [
     ["mazzo.cli", "mazzo.__main__"],
@@ -55,9 +56,10 @@ LAYERS: list[list[str]] = [
     [f"mazzo.games.{slot}.{role}" for role in GAME_ROLES for slot in ("*", "*.*")],
     ["mazzo.games.declaration"],  # what a game declares
     # The bases the games' roles build on: the codecs' shape and helpers, the viewer's
-    # words, RL's layouts and chance deals.
+    # words, RL's layouts and chance deals, the conformance vectors' generator.
     [
         "mazzo.codec",
+        "mazzo.conformance",
         "mazzo.viewer.words",
         "mazzo.viewer.phrases",
         "mazzo.rl.layout",

@@ -5,7 +5,8 @@ from the game's own modules: its rules (the engine), how its values travel (``wi
 and how long its lists may be (``bounds``), the sentences and the table the viewer
 shows (``texts``, ``table``), what the referee reads of its records (``records``), its
 builtin player and what search leaves out (``heuristic``), and what a learning agent
-sees (``encoding``, ``chance``). ``games.registry`` lists the declarations; the
+sees (``encoding``, ``chance``), and the conformance vectors and sample forms the
+tooling plays (``conformance``). ``games.registry`` lists the declarations; the
 service, referee, viewer, players and RL adapters look a game up there and name none.
 
 The fields are typed by what the layers call, so a game that lacks one does not
@@ -25,6 +26,7 @@ from mazzo.core.rules import AnyRules, ScoreReport
 from mazzo.v1 import bot_pb2, game_pb2
 
 if TYPE_CHECKING:
+    from mazzo.conformance.generator import Conformance
     from mazzo.rl.chance_deals import ChanceDeals
     from mazzo.rl.layout import Encoding
 
@@ -156,6 +158,10 @@ class Game:
     strategy: Strategy
     presentation: Presentation
     learning: Learning
+    #: The game's conformance vectors and sample forms (scripts/gen_conformance.py,
+    #: the tooling that plays every game): made on first use, since serving never
+    #: needs them.
+    conformance: Callable[[], Conformance]
 
     @property
     def id(self) -> str:

@@ -23,6 +23,12 @@ def _chance_deals() -> Any:
     return BurracoDeals()
 
 
+def _conformance() -> Any:
+    from mazzo.games.burraco.conformance import CONFORMANCE
+
+    return CONFORMANCE
+
+
 BURRACO: Final = Game(
     rules=RULES,
     codec=codec_of("burraco", wire),
@@ -38,4 +44,5 @@ BURRACO: Final = Game(
         frame_floor_bytes=640,
     ),
     learning=Learning(encoding=_encoding, chance_deals=_chance_deals),
+    conformance=_conformance,
 )

@@ -29,6 +29,12 @@ def _agent_view(view: Any) -> Any:
     return agent_view(view)
 
 
+def _conformance() -> Any:
+    from mazzo.games.maraffa.conformance import CONFORMANCE
+
+    return CONFORMANCE
+
+
 MARAFFA: Final = Game(
     rules=RULES,
     codec=CODEC,
@@ -49,4 +55,5 @@ MARAFFA: Final = Game(
         frame_floor_bytes=384,
     ),
     learning=Learning(encoding=_encoding, chance_deals=_chance_deals, agent_view=_agent_view),
+    conformance=_conformance,
 )

@@ -29,6 +29,12 @@ def _action_count_refusal(game: str, actions: int, default: int) -> str | None:
     return action_count_refusal(game, actions, default)
 
 
+def _conformance() -> Any:
+    from mazzo.games.ramino.conformance import CONFORMANCE
+
+    return CONFORMANCE
+
+
 RAMINO: Final = Game(
     rules=RULES,
     codec=codec_of("ramino", wire),
@@ -48,4 +54,5 @@ RAMINO: Final = Game(
         chance_deals=_chance_deals,
         action_count_refusal=_action_count_refusal,
     ),
+    conformance=_conformance,
 )
