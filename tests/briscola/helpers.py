@@ -41,3 +41,16 @@ def random_play(state: State, moves: int, rng: random.Random) -> State:
 
 def dealt(players: int, seed: int = 11, options: Options | None = None) -> State:
     return rules.deal(options or Options(), players, seed)[0]
+
+
+def match_positions(players: int, seed: int, options: Options, most: int) -> list[State]:
+    """Every few moves (1 to ``most``, seeded) of a whole random match, the finished
+    one included."""
+    rng = random.Random(seed)
+    state = dealt(players, seed, options)
+    out = []
+    while not state.finished:
+        out.append(state)
+        state = random_play(state, rng.randrange(1, most + 1), rng)
+    out.append(state)
+    return out

@@ -18,7 +18,7 @@ from mazzo.games.briscola.options import Options
 from mazzo.games.briscola.state import NO_SEAT, State, Trick
 from mazzo.games.briscola.validate import validate
 from mazzo.games.briscola.view import View, view
-from tests.briscola.helpers import dealt, random_play
+from tests.briscola.helpers import dealt, match_positions, random_play
 
 
 def positions() -> list[State]:
@@ -26,12 +26,7 @@ def positions() -> list[State]:
     for players in (2, 3, 4):
         for seed in range(4):
             options = Options(hands_to_win=2, partners_show_hands=players == 4 and seed % 2 == 1)
-            rng = random.Random(seed)
-            state = dealt(players, seed, options)
-            while not state.finished:
-                out.append(state)
-                state = random_play(state, rng.randrange(1, 9), rng)
-            out.append(state)
+            out += match_positions(players, seed, options, 8)
     return out
 
 

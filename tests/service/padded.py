@@ -17,6 +17,7 @@ from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 
 from mazzo.codec.bounds import BOUNDS, repeated_fields
+from mazzo.games.registry import GAMES
 from mazzo.players.builtins import random_index
 from mazzo.service.game_service import GameService
 from mazzo.v1 import burraco_pb2, game_pb2
@@ -191,7 +192,7 @@ def over_bound(
         yield field.full_name, msg, _lengthen(msg, path, prefix, extra)
 
 
-_GAME_BRANCHES = ("maraffa", "burraco", "ramino")
+_GAME_BRANCHES = tuple(GAMES)
 
 
 def _branch(msg: Message) -> str | None:

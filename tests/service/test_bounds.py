@@ -153,7 +153,13 @@ async def test_over_grpc_a_padded_request_is_invalid_argument_naming_the_list(
 
 # Every list one over its bound, in every game: states, views and moves.
 
-SAMPLES = [("maraffa", 4, 30), ("maraffa", 5, 30), ("burraco", 4, 60), ("ramino", 4, 300)]
+SAMPLES = [
+    ("maraffa", 4, 30),
+    ("maraffa", 5, 30),
+    ("burraco", 4, 60),
+    ("ramino", 4, 300),
+    ("briscola", 4, 10),
+]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -26,6 +26,7 @@ from mazzo.games.maraffa.options import Fractions, MarafonaRule, Options, Series
 from mazzo.games.maraffa.positions import position
 from mazzo.games.maraffa.rules import MAX_TARGET
 from mazzo.games.maraffa.state import State
+from mazzo.games.registry import GAMES
 from mazzo.v1 import game_pb2, game_service_pb2_grpc, maraffa_pb2
 from mazzo.v1 import game_service_pb2 as gs
 from tests.grpc_fuzz import change_field, edge_value, fuzz_every_rpc
@@ -475,12 +476,7 @@ async def test_a_bad_deal_is_invalid_argument_naming_the_field(
 
 @pytest.mark.parametrize(
     ("game", "other"),
-    [
-        (g, o)
-        for g in ("maraffa", "burraco", "ramino")
-        for o in ("maraffa", "burraco", "ramino")
-        if g != o
-    ],
+    [(g, o) for g in GAMES for o in GAMES if g != o],
 )
 async def test_options_of_another_games_branch_are_invalid_argument(
     stub: Stub, channel: grpc.aio.Channel, game: str, other: str

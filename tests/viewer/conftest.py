@@ -30,6 +30,9 @@ FORMS = [
     ("ramino-4", "ramino", 4, ["match_hands=1"], H),
     ("ramino-5", "ramino", 5, ["match_hands=1"], H),
     ("ramino-6", "ramino", 6, ["match_hands=1"], H),
+    ("briscola-2", "briscola", 2, [], H),
+    ("briscola-3", "briscola", 3, ["removed_two=CARD_2H"], R),
+    ("briscola-4", "briscola", 4, ["partners_show_hands=true"], H),
 ]
 
 

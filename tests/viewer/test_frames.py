@@ -73,7 +73,7 @@ def truth(record: dict[str, Any]) -> list[dict[str, Any]]:
             if game == "burraco":  # the hand's history: no card in it is needed to check
                 view.burraco.ClearField("history")
             views.append(card_names(to_json(view)))
-            hidden.append(getattr(view, game).hand_hidden)
+            hidden.append(getattr(getattr(view, game), "hand_hidden", False))
         deciding = [s for s in range(len(hands)) if rules.controller(state, s) == s]
         score = [int(x) for x in wire.match_score]
         out.append(

@@ -9,12 +9,13 @@ from typing import Final
 from mazzo.codec import GameCodec
 from mazzo.core.errors import InvalidArgument
 from mazzo.core.rules import AnyRules
+from mazzo.games.briscola.declaration import BRISCOLA
 from mazzo.games.burraco.declaration import BURRACO
 from mazzo.games.declaration import Game
 from mazzo.games.maraffa.declaration import MARAFFA
 from mazzo.games.ramino.declaration import RAMINO
 
-GAMES: Final[Mapping[str, Game]] = {game.id: game for game in (MARAFFA, BURRACO, RAMINO)}
+GAMES: Final[Mapping[str, Game]] = {game.id: game for game in (MARAFFA, BURRACO, RAMINO, BRISCOLA)}
 
 #: Each game's codec, as its declaration gives it.
 CODECS: Final[Mapping[str, GameCodec]] = {id: game.codec for id, game in GAMES.items()}
