@@ -121,8 +121,8 @@ CASES: list[tuple[str, Callable[[], State], str, str]] = [
     (
         "a hand too many",
         lambda: mid_trick()._replace(hands=(*mid_trick().hands, ())),
-        P + "hands",
-        "there must be 2",
+        "state.players",
+        "2 players, but there are 3 hands",
     ),
     (
         "an unsorted hand",

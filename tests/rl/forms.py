@@ -25,7 +25,8 @@ class Form:
     game: str
     players: int
     options: dict[str, Any] = field(default_factory=dict)
-    #: Added for the short matches CI plays (one Burraco hand, two Ramino hands).
+    #: Added for the short matches CI plays (one Burraco hand, two Ramino hands, a
+    #: Briscola match to two hands won).
     short: dict[str, Any] = field(default_factory=dict)
 
     def env(self, short: bool = True, **kwargs: Any) -> MazzoEnv:
@@ -47,6 +48,9 @@ FORMS = (
     Form("ramino4", "ramino", 4, short={"match_hands": 2}),
     Form("ramino5", "ramino", 5, short={"match_hands": 1}),
     Form("ramino6", "ramino", 6, short={"match_hands": 1}),
+    Form("briscola2", "briscola", 2, short={"hands_to_win": 2}),
+    Form("briscola3", "briscola", 3, short={"hands_to_win": 2}),
+    Form("briscola4", "briscola", 4, {"partners_show_hands": True}, short={"hands_to_win": 2}),
 )
 
 

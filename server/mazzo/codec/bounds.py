@@ -34,14 +34,16 @@ _ANY_MATCH_SIDES: Final = max(_MATCH_SIDES.values())
 
 
 def _match_sides(holder: Any) -> int:
-    return _MATCH_SIDES.get(holder.game, _ANY_MATCH_SIDES)
+    """The most sides of the game whose detail the state or view holds (of its ``game``
+    when it holds none): a detail of another game is then refused by its decoder as
+    what it is, a state of the wrong game, not as a long list."""
+    return _MATCH_SIDES.get(holder.WhichOneof("detail") or holder.game, _ANY_MATCH_SIDES)
 
 
 _MATCH_SCORE: Final = Bound(
     _ANY_MATCH_SIDES,
     "sides",
-    "one total per match side: Maraffa 2 or 3 (5 in Trionfo, one per seat), Burraco 2 "
-    "or 3, Ramino one per player (2 to 6)",
+    "one total per match side, of which the game has at most this many",
     _match_sides,
     "the game's most match sides: " + ", ".join(f"{g} {n}" for g, n in _MATCH_SIDES.items()),
 )

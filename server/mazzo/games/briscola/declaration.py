@@ -23,6 +23,12 @@ def _chance_deals() -> Any:
     return BriscolaDeals()
 
 
+def _conformance() -> Any:
+    from mazzo.games.briscola.conformance import CONFORMANCE
+
+    return CONFORMANCE
+
+
 BRISCOLA: Final = Game(
     rules=RULES,
     codec=codec_of("briscola", wire),
@@ -38,4 +44,5 @@ BRISCOLA: Final = Game(
         frame_floor_bytes=400,
     ),
     learning=Learning(encoding=_encoding, chance_deals=_chance_deals),
+    conformance=_conformance,
 )

@@ -96,6 +96,11 @@ def _check_hand_scores(scores: tuple[HandScore, ...], players: int) -> None:
 def validate(state: State) -> None:
     """Raise ``InvalidState`` naming the field if ``state`` breaks an invariant."""
     table = state.table
+    if len(state.hands) != table.players and table.players in DECK_SIZE:
+        # Before the table's counts per side: the player count is what disagrees.
+        raise InvalidState(
+            "state.players", f"{table.players} players, but there are {len(state.hands)} hands"
+        )
     check_table(table)
     n = table.players
     over = state.phase is Phase.OVER
@@ -141,8 +146,6 @@ def _check_cards(state: State) -> None:
     stock and the cards played (§8); hands in canonical order; lists within bounds."""
     table = state.table
     n = table.players
-    if len(state.hands) != n:
-        raise InvalidState(P + "hands", f"there must be {n} hands")
     if state.trump_card not in IN_DECK:
         raise InvalidState(P + "trump_card", f"card {state.trump_card} is not in the pack")
     if len(state.stock) > STOCK_SIZE[n]:
