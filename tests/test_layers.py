@@ -47,6 +47,7 @@ LAYERS: list[list[str]] = [
     ["mazzo.ops"],  # a fleet of service replicas behind Envoy (the bench's, the tests')
     ["mazzo.viewer"],  # draws records and live matches; serves pages
     ["mazzo.referee"],  # matches and tournaments, seats bots (builtin:policy from rl)
+    ["mazzo.gateway"],  # the stream dial-in bots connect on, for the referee's seats
     ["mazzo.rl"],  # environments on the engines; its remote one calls the service
     ["mazzo.service"],  # gRPC and REST over the engines; Simulate plays players' playouts
     ["mazzo.players"],  # builtin strategies: random, heuristic (each game's), pimc

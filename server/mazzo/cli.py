@@ -1,5 +1,5 @@
 """The ``mazzo`` command: ``serve``, ``bench``, and the referee's ``match``, ``tournament``,
-``replay``, ``verify`` and ``entropy``.
+``replay``, ``verify``, ``entropy`` and ``token``.
 
 Each command imports its own modules when it runs (inside its function, on purpose):
 ``mazzo --version`` or ``mazzo entropy`` should not load the service, the referee's
@@ -16,7 +16,7 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeAlias
 
@@ -26,6 +26,8 @@ from mazzo.referee import processes
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
 DEFAULT_HTTP_PORT = 8080
+#: Where ``mazzo token new`` keeps the hashes and ``--gateway`` reads them.
+DEFAULT_TOKENS = "mazzo-tokens.json"
 
 
 def _port(text: str) -> int:
@@ -102,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_verify(sub)
     _add_entropy(sub)
     _add_view(sub)
+    _add_token(sub)
     return parser
 
 
@@ -139,25 +142,7 @@ def _add_serve(sub: _Subparsers) -> None:
         action="store_true",
         help="share the ports with other processes (set by --workers for its workers)",
     )
-    serve.add_argument(
-        "--tls-cert",
-        type=Path,
-        default=os.environ.get("MAZZO_TLS_CERT"),
-        help="serve gRPC and HTTP over TLS with this PEM certificate chain (env MAZZO_TLS_CERT)",
-    )
-    serve.add_argument(
-        "--tls-key",
-        type=Path,
-        default=os.environ.get("MAZZO_TLS_KEY"),
-        help="the certificate's PEM private key (env MAZZO_TLS_KEY)",
-    )
-    serve.add_argument(
-        "--tls-client-ca",
-        type=Path,
-        default=os.environ.get("MAZZO_TLS_CLIENT_CA"),
-        help="require client certificates signed by this PEM CA: mutual TLS "
-        "(env MAZZO_TLS_CLIENT_CA)",
-    )
+    _add_tls_options(serve, "gRPC and HTTP")
     serve.add_argument(
         "--seal-key-file",
         type=Path,
@@ -171,6 +156,141 @@ def _add_serve(sub: _Subparsers) -> None:
         default=os.environ.get("MAZZO_LOG_FORMAT", "json"),
         help="log lines as JSON objects or plain text (env MAZZO_LOG_FORMAT; default %(default)s)",
     )
+
+
+def _add_tls_options(cmd: argparse.ArgumentParser, what: str) -> None:
+    """``--tls-cert``, ``--tls-key``, ``--tls-client-ca``: ``serve``'s, and the gateway's."""
+    cmd.add_argument(
+        "--tls-cert",
+        type=Path,
+        default=os.environ.get("MAZZO_TLS_CERT"),
+        help=f"serve {what} over TLS with this PEM certificate chain (env MAZZO_TLS_CERT)",
+    )
+    cmd.add_argument(
+        "--tls-key",
+        type=Path,
+        default=os.environ.get("MAZZO_TLS_KEY"),
+        help="the certificate's PEM private key (env MAZZO_TLS_KEY)",
+    )
+    cmd.add_argument(
+        "--tls-client-ca",
+        type=Path,
+        default=os.environ.get("MAZZO_TLS_CLIENT_CA"),
+        help="require client certificates signed by this PEM CA: mutual TLS "
+        "(env MAZZO_TLS_CLIENT_CA)",
+    )
+
+
+def _add_gateway_options(cmd: argparse.ArgumentParser) -> None:
+    """The dial-in gateway's options (docs/referee.md#dial-in-seats), for ``match`` and
+    ``tournament``."""
+    cmd.add_argument(
+        "--gateway",
+        type=_port,
+        metavar="PORT",
+        help="open a gateway that connect:NAME bots dial in to (0: any free port; the "
+        "address is printed)",
+    )
+    cmd.add_argument(
+        "--gateway-host", default="127.0.0.1", help="address of the gateway (default local)"
+    )
+    cmd.add_argument(
+        "--tokens",
+        type=Path,
+        metavar="FILE",
+        help="the bots' token hashes (mazzo token new; env MAZZO_TOKENS; "
+        f"default {DEFAULT_TOKENS})",
+    )
+    cmd.add_argument(
+        "--grace",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long a dropped bot may take to dial in again (default 10)",
+    )
+    cmd.add_argument(
+        "--dial-in-wait",
+        type=_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to wait for the connect: bots before the first deal (default 60)",
+    )
+    _add_tls_options(cmd, "the gateway")
+
+
+def _add_token(sub: _Subparsers) -> None:
+    token = sub.add_parser("token", help="tokens of the bots that dial in to a gateway")
+    verbs = token.add_subparsers(dest="verb", required=True)
+    new = verbs.add_parser("new", help="print a new token for NAME; the file keeps its hash")
+    new.add_argument("name", help="the bot's name, as connect:NAME seats it")
+    new.add_argument(
+        "--tokens",
+        type=Path,
+        metavar="FILE",
+        help=f"the tokens file (env MAZZO_TOKENS; default {DEFAULT_TOKENS}; made with mode 0600)",
+    )
+
+
+def _tokens_path(args: argparse.Namespace) -> Path:
+    return Path(args.tokens or os.environ.get("MAZZO_TOKENS") or DEFAULT_TOKENS)
+
+
+def _token(args: argparse.Namespace) -> int:
+    from mazzo.gateway.tokens import TokenBook
+
+    path = _tokens_path(args)
+    book = TokenBook.load(path)
+    replaced = args.name in book.hashes
+    token = book.new(args.name)
+    book.save(path)
+    print(token)
+    note = "; its old token no longer works" if replaced else ""
+    print(f"{args.name}: token hash kept in {path}{note}", file=sys.stderr)
+    return 0
+
+
+@contextlib.asynccontextmanager
+async def _gateway(args: argparse.Namespace) -> AsyncIterator[Any]:
+    """With ``--gateway``: the run's gateway, listening for the block (its address
+    printed); else None."""
+    if args.gateway is None:
+        if args.tokens is not None or args.tls_cert is not None or args.tls_key is not None:
+            raise ValueError("--tokens and --tls-* are for --gateway PORT")
+        yield None
+        return
+    from mazzo.gateway.server import Gateway, Limits
+    from mazzo.gateway.tokens import TokenBook
+
+    tls = _tls(args)
+    path = _tokens_path(args)
+    book = TokenBook.load(path)
+    gateway = Gateway(book, Limits(grace=args.grace))
+    bound = await gateway.start(
+        args.gateway_host, args.gateway, None if tls is None else tls.grpc_credentials()
+    )
+    scheme = "grpc" if tls is None else "grpcs"
+    print(f"gateway: {scheme}://{args.gateway_host}:{bound}", flush=True)
+    try:
+        yield gateway
+    finally:
+        await gateway.stop()
+
+
+def _check_tokens(args: argparse.Namespace, specs: Sequence[str]) -> None:
+    """Every ``connect:NAME`` has a token in the file, before anything starts."""
+    from mazzo.gateway.tokens import TokenBook
+    from mazzo.referee.bots import dial_in_names
+
+    names = dial_in_names(specs)
+    if not names or args.gateway is None:
+        return
+    path = _tokens_path(args)
+    book = TokenBook.load(path)
+    for name in names:
+        if name not in book.hashes:
+            raise ValueError(
+                f"connect:{name} has no token in {path}: mazzo token new {name} --tokens {path}"
+            )
 
 
 def _add_bench(sub: _Subparsers) -> None:
@@ -247,6 +367,7 @@ def _add_tournament(sub: _Subparsers) -> None:
     )
 
     _add_ui_options(tour)
+    _add_gateway_options(tour)
     tour.add_argument(
         "--entropy",
         type=Path,
@@ -416,8 +537,8 @@ def _add_match(sub: _Subparsers) -> None:
         action="append",
         required=True,
         metavar="SPEC",
-        help="grpc://HOST:PORT, grpcs://HOST:PORT, exec:COMMAND or builtin:NAME[?k=v&...]; "
-        "one per seat or per side",
+        help="grpc://HOST:PORT, grpcs://HOST:PORT, exec:COMMAND, builtin:NAME[?k=v&...] or "
+        "connect:NAME (with --gateway); one per seat or per side",
     )
     match.add_argument(
         "--seed",
@@ -433,6 +554,7 @@ def _add_match(sub: _Subparsers) -> None:
     match.add_argument("--records", type=Path, help="append the record (one JSON line) here")
     _add_referee_options(match)
     _add_ui_options(match)
+    _add_gateway_options(match)
 
 
 def _clock_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -507,6 +629,7 @@ def _match(args: argparse.Namespace) -> int:
 
     if args.bot_logs:
         args.bot_logs.mkdir(parents=True, exist_ok=True)
+    _check_tokens(args, args.bot)
 
     async def play(watcher: Any) -> dict[str, Any]:
         # SIGTERM stops the match as Ctrl-C does: the bots are closed on the way out.
@@ -514,18 +637,21 @@ def _match(args: argparse.Namespace) -> int:
         assert task is not None
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
-        return await run_match(
-            spec,
-            args.bot,
-            args.service,
-            clock,
-            rules,
-            args.bot_logs,
-            published,
-            args.ca,
-            args.seal,
-            watcher,
-        )
+        async with _gateway(args) as gateway:
+            return await run_match(
+                spec,
+                args.bot,
+                args.service,
+                clock,
+                rules,
+                args.bot_logs,
+                published,
+                args.ca,
+                args.seal,
+                watcher,
+                gateway,
+                args.dial_in_wait,
+            )
 
     with _live_view(args, f"match {spec.id}", [], 1) as hub:
         try:
@@ -593,9 +719,11 @@ def _tournament(args: argparse.Namespace) -> int:
                 hub.preload(read_records(records))
             if backend is not None:
                 print("live view: matches on Ray are not shown as they are played", flush=True)
-        with _reaping_bots(backend is None):
-            outcome = asyncio.run(
-                run_tournament(
+        _check_tokens(args, [bot for entrant in config.entrants for bot in entrant.bots])
+
+        async def play() -> Any:
+            async with _gateway(args) as gateway:
+                return await run_tournament(
                     config,
                     records,
                     args.resume,
@@ -606,8 +734,12 @@ def _tournament(args: argparse.Namespace) -> int:
                     backend=backend,
                     ca=args.ca,
                     watcher=_watcher(args, hub),
+                    gateway=gateway,
+                    dial_in_wait=args.dial_in_wait,
                 )
-            )
+
+        with _reaping_bots(backend is None):
+            outcome = asyncio.run(play())
         if hub is not None and not outcome.interrupted:
             hub.finish(outcome.summary)
         _print_outcome(args, records, outcome)
@@ -787,6 +919,7 @@ _COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], tuple[type[Excep
     "entropy": (_entropy, (ValueError,)),
     "view": (_view, ()),
     "bench": (_bench, ()),
+    "token": (_token, (ValueError, OSError)),
 }
 
 

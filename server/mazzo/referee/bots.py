@@ -1,4 +1,5 @@
-"""Bot specs (``grpc://HOST:PORT``, ``exec:COMMAND``, ``builtin:NAME[?k=v&…]``) and pools
+"""Bot specs (``grpc://HOST:PORT``, ``exec:COMMAND``, ``builtin:NAME[?k=v&…]``,
+``connect:NAME``) and pools
 that keep bots running between matches and replace crashed ones. The builtin players
 themselves are strategy, in ``mazzo.players`` (a saved policy: ``mazzo.rl``); their names
 are here, with the specs that name them.
@@ -17,8 +18,11 @@ from urllib.parse import parse_qsl
 
 import grpc
 
+from mazzo.gateway.server import Gateway
+from mazzo.gateway.tokens import check_name
 from mazzo.players.builtins import Factory, Policy, heuristic_policy, random_policy
 from mazzo.players.pimc import pimc_policy
+from mazzo.referee.dial_in import DialInBot
 from mazzo.referee.transports import ExecBot, GrpcBot, InProcessBot, Transport, channel_credentials
 
 #: How long a run waits, before its first deal, for a ``grpc://`` bot to accept a
@@ -91,8 +95,11 @@ class BotSpec:
         if text.startswith("builtin:"):
             name, params = parse_builtin(text.removeprefix("builtin:"))
             return BotSpec(text, "builtin", name, params)
+        if text.startswith("connect:"):
+            return BotSpec(text, "connect", check_name(text.removeprefix("connect:")))
         raise ValueError(
-            f"{text!r}: a bot is grpc://HOST:PORT, grpcs://HOST:PORT, exec:COMMAND or builtin:NAME"
+            f"{text!r}: a bot is grpc://HOST:PORT, grpcs://HOST:PORT, exec:COMMAND, "
+            "builtin:NAME or connect:NAME"
         )
 
     def startable(self, cwd: Path | None = None) -> str:
@@ -114,15 +121,41 @@ class BotSpec:
         return ""
 
     def transport(
-        self, cwd: Path | None = None, stderr: Path | None = None, ca: Path | None = None
+        self,
+        cwd: Path | None = None,
+        stderr: Path | None = None,
+        ca: Path | None = None,
+        gateway: Gateway | None = None,
     ) -> Transport:
-        """A new running-to-be bot; ``ca`` checks a ``grpcs://`` bot's certificate."""
+        """A new running-to-be bot; ``ca`` checks a ``grpcs://`` bot's certificate;
+        ``gateway`` carries a ``connect:`` bot's decisions."""
+        if self.kind == "connect":
+            if gateway is None:
+                raise ValueError(f"{self.text!r}: a dial-in seat needs a gateway (--gateway PORT)")
+            return DialInBot(gateway.seat(self.target))
         if self.kind in ("grpc", "grpcs"):
             return GrpcBot(self.target, tls=self.kind == "grpcs", ca=ca)
         if self.kind == "exec":
             return ExecBot(self.target, cwd=cwd, stderr=stderr)
         make, params = BUILTINS[self.target], self.params
         return InProcessBot(lambda seed: make(seed, params))
+
+
+def dial_in_names(specs: Iterable[str]) -> list[str]:
+    """The names of the ``connect:`` seats among ``specs``, each once."""
+    bots = (BotSpec.parse(text) for text in dict.fromkeys(specs))
+    return [bot.target for bot in bots if bot.kind == "connect"]
+
+
+async def await_dialed_in(specs: Iterable[str], gateway: Gateway | None, seconds: float) -> None:
+    """Wait until every ``connect:`` bot has dialed in, at most ``seconds``; ``ValueError``
+    naming who did not come (or that there is no gateway to come to)."""
+    names = dial_in_names(specs)
+    if not names:
+        return
+    if gateway is None:
+        raise ValueError(f"connect:{names[0]}: dial-in seats need a gateway: give --gateway PORT")
+    await gateway.wait_for(names, seconds)
 
 
 def check_startable(specs: Iterable[str], cwd: Path | None = None) -> None:
@@ -177,11 +210,13 @@ class BotPool:
         cwd: Path | None = None,
         stderr: Path | None = None,
         ca: Path | None = None,
+        gateway: Gateway | None = None,
     ):
         self.spec = spec
         self._cwd = cwd
         self._stderr = stderr
         self._ca = ca
+        self._gateway = gateway
         self._idle: list[Transport] = []
         self._all: list[Transport] = []
         self.started = 0
@@ -193,7 +228,7 @@ class BotPool:
                 break
             await self._drop(bot)
         else:
-            bot = self.spec.transport(self._cwd, self._stderr, self._ca)
+            bot = self.spec.transport(self._cwd, self._stderr, self._ca, self._gateway)
             await bot.start()
             self._all.append(bot)
             self.started += 1

@@ -32,8 +32,16 @@ from google.protobuf import json_format
 from mazzo.core import fair
 from mazzo.games.declaration import GameHooks
 from mazzo.games.registry import CODECS, GAMES, rules_for
+from mazzo.gateway.server import Gateway
 from mazzo.players.builtins import random_index
-from mazzo.referee.bots import BotPool, BotSpec, await_reachable, check_startable
+from mazzo.referee.bots import (
+    BotPool,
+    BotSpec,
+    await_dialed_in,
+    await_reachable,
+    check_startable,
+)
+from mazzo.referee.dial_in import DialInBot
 from mazzo.referee.engine import Engine, LocalPosition, engine_for, players_for
 from mazzo.referee.records import (
     FORMAT,
@@ -128,19 +136,25 @@ class Pools:
     """One pool of running bots per (entrant, bot slot), shared by a run's matches."""
 
     def __init__(
-        self, cwd: Path | None = None, logs: Path | None = None, ca: Path | None = None
+        self,
+        cwd: Path | None = None,
+        logs: Path | None = None,
+        ca: Path | None = None,
+        gateway: Gateway | None = None,
     ) -> None:
         self._pools: dict[tuple[str, int], BotPool] = {}
         self._cwd = cwd
         self._logs = logs
         self._ca = ca
+        self._gateway = gateway
 
     def pool(self, entrant: Entrant, slot: int) -> BotPool:
         key = (entrant.name, slot)
         pool = self._pools.get(key)
         if pool is None:
             log = None if self._logs is None else self._logs / log_name(entrant.name, slot)
-            pool = BotPool(BotSpec.parse(entrant.bots[slot]), self._cwd, log, self._ca)
+            spec = BotSpec.parse(entrant.bots[slot])
+            pool = BotPool(spec, self._cwd, log, self._ca, self._gateway)
             self._pools[key] = pool
         return pool
 
@@ -342,6 +356,26 @@ class _Play:
             seed = self.spec.seed * 1000 + side * 10 + slot
             self.bots[side, slot] = await pool.acquire(seed)
 
+    def tell_dialed_in(self, players: int) -> None:
+        """A dial-in bot is told its match and the seats it decides for."""
+        for (side, slot), bot in self.bots.items():
+            if isinstance(bot, DialInBot):
+                seats = [
+                    s
+                    for s in self.seating.seats
+                    if self.seating.slots[self.seating.controller[s]] == (side, slot)
+                ]
+                bot.match_started(self.spec.id, self.spec.game, players, seats, self.clock.move)
+
+    def tell_ended(self, record: Json | None) -> None:
+        """A dial-in bot is told its match is over: recorded, or abandoned (None)."""
+        result = {} if record is None else record["result"]
+        forfeit = result.get("forfeit") or {}
+        reason = "stopped before the end" if record is None else forfeit.get("reason", "")
+        for bot in self.bots.values():
+            if isinstance(bot, DialInBot):
+                bot.match_ended(self.spec.id, result.get("winners", []), reason)
+
     async def release_bots(self, pools: Pools) -> None:
         for (side, slot), bot in self.bots.items():
             await pools.pool(self.lineup[side], slot).release(bot)
@@ -498,8 +532,12 @@ async def play_match(
         await play.start_watch(watcher, record, hooks)
     try:
         await play.acquire_bots(pools)
+        play.tell_dialed_in(dealt.players)
         play.forfeit = _disqualified_before(lineup, ledger)
         await play.play_to_end()
+    except BaseException:
+        play.tell_ended(None)
+        raise
     finally:
         await play.release_bots(pools)
     score = await engine.score(play.position)
@@ -514,6 +552,7 @@ async def play_match(
         started=started.isoformat(timespec="seconds"),
         duration_s=round(time.perf_counter() - wall, 3),
     )
+    play.tell_ended(record)
     if play.watch is not None:
         play.watch.ended(record, play.seen)
     return record
@@ -620,17 +659,24 @@ async def run_match(
     ca: Path | None = None,
     seal: bool = False,
     watcher: Watcher | None = None,
+    gateway: Gateway | None = None,
+    dial_in_wait: float = 60.0,
 ) -> Json:
     """``mazzo match``: one match between the given bots; returns its record. ``ca``
     checks the certificates of ``grpcs://`` bots and service; ``seal`` plays through
     the service's sealed tokens, each bot given its own seat's; ``watcher``: the live
-    view (``viewer.watch``, to ``referee.watch``'s contract)."""
+    view (``viewer.watch``, to ``referee.watch``'s contract); ``gateway`` seats the
+    ``connect:`` bots, each waited for at most ``dial_in_wait`` seconds."""
     sides, deciders = table_of(spec.game, spec.players, spec.options_message())
     lineup = entrants_for_bots(bots, sides, deciders)
-    check_startable(bot for entrant in lineup for bot in entrant.bots)
-    await await_reachable((bot for entrant in lineup for bot in entrant.bots), ca)
+    specs = [bot for entrant in lineup for bot in entrant.bots]
+    check_startable(specs)
+    if gateway is not None:
+        gateway.forms.add((spec.game, players_for(spec.game, spec.players)))
+    await await_reachable(specs, ca)
+    await await_dialed_in(specs, gateway, dial_in_wait)
     engine = engine_for(service, ca, seal)
-    pools = Pools(logs=logs, ca=ca)
+    pools = Pools(logs=logs, ca=ca, gateway=gateway)
     try:
         return await play_match(
             spec, lineup, engine, pools, clock, rules, on_deal=on_deal, watcher=watcher

@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mazzo.core import fair
-from mazzo.referee.bots import await_reachable, check_startable
-from mazzo.referee.engine import Engine, engine_for
+from mazzo.gateway.server import Gateway
+from mazzo.referee.bots import await_dialed_in, await_reachable, check_startable, dial_in_names
+from mazzo.referee.engine import Engine, engine_for, players_for
 from mazzo.referee.match import (
     Entrant,
     FaultLedger,
@@ -383,14 +384,18 @@ class LocalBackend:
     name = "local"
 
     def __init__(
-        self, logs: Path | None = None, ca: Path | None = None, watcher: Watcher | None = None
+        self,
+        logs: Path | None = None,
+        ca: Path | None = None,
+        watcher: Watcher | None = None,
+        gateway: Gateway | None = None,
     ) -> None:
         self._logs = logs
         self._watcher = watcher
         self._ca = ca
         self._config: Config | None = None
         self._engine: Engine | None = None
-        self._pools = Pools(logs=logs, ca=ca)
+        self._pools = Pools(logs=logs, ca=ca, gateway=gateway)
         #: Given each match's header before its first move (``run_tournament``
         #: publishes its deal commitment with it).
         self.on_deal: Callable[[Json], None] | None = None
@@ -501,18 +506,27 @@ async def run_tournament(
     backend: Backend | None = None,
     ca: Path | None = None,
     watcher: Watcher | None = None,
+    gateway: Gateway | None = None,
+    dial_in_wait: float = 60.0,
 ) -> Outcome:
     """Play the scheduled matches not yet recorded, ``config.concurrency`` at a time, on
     ``backend`` (default: this process); ``stop_after`` (for tests) stops like a Ctrl-C
     once that many new matches are recorded. ``watcher`` watches the matches played in
-    this process (the live view; not those of another backend)."""
+    this process (the live view; not those of another backend). ``gateway`` seats the
+    ``connect:`` bots (this process only), each waited for at most ``dial_in_wait``."""
     jobs = config.jobs()
     by_id = {job.spec.id: job for job in jobs}
     existing = read_records(records_path)
     _check_resumable(records_path, existing, by_id, config.game, resume)
+    specs = [bot for entrant in config.entrants for bot in entrant.bots]
     if backend is None:  # Ray's workers start the bots on their own machines
-        check_startable(bot for entrant in config.entrants for bot in entrant.bots)
-        await await_reachable((bot for entrant in config.entrants for bot in entrant.bots), ca)
+        check_startable(specs)
+        await await_reachable(specs, ca)
+        if gateway is not None:
+            gateway.forms.add((config.game, players_for(config.game, config.players)))
+        await await_dialed_in(specs, gateway, dial_in_wait)
+    elif dial_in_names(specs):
+        raise ValueError("connect: seats are played in this process: not with --backend ray")
     repair(records_path)
     done = {r["id"] for r in existing}
     names = [e.name for e in config.entrants]
@@ -522,7 +536,7 @@ async def run_tournament(
     run = _Run(config, names, sprt, ledger, list(existing), on_record, stop_after)
     pending = iter([] if run.decision else [j for j in jobs if j.spec.id not in done])
     bar = Progress(len(jobs), len(done), progress)
-    backend = backend if backend is not None else LocalBackend(logs, ca, watcher)
+    backend = backend if backend is not None else LocalBackend(logs, ca, watcher, gateway)
     # Ray's workers play their matches elsewhere: their commitments are in the records only.
     published: RecordWriter | None = None
     if isinstance(backend, LocalBackend):
