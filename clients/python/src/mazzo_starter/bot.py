@@ -1,8 +1,10 @@
-"""The starter bot: a gRPC server of ``mazzo.v1.Bot`` that plays a random legal move.
+"""The starter bot: plays a random legal move, as a gRPC server of ``mazzo.v1.Bot`` or,
+with ``--connect``, dialing in to a referee's gateway (``mazzo.v1.Tables/Join``).
 
 Put your strategy in ``choose``: it gets the whole ``ActRequest`` (your seat's view,
 the legal moves, the time left) and returns the index of one legal move. A bot keeps
-no state between calls: everything it may know is in the request.
+no state between calls: everything it may know is in the request. Serving or
+dialing in, the same ``choose`` decides.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ import logging
 import random
 import signal
 import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import grpc
 
-from mazzo.v1 import bot_pb2, bot_pb2_grpc, game_pb2
+from mazzo.v1 import bot_pb2, bot_pb2_grpc, game_pb2, tables_pb2, tables_pb2_grpc
 
 log = logging.getLogger("mazzo-starter-bot")
 
@@ -74,14 +78,132 @@ async def serve(host: str, port: int, bot: bot_pb2_grpc.BotServicer) -> None:
     log.info("stopped")
 
 
+#: The protocol version of ``mazzo.v1.Tables`` this bot speaks.
+PROTOCOL_VERSION = 1
+#: Refusals that trying again cannot mend: stop and say why.
+FINAL = (
+    grpc.StatusCode.UNAUTHENTICATED,
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.INVALID_ARGUMENT,
+)
+
+
+class Refused(Exception):
+    """The gateway refused this bot for good (a wrong token, a game it does not serve)."""
+
+
+async def dial_in(
+    target: str,
+    token: str,
+    name: str,
+    rng: random.Random,
+    ca: Path | None = None,
+    retry_for: float = 30.0,
+) -> None:
+    """Join the gateway at ``target`` (``HOST:PORT``, ``grpcs://HOST:PORT`` for TLS) and
+    answer every decision with ``choose``, until the gateway ends the stream. A dropped
+    connection is dialed again, for at most ``retry_for`` seconds: the gateway sends
+    the pending decision again, with the same sequence number."""
+    tls = target.startswith("grpcs://")
+    target = target.removeprefix("grpcs://").removeprefix("grpc://")
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + retry_for
+    delay = 0.1
+    joined = asyncio.Event()
+    while True:
+        if tls:
+            roots = None if ca is None else ca.read_bytes()
+            credentials = grpc.ssl_channel_credentials(root_certificates=roots)
+            channel = grpc.aio.secure_channel(target, credentials)
+        else:
+            channel = grpc.aio.insecure_channel(target)
+        try:
+            async with channel:
+                await _play(tables_pb2_grpc.TablesStub(channel), token, name, rng, joined)
+            return  # the gateway ended the stream: the run is over
+        except grpc.aio.AioRpcError as e:
+            if e.code() in FINAL:
+                raise Refused(f"{e.code().name}: {e.details()}") from None
+            if joined.is_set():  # it was playing: a new drop, a whole new wait
+                joined.clear()
+                give_up, delay = loop.time() + retry_for, 0.1
+            if loop.time() >= give_up:
+                raise
+            log.warning("connection lost (%s); dialing again", e.code().name)
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 2.0)
+        if loop.time() >= give_up:
+            raise SystemExit(f"cannot reach the gateway at {target}")
+
+
+async def _play(
+    stub: tables_pb2_grpc.TablesStub,
+    token: str,
+    name: str,
+    rng: random.Random,
+    joined: asyncio.Event,
+) -> None:
+    """One stream: the Hello, then an answer per decision; ``joined`` is set once welcome."""
+    answers: asyncio.Queue[tables_pb2.BotMessage | None] = asyncio.Queue()
+    hello = tables_pb2.Hello(token=token, name=name, protocol_version=PROTOCOL_VERSION)
+    await answers.put(tables_pb2.BotMessage(hello=hello))
+
+    async def outgoing() -> AsyncIterator[tables_pb2.BotMessage]:
+        while (message := await answers.get()) is not None:
+            yield message
+
+    call = stub.Join(outgoing())
+    try:
+        async for message in call:
+            kind = message.WhichOneof("kind")
+            if kind == "decision":
+                decision = message.decision
+                index = choose(decision.request, rng)
+                answer = tables_pb2.Answer(
+                    sequence=decision.sequence,
+                    response=bot_pb2.ActResponse(index=index),
+                    match_id=decision.match_id,
+                )
+                await answers.put(tables_pb2.BotMessage(answer=answer))
+            elif kind == "welcome":
+                joined.set()
+                print(f"JOINED {message.welcome.name}", flush=True)
+            elif kind == "refusal":
+                refusal = message.refusal
+                log.warning("answer %d refused: %s", refusal.sequence, refusal.reason)
+            elif kind in ("match_started", "match_ended"):
+                log.info("%s: %s", kind, getattr(message, kind).match_id)
+    finally:
+        await answers.put(None)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="The Mazzo starter bot (mazzo.v1.Bot over gRPC).")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=50061, help="0 picks a free port")
     parser.add_argument("--seed", type=int, default=None, help="seed of the random choices")
+    parser.add_argument(
+        "--connect",
+        metavar="HOST:PORT",
+        help="dial in to a referee's gateway instead of serving (grpcs://HOST:PORT for TLS)",
+    )
+    parser.add_argument("--token", help="the token `mazzo token new NAME` printed (with --connect)")
+    parser.add_argument("--name", default="", help="the seats' name (default: the token's)")
+    parser.add_argument("--ca", type=Path, help="check a grpcs:// gateway against this PEM CA")
     args = parser.parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(name)s: %(message)s")
-    asyncio.run(serve(args.host, args.port, Bot(args.seed)))
+    if args.connect is None:
+        asyncio.run(serve(args.host, args.port, Bot(args.seed)))
+        return 0
+    if not args.token:
+        parser.error("--connect needs --token")
+    try:
+        asyncio.run(dial_in(args.connect, args.token, args.name, random.Random(args.seed), args.ca))
+    except Refused as e:
+        print(f"refused: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
     return 0
 
 
