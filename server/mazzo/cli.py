@@ -158,26 +158,34 @@ def _add_serve(sub: _Subparsers) -> None:
     )
 
 
-def _add_tls_options(cmd: argparse.ArgumentParser, what: str) -> None:
-    """``--tls-cert``, ``--tls-key``, ``--tls-client-ca``: ``serve``'s, and the gateway's."""
+def _add_tls_options(cmd: argparse.ArgumentParser, what: str, env: bool = True) -> None:
+    """``--tls-cert``, ``--tls-key``, ``--tls-client-ca``: ``serve``'s, and the gateway's
+    (which reads no environment: a server's settings must not turn a match's on)."""
+
+    def default(name: str) -> str | None:
+        return os.environ.get(name) if env else None
+
+    def said(name: str) -> str:
+        return f" (env {name})" if env else ""
+
     cmd.add_argument(
         "--tls-cert",
         type=Path,
-        default=os.environ.get("MAZZO_TLS_CERT"),
-        help=f"serve {what} over TLS with this PEM certificate chain (env MAZZO_TLS_CERT)",
+        default=default("MAZZO_TLS_CERT"),
+        help=f"serve {what} over TLS with this PEM certificate chain{said('MAZZO_TLS_CERT')}",
     )
     cmd.add_argument(
         "--tls-key",
         type=Path,
-        default=os.environ.get("MAZZO_TLS_KEY"),
-        help="the certificate's PEM private key (env MAZZO_TLS_KEY)",
+        default=default("MAZZO_TLS_KEY"),
+        help=f"the certificate's PEM private key{said('MAZZO_TLS_KEY')}",
     )
     cmd.add_argument(
         "--tls-client-ca",
         type=Path,
-        default=os.environ.get("MAZZO_TLS_CLIENT_CA"),
-        help="require client certificates signed by this PEM CA: mutual TLS "
-        "(env MAZZO_TLS_CLIENT_CA)",
+        default=default("MAZZO_TLS_CLIENT_CA"),
+        help="require client certificates signed by this PEM CA: mutual TLS"
+        + said("MAZZO_TLS_CLIENT_CA"),
     )
 
 
@@ -215,7 +223,7 @@ def _add_gateway_options(cmd: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="how long to wait for the connect: bots before the first deal (default 60)",
     )
-    _add_tls_options(cmd, "the gateway")
+    _add_tls_options(cmd, "the gateway", env=False)
 
 
 def _add_token(sub: _Subparsers) -> None:
@@ -254,7 +262,8 @@ async def _gateway(args: argparse.Namespace) -> AsyncIterator[Any]:
     """With ``--gateway``: the run's gateway, listening for the block (its address
     printed); else None."""
     if args.gateway is None:
-        if args.tokens is not None or args.tls_cert is not None or args.tls_key is not None:
+        given = (args.tokens, args.tls_cert, args.tls_key, args.tls_client_ca)
+        if any(x is not None for x in given):
             raise ValueError("--tokens and --tls-* are for --gateway PORT")
         yield None
         return

@@ -233,7 +233,7 @@ def test_mazzo_match_with_two_starters_dialing_in(tmp_path: Path) -> None:
             ],
             env=env,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             text=True,
         )
         for name in ("alice", "bob")
@@ -242,8 +242,8 @@ def test_mazzo_match_with_two_starters_dialing_in(tmp_path: Path) -> None:
         out, err = match.communicate(timeout=60)
         assert match.returncode == 0, err
         for starter in starters:  # the gateway's end ends them
-            said, _ = starter.communicate(timeout=10)
-            assert starter.returncode == 0 and said.startswith("JOINED ")
+            said, why = starter.communicate(timeout=10)
+            assert starter.returncode == 0 and said.startswith("JOINED "), why
     finally:
         for p in (match, *starters):
             if p.poll() is None:
@@ -252,3 +252,18 @@ def test_mazzo_match_with_two_starters_dialing_in(tmp_path: Path) -> None:
     assert record["faults"] == [] and record["result"]["finished"]
     check = _mazzo("verify", str(records), stdout=subprocess.PIPE)
     assert check.communicate(timeout=30)[0] and check.returncode == 0
+
+
+def test_the_command_line_says_what_a_dial_in_seat_lacks(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from mazzo.cli import main
+
+    seats = ["match", "--game", "maraffa", "--bot", "connect:carol", "--bot", "builtin:random"]
+    assert main(seats) == 2
+    assert "need a gateway: give --gateway PORT" in capsys.readouterr().err
+    tokens = str(tmp_path / "none.json")
+    assert main([*seats, "--gateway", "0", "--tokens", tokens]) == 2
+    assert "connect:carol has no token" in capsys.readouterr().err
+    assert main([*seats, "--tokens", tokens]) == 2
+    assert "are for --gateway" in capsys.readouterr().err

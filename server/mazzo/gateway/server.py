@@ -425,6 +425,12 @@ class Gateway(tables_pb2_grpc.TablesServicer):
                     await asyncio.sleep(0.01)
         for conn in list(self._connections):
             conn.close()
+        # Each stream ends with OK once its handler returns: a bot tells the run's end
+        # from a drop (which it would dial again after) by that status.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(grace):
+                while self._connections:
+                    await asyncio.sleep(0.01)
         if self._server is not None:
             await self._server.stop(grace)
             self._server = None
