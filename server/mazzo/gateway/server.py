@@ -49,8 +49,6 @@ class Limits:
     hello_seconds: float = 5.0
     #: How long a dropped bot may take to come back before its decisions are lost.
     grace: float = 10.0
-    #: Live connections per token (one name, one token).
-    max_per_token: int = 1
     #: Messages waiting to be sent on one connection; more and it is dropped.
     queue: int = 64
     #: The largest message a bot may send: a Hello or an answer is a few hundred bytes.
@@ -524,10 +522,9 @@ class Gateway(tables_pb2_grpc.TablesServicer):
         if unplayed:
             wanted = ", ".join(f"{g} with {p} players" for g, p in unplayed)
             return grpc.StatusCode.FAILED_PRECONDITION, f"{name} does not play {wanted}"
-        if seat.conn is not None and self.limits.max_per_token <= 1:
+        if seat.conn is not None:  # one name, one token, one live connection
             return grpc.StatusCode.RESOURCE_EXHAUSTED, (
-                f"{name} is connected already (at most {self.limits.max_per_token} "
-                "connection per token)"
+                f"{name} is connected already (at most 1 connection per token)"
             )
         return None
 
