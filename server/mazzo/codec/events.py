@@ -142,13 +142,19 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda m: (one(m),)
 
 
+def _undecoded(value: Any, m: Any, at: str) -> Any:
+    raise TypeError(f"{at}: this game's events are not decoded")
+
+
 def _fix(branch: str, name: str, how: int, via: Via | None) -> _Fix | None:
     """What makes the event's value of a field read as it is on the wire:
     ``fix(value, branch message, path of the event)``; None if nothing."""
     if how == _REPEATED:
         return lambda value, m, at: tuple(value)
     if how != _SCALAR:
-        assert via is not None and via.from_wire is not None
+        assert via is not None
+        if via.from_wire is None:  # a game whose events only go out
+            return _undecoded
         read = via.from_wire
         if how == _MESSAGE:
             return lambda value, m, at: read(value)
