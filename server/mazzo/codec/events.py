@@ -164,7 +164,8 @@ def _fix(branch: str, name: str, how: int, via: Via | None) -> _Fix | None:
     absent, convert = via.absent, via.from_wire
     if absent is not None:
         return lambda value, m, at: value if m.HasField(name) else absent
-    assert convert is not None
+    if convert is None:
+        return _undecoded
     return lambda value, m, at: convert(value, f"{at}.{branch}.{name}")
 
 

@@ -100,15 +100,6 @@ def field_entry_encoder(
     return lru_cache(maxsize=MEMO_ENTRIES, typed=typed)(encode)
 
 
-def entries_encoder(encode: Callable[[T, int], bytes]) -> Callable[[Sequence[T], int], bytes]:
-    """``entries(values, field_number)``: the entries ``encode`` makes, joined."""
-
-    def entries(values: Sequence[T], field_number: int) -> bytes:
-        return b"".join([encode(v, field_number) for v in values])
-
-    return entries
-
-
 def message_fields(data: bytes, count: int) -> list[bytes] | None:
     """The bodies of fields 1..``count`` of a message made only of singular message
     fields (``ApplyMoveRequest``: state, move), each at most once; an absent field is

@@ -18,7 +18,7 @@ from typing import Final
 from mazzo.codec.common import MEMO_ENTRIES, TABLE_ENTRIES, as_wire, members_checker, memo_for
 from mazzo.codec.events import EventTable, Via
 from mazzo.codec.options import OptionsCodec
-from mazzo.codec.wire import entries_encoder, entry, entry_encoder, field_entry_encoder
+from mazzo.codec.wire import entry, entry_encoder, field_entry_encoder
 from mazzo.core.cards import RANKS, code
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.burraco import events as ev
@@ -355,7 +355,12 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
 
 #: A move as one entry of a repeated ``Move`` field (memoised), and a list of them.
 move_bytes = entry_encoder(game_pb2.Move, move_to_wire)
-moves_bytes = entries_encoder(move_bytes)
+
+
+def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
+    # A def here, not a shared closure: the comprehension over a global is the
+    # faster by a few per cent, and this is every LegalMoves reply.
+    return b"".join([move_bytes(m, field_number) for m in moves])
 
 
 # --------------------------------------------------------------------------- events
@@ -394,8 +399,13 @@ def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
 # Events are NamedTuples, and equal tuples of different kinds (Drew(1), Closed(1)) compare
 # equal: the caches of their encodings are typed, so each kind has its own entries.
 _event_bytes = entry_encoder(game_pb2.Event, event_to_wire, typed=True)
-#: Events as entries of a repeated ``Event`` field; most recur, so each is memoised.
-events_bytes = entries_encoder(_event_bytes)
+
+
+def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
+    """Events as entries of a repeated ``Event`` field; most recur, so each is memoised."""
+    return b"".join([_event_bytes(e, field_number) for e in events])
+
+
 #: A history entry of a state or a view: the history grows by an event or two a move
 #: and every state and view re-sends all of it.
 _history_entry = field_entry_encoder(

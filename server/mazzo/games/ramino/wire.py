@@ -12,7 +12,7 @@ as packed bytes directly (every card id is a one-byte varint).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
@@ -26,7 +26,7 @@ from mazzo.codec.common import (
 )
 from mazzo.codec.events import EventTable, Via
 from mazzo.codec.options import OptionsCodec
-from mazzo.codec.wire import entries_encoder, entry, entry_encoder, field_entry_encoder, packed
+from mazzo.codec.wire import entry, entry_encoder, field_entry_encoder, packed
 from mazzo.core.errors import InvalidArgument, InvalidState, RulesError
 from mazzo.games.ramino import events as ev
 from mazzo.games.ramino.cards import IN_PACK
@@ -495,7 +495,12 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
 
 #: A move as one entry of a repeated ``Move`` field (memoised), and a list of them.
 move_bytes = entry_encoder(game_pb2.Move, move_to_wire)
-moves_bytes = entries_encoder(move_bytes)
+
+
+def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
+    # A def here, not a shared closure: the comprehension over a global is the
+    # faster by a few per cent, and this is every LegalMoves reply.
+    return b"".join([move_bytes(m, field_number) for m in moves])
 
 
 # --------------------------------------------------------------------------- events
@@ -518,8 +523,11 @@ def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
 
 # typed: events are NamedTuples, and DiscardTaken(0, c) == CardDiscarded(0, c) as tuples.
 _event_bytes = entry_encoder(game_pb2.Event, event_to_wire, typed=True)
-#: Events as entries of a repeated ``Event`` field; most recur, so each is memoised.
-events_bytes = entries_encoder(_event_bytes)
+
+
+def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
+    """Events as entries of a repeated ``Event`` field; most recur, so each is memoised."""
+    return b"".join([_event_bytes(e, field_number) for e in events])
 
 
 # --------------------------------------------------------------------------- view and score

@@ -76,11 +76,9 @@ _wire = as_wire
 # --------------------------------------------------------------------------- state
 
 
-def _not_used(msg: game_pb2.GameState) -> None:
-    """The fields of the other forms must be unset: a state has one meaning."""
-    m = msg.maraffa
-    t = m.table
-    unused = [
+def _table_not_used(t: maraffa_pb2.MaraffaTable) -> list[tuple[str, int]]:
+    """The table's fields of the other forms (a state's and a view's), with whether set."""
+    return [
         ("table.battezzante", t.battezzante),
         ("table.game_number", t.game_number),
         ("table.games_won", len(t.games_won)),
@@ -88,6 +86,14 @@ def _not_used(msg: game_pb2.GameState) -> None:
         ("table.redeal_requests", len(t.redeal_requests)),
         ("table.last_hand_scores", len(t.last_hand_scores)),
         ("table.last_claim", t.HasField("last_claim")),
+    ]
+
+
+def _not_used(msg: game_pb2.GameState) -> None:
+    """The fields of the other forms must be unset: a state has one meaning."""
+    m = msg.maraffa
+    unused = [
+        *_table_not_used(m.table),
         ("stock", len(m.stock)),
         ("drawn", len(m.drawn)),
         ("marafona_seat", m.HasField("marafona_seat")),
@@ -342,7 +348,6 @@ def _view_trick(
 
 def _view_not_used(m: maraffa_pb2.MaraffaView, field: str) -> None:
     """Fields of the other forms' views, and table fields Trionfo does not use."""
-    t = m.table
     unused = [
         ("hand_hidden", m.hand_hidden),
         ("dummy_seat", m.HasField("dummy_seat")),
@@ -350,13 +355,7 @@ def _view_not_used(m: maraffa_pb2.MaraffaView, field: str) -> None:
         ("stock_size", m.stock_size),
         ("drawn", len(m.drawn)),
         ("marafona_seat", m.HasField("marafona_seat")),
-        ("table.battezzante", t.battezzante),
-        ("table.game_number", t.game_number),
-        ("table.games_won", len(t.games_won)),
-        ("table.effective_target", t.effective_target),
-        ("table.redeal_requests", len(t.redeal_requests)),
-        ("table.last_hand_scores", len(t.last_hand_scores)),
-        ("table.last_claim", t.HasField("last_claim")),
+        *_table_not_used(m.table),
     ]
     for name, value in unused:
         if value:
