@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
+from mazzo.codec import envelope
 from mazzo.codec.common import MEMO_ENTRIES, TABLE_ENTRIES, as_wire, members_checker, memo_for
 from mazzo.codec.events import EventTable, Via
 from mazzo.codec.options import OptionsCodec
@@ -266,14 +267,22 @@ def _hands_bytes(hands: tuple[tuple[int, ...], ...]) -> bytes:
     )
 
 
+def _turn_to_wire(
+    turn: State | View, out: burraco_pb2.BurracoState | burraco_pb2.BurracoView
+) -> None:
+    """Where the turn stands, alike in a state and a view."""
+    if turn.forbidden:
+        out.forbidden_discard = _CardV(turn.forbidden)
+    out.last_turn = turn.last_turn
+    out.pickup_turns = turn.pickups
+    if turn.solo != NO_SEAT:
+        out.solo_seat = turn.solo
+
+
 def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
     """Fill a ``GameState`` (envelope and detail) from a domain state."""
     table = state.table
-    out.game = "burraco"
-    out.players = table.players
-    out.finished = state.stage is Stage.OVER
-    out.to_act = to_act
-    out.match_score.extend(table.totals)
+    envelope(out, "burraco", table.players, to_act, state.stage is Stage.OVER, table.totals)
     b = out.burraco
     b.MergeFromString(
         _hands_bytes(state.hands)
@@ -292,12 +301,7 @@ def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
         if taker != NO_SEAT:
             p.taken_by = taker
     b.locked_seats.extend(s for s in range(table.players) if state.locked >> s & 1)
-    if state.forbidden:
-        b.forbidden_discard = _CardV(state.forbidden)
-    b.last_turn = state.last_turn
-    b.pickup_turns = state.pickups
-    if state.solo != NO_SEAT:
-        b.solo_seat = state.solo
+    _turn_to_wire(state, b)
 
 
 # --------------------------------------------------------------------------- moves
@@ -448,12 +452,8 @@ _meld_view_entry = field_entry_encoder(burraco_pb2.BurracoMeldView, _meld_view_t
 
 
 def view_to_wire(view: View, out: game_pb2.GameView) -> None:
-    out.game = "burraco"
-    out.players = view.players
+    envelope(out, "burraco", view.players, view.to_act, view.stage is Stage.OVER, view.totals)
     out.seat = view.seat
-    out.to_act = view.to_act
-    out.finished = view.stage is Stage.OVER
-    out.match_score.extend(view.totals)
     b = out.burraco
     b.table.MergeFromString(_table_bytes(view.table))
     b.stage = _StageV(view.stage)
@@ -468,12 +468,7 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
         pv = b.pozzetti.add(size=p.size, locked=p.locked)
         if p.taker != NO_SEAT:
             pv.taken_by = p.taker
-    if view.forbidden:
-        b.forbidden_discard = _CardV(view.forbidden)
-    b.last_turn = view.last_turn
-    b.pickup_turns = view.pickups
-    if view.solo != NO_SEAT:
-        b.solo_seat = view.solo
+    _turn_to_wire(view, b)
     for score in view.public_scores:
         b.public_scores.add(seats=score.seats, melded=score.melded, bonuses=score.bonuses)
     b.MergeFromString(b"".join([_view_history_entry(e) for e in view.history]))

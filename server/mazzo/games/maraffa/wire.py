@@ -14,6 +14,7 @@ from typing import Final
 
 from google.protobuf.message import Message
 
+from mazzo.codec import envelope
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
@@ -572,12 +573,8 @@ def events_bytes(events: Sequence[AnyEvent], field_number: int) -> bytes:
 
 
 def view_to_wire(view: View, out: game_pb2.GameView) -> None:
-    out.game = "maraffa"
-    out.players = view.players
+    envelope(out, "maraffa", view.players, view.to_act, view.phase is Phase.OVER, view.totals)
     out.seat = view.seat
-    out.to_act = view.to_act
-    out.finished = view.phase is Phase.OVER
-    out.match_score.extend(view.totals)
     m = out.maraffa
     m.table.MergeFromString(_table_bytes(view.table))
     m.phase = _PhaseV(view.phase)

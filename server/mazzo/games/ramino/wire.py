@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
+from mazzo.codec import envelope
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
@@ -397,11 +398,7 @@ def _hand_bytes(hand: tuple[int, ...]) -> bytes:
 def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
     """Fill a ``GameState`` (envelope and detail) from a domain state."""
     table = state.table
-    out.game = "ramino"
-    out.players = table.players
-    out.finished = state.phase is Phase.OVER
-    out.to_act = to_act
-    out.match_score.extend(state.bets.balances)
+    envelope(out, "ramino", table.players, to_act, state.phase is Phase.OVER, state.bets.balances)
     m = out.ramino
     m.table.MergeFromString(_table_bytes(table))
     m.rng.seed = table.seed
@@ -534,12 +531,8 @@ def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
 
 
 def view_to_wire(view: View, out: game_pb2.GameView) -> None:
-    out.game = "ramino"
-    out.players = view.players
+    envelope(out, "ramino", view.players, view.to_act, view.phase is Phase.OVER, view.balances)
     out.seat = view.seat
-    out.to_act = view.to_act
-    out.finished = view.phase is Phase.OVER
-    out.match_score.extend(view.balances)
     m = out.ramino
     m.table.MergeFromString(_table_bytes(view.table))
     m.phase = ramino_pb2.RaminoPhase.ValueType(view.phase)

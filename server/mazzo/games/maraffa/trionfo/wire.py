@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
+from mazzo.codec import envelope
 from mazzo.codec.common import TABLE_ENTRIES, as_wire, memo_for
 from mazzo.core.cards import code
 from mazzo.core.errors import InvalidArgument, InvalidState
@@ -233,11 +234,7 @@ def _table_bytes(table: TrionfoTable) -> bytes:
 
 def state_to_wire(state: TrionfoState, to_act: int, out: game_pb2.GameState) -> None:
     table = state.table
-    out.game = "maraffa"
-    out.players = SEATS
-    out.finished = state.phase is TPhase.OVER
-    out.to_act = to_act
-    out.match_score.extend(table.totals)
+    envelope(out, "maraffa", SEATS, to_act, state.phase is TPhase.OVER, table.totals)
     m = out.maraffa
     m.MergeFromString(hands_bytes(state.hands))
     m.MergeFromString(_table_bytes(table))
@@ -260,12 +257,8 @@ def state_to_wire(state: TrionfoState, to_act: int, out: game_pb2.GameState) -> 
 
 def view_to_wire(view: TrionfoView, out: game_pb2.GameView) -> None:
     table = view.table
-    out.game = "maraffa"
-    out.players = SEATS
+    envelope(out, "maraffa", SEATS, view.to_act, view.phase is TPhase.OVER, view.totals)
     out.seat = view.seat
-    out.to_act = view.to_act
-    out.finished = view.phase is TPhase.OVER
-    out.match_score.extend(view.totals)
     m = out.maraffa
     state_part = maraffa_pb2.MaraffaState.FromString(_table_bytes(table))
     m.table.CopyFrom(state_part.table)
