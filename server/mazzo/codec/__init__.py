@@ -122,8 +122,7 @@ _WIRE_SECTIONS: Final = tuple(
 def codec_of(game: str, wire: Wire) -> GameCodec:
     """The codec of a game whose ``wire`` module has one function per section (its
     options in ``GameOptions``'s branch named as the game); the state's bytes are the
-    message's."""
+    message's, unless the wire writes them itself (``state_bytes``)."""
     sections = {name: getattr(wire, name) for name in _WIRE_SECTIONS}
-    return GameCodec(
-        game=game, options_field=game, state_bytes=serialised(wire.state_to_wire), **sections
-    )
+    state_bytes = getattr(wire, "state_bytes", None) or serialised(wire.state_to_wire)
+    return GameCodec(game=game, options_field=game, state_bytes=state_bytes, **sections)
