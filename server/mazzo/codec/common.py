@@ -71,6 +71,28 @@ def by_number(
         raise error(field, f"unknown value {value}") from None
 
 
+def phase_of(
+    phases: Mapping[int, V],
+    value: int,
+    over: V,
+    finished: bool,
+    field: str,
+    finished_field: str,
+    error: type[RulesError] = InvalidState,
+    unknown: str = "unknown {name} {value}",
+) -> V:
+    """The phase (a stage, in Burraco) of a state or a view by its wire number at
+    ``field``: a known one, and the last (``over``) exactly when the envelope says
+    ``finished``, which is what clients read."""
+    name = field.rsplit(".", 1)[-1]
+    phase = phases.get(value)
+    if phase is None:
+        raise error(field, unknown.format(name=name, value=value))
+    if finished != (phase is over):
+        raise error(finished_field, f"finished must be true exactly in {name} OVER")
+    return phase
+
+
 def memoised_encoder(build: Callable[[T], _Message]) -> Callable[[T], bytes]:
     """The wire bytes of what ``build`` makes of a value, memoised: options are encoded
     into every state and reply, and there are few distinct sets of them."""

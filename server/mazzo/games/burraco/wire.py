@@ -16,7 +16,14 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.codec import envelope
-from mazzo.codec.common import MEMO_ENTRIES, TABLE_ENTRIES, as_wire, members_checker, memo_for
+from mazzo.codec.common import (
+    MEMO_ENTRIES,
+    TABLE_ENTRIES,
+    as_wire,
+    members_checker,
+    memo_for,
+    phase_of,
+)
 from mazzo.codec.events import EventTable, Via
 from mazzo.codec.options import OptionsCodec
 from mazzo.codec.wire import entry, entry_encoder, field_entry_encoder
@@ -173,11 +180,7 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
     players = msg.players
     if players not in (2, 3, 4):
         raise InvalidState("state.players", f"Burraco is for 2, 3 or 4 players, not {players}")
-    stage = _STAGES.get(b.stage)
-    if stage is None:
-        raise InvalidState(P + "stage", f"unknown stage {b.stage}")
-    if msg.finished != (stage is Stage.OVER):
-        raise InvalidState("state.finished", "finished must be true exactly in stage OVER")
+    stage = phase_of(_STAGES, b.stage, Stage.OVER, msg.finished, P + "stage", "state.finished")
     data = b.table.SerializeToString()
     table = memo_for(_table_from_bytes, data)(
         data, b.rng.seed, b.rng.counter, tuple(msg.match_score), players
@@ -515,11 +518,10 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
         return _cards(values, where, InvalidArgument)
 
     viewer = seat(msg.seat, field + ".seat")
-    stage = _STAGES.get(b.stage)
-    if stage is None:
-        raise InvalidArgument(f + "stage", f"unknown stage {b.stage}")
-    if msg.finished != (stage is Stage.OVER):
-        raise InvalidArgument(field + ".finished", "finished must be true exactly in stage OVER")
+    finished = field + ".finished"
+    stage = phase_of(
+        _STAGES, b.stage, Stage.OVER, msg.finished, f + "stage", finished, InvalidArgument
+    )
     to_act = seat(msg.to_act, field + ".to_act")
     sides = 2 if n == 4 else n
     if len(msg.match_score) != sides:

@@ -21,6 +21,7 @@ from mazzo.codec.common import (
     as_wire,
     members_checker,
     memo_for,
+    phase_of,
 )
 from mazzo.codec.events import EventTable, Via, one_up
 from mazzo.codec.options import OptionsCodec
@@ -177,11 +178,7 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
         )
     if m.HasField("trionfo"):
         raise InvalidState(P + "trionfo", "the trionfo detail is for five players only")
-    phase = _PHASES.get(m.phase)
-    if phase is None:
-        raise InvalidState(P + "phase", f"unknown phase {m.phase}")
-    if msg.finished != (phase is Phase.OVER):
-        raise InvalidState("state.finished", "finished must be true exactly in phase OVER")
+    phase = phase_of(_PHASES, m.phase, Phase.OVER, msg.finished, P + "phase", "state.finished")
     trump = m.trump
     if not 0 <= trump <= 4:
         raise InvalidState(P + "trump", f"unknown suit {trump}")
@@ -648,11 +645,10 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
     most = 20 if seats == 2 else per_hand  # cards a hand can hold
     _in_range(msg.seat, seats, f"{field}.seat")
     _in_range(msg.to_act, seats, f"{field}.to_act")
-    phase = _PHASES.get(m.phase)
-    if phase is None:
-        raise InvalidArgument(f + "phase", f"unknown phase {m.phase}")
-    if msg.finished != (phase is Phase.OVER):
-        raise InvalidArgument(f"{field}.finished", "finished must be true exactly in phase OVER")
+    finished = f"{field}.finished"
+    phase = phase_of(
+        _PHASES, m.phase, Phase.OVER, msg.finished, f + "phase", finished, InvalidArgument
+    )
     if not 0 <= m.trump <= 4:
         raise InvalidArgument(f + "trump", f"unknown suit {m.trump}")
     hand = _view_cards(m.hand, most, f + "hand")

@@ -24,6 +24,7 @@ from mazzo.codec.common import (
     by_number,
     members_checker,
     memo_for,
+    phase_of,
 )
 from mazzo.codec.events import EventTable, Via
 from mazzo.codec.options import OptionsCodec
@@ -82,6 +83,7 @@ _ACTIONS: Final = {int(a): a for a in BidAction}
 _OUTCOMES: Final = {int(o): o for o in Outcome}
 _ENDS: Final = {int(e): e for e in MatchEnd}
 _KINDS: Final = {int(k): k for k in ClosureType if k}
+_UNKNOWN: Final = "unknown value {value}"  # as by_number's
 
 
 _enum = by_number
@@ -189,9 +191,9 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
     players = msg.players
     if not 2 <= players <= 6:
         raise InvalidState("state.players", f"Ramino is for 2 to 6 players, not {players}")
-    phase = _enum(_PHASES, m.phase, P + "phase")
-    if msg.finished != (phase is Phase.OVER):
-        raise InvalidState("state.finished", "finished must be true exactly in phase OVER")
+    phase = phase_of(
+        _PHASES, m.phase, Phase.OVER, msg.finished, P + "phase", "state.finished", unknown=_UNKNOWN
+    )
     data = m.table.SerializeToString()
     table = memo_for(_table_from_bytes, data)(data, m.rng.seed, m.rng.counter, players)
     return _new(
@@ -579,9 +581,10 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
     table = _view_table(m.table, players, f + "table")
     options = table.options
     size = options.hand_size
-    phase = _enum(_PHASES, m.phase, f + "phase", InvalidArgument)
-    if msg.finished != (phase is Phase.OVER):
-        raise InvalidArgument(f"{field}.finished", "finished must be true exactly in phase OVER")
+    finished = f"{field}.finished"
+    phase = phase_of(
+        _PHASES, m.phase, Phase.OVER, msg.finished, f + "phase", finished, InvalidArgument, _UNKNOWN
+    )
     if not msg.to_act < players or (phase is Phase.OVER and msg.to_act):
         raise InvalidArgument(f"{field}.to_act", "to_act is a seat (0 once the match is over)")
     if len(msg.match_score) != players:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.codec import envelope
-from mazzo.codec.common import TABLE_ENTRIES, as_wire, memo_for
+from mazzo.codec.common import TABLE_ENTRIES, as_wire, memo_for, phase_of
 from mazzo.core.cards import code
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa.cards import BIT, IN_DECK, cards_of
@@ -61,6 +61,7 @@ R = P + "trionfo."
 SEATS: Final = 5
 _new = tuple.__new__
 _PHASES: Final = {int(p): p for p in TPhase}
+_UNKNOWN: Final = "phase {value} is not one of Trionfo's"
 #: Wire speeches: the contract levels 1..4, and this for a pass (domain PASSED = 0).
 _SPEECH_PASS: Final = maraffa_pb2.MARAFFA_SPEECH_PASS
 _SPEECHES: Final = {1: 1, 2: 2, 3: 3, 4: 4, _SPEECH_PASS: PASSED}
@@ -163,11 +164,9 @@ def state_from_wire(msg: game_pb2.GameState) -> TrionfoState:
         raise InvalidState(
             "state.players", "players = 5 is Trionfo, whose state needs state.maraffa.trionfo"
         )
-    phase = _PHASES.get(m.phase)
-    if phase is None:
-        raise InvalidState(P + "phase", f"phase {m.phase} is not one of Trionfo's")
-    if msg.finished != (phase is TPhase.OVER):
-        raise InvalidState("state.finished", "finished must be true exactly in phase OVER")
+    phase = phase_of(
+        _PHASES, m.phase, TPhase.OVER, msg.finished, P + "phase", "state.finished", unknown=_UNKNOWN
+    )
     _not_used(msg)
     if not 0 <= m.trump <= 4:
         raise InvalidState(P + "trump", f"unknown suit {m.trump}")
@@ -370,11 +369,17 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> TrionfoView:
         raise InvalidArgument(mf + ".trionfo", "a five-player view needs its trionfo part")
     seat = _view_seat(msg.seat, field + ".seat")
     to_act = _view_seat(msg.to_act, field + ".to_act")
-    phase = _PHASES.get(m.phase)
-    if phase is None:
-        raise InvalidArgument(mf + ".phase", f"phase {m.phase} is not one of Trionfo's")
-    if msg.finished != (phase is TPhase.OVER):
-        raise InvalidArgument(field + ".finished", "finished must be true exactly in phase OVER")
+    finished = field + ".finished"
+    phase = phase_of(
+        _PHASES,
+        m.phase,
+        TPhase.OVER,
+        msg.finished,
+        mf + ".phase",
+        finished,
+        InvalidArgument,
+        _UNKNOWN,
+    )
     if len(msg.match_score) != SEATS:
         raise InvalidArgument(field + ".match_score", "one total per seat")
     _view_not_used(m, mf)
