@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Final, Protocol
 
-from mazzo.core.errors import InvalidArgument
+from mazzo.core.errors import InvalidArgument, InvalidState, RulesError
 from mazzo.v1 import game_pb2
 
 
@@ -39,6 +39,27 @@ class GameCodec:
         if branch not in (None, self.options_field):
             raise InvalidArgument(field, f"options for {branch} given to a {self.game} deal")
         return self.options_from_wire(getattr(msg, self.options_field), f"{field}.{self.game}")
+
+
+def detail_of(
+    msg: game_pb2.GameState | game_pb2.GameView,
+    game: str,
+    field: str = "state",
+    error: type[RulesError] = InvalidState,
+) -> Any:
+    """The game's detail of a state or a view (at ``field``), which must be there."""
+    if msg.WhichOneof("detail") != game:
+        what = "state" if isinstance(msg, game_pb2.GameState) else "view"
+        raise error(f"{field}.{game}", f"a {game.capitalize()} {what} needs its {game} detail")
+    return getattr(msg, game)
+
+
+def move_of(msg: game_pb2.Move, game: str, field: str) -> tuple[Any, str | None]:
+    """The game's detail of a move (at ``field``), which must be there, and its action."""
+    if msg.WhichOneof("move") != game:
+        raise InvalidArgument(field, f"a {game.capitalize()} move is needed (move.{game})")
+    detail = getattr(msg, game)
+    return detail, detail.WhichOneof("action")
 
 
 def envelope(

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from mazzo.codec import envelope
+from mazzo.codec import detail_of, envelope, move_of
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
@@ -174,9 +174,7 @@ def _table_bytes(table: Table) -> bytes:
 
 def state_from_wire(msg: game_pb2.GameState) -> State:
     """The domain state of a wire state, before validation (see ``validate``)."""
-    if not msg.HasField("burraco"):
-        raise InvalidState("state.burraco", "a Burraco state needs its burraco detail")
-    b = msg.burraco
+    b: burraco_pb2.BurracoState = detail_of(msg, "burraco")
     players = msg.players
     if players not in (2, 3, 4):
         raise InvalidState("state.players", f"Burraco is for 2, 3 or 4 players, not {players}")
@@ -312,10 +310,8 @@ def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
 
 def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
     """The domain move of a wire move (listed moves come back as their interned values)."""
-    if not msg.HasField("burraco"):
-        raise InvalidArgument(field, "a Burraco move is needed (move.burraco)")
-    m = msg.burraco
-    action = m.WhichOneof("action")
+    m: burraco_pb2.BurracoMove
+    m, action = move_of(msg, "burraco", field)
     f = f"{field}.burraco."
     if action == "draw":
         return DRAW
@@ -499,9 +495,7 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
     alone allows: every list within what the rules allow, every card of the deck and at
     most as many times as the deck holds it, seats in range, counts that add up to the
     deck. Whether a deal of the hidden cards gives this view is the sampler's to say."""
-    if not msg.HasField("burraco"):
-        raise InvalidArgument(field + ".burraco", "a Burraco view needs its burraco detail")
-    b = msg.burraco
+    b: burraco_pb2.BurracoView = detail_of(msg, "burraco", field, InvalidArgument)
     f = field + ".burraco."
     n = msg.players
     if n not in (2, 3, 4):

@@ -14,7 +14,7 @@ from typing import Final
 
 from google.protobuf.message import Message
 
-from mazzo.codec import envelope
+from mazzo.codec import detail_of, envelope, move_of
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
@@ -168,9 +168,7 @@ def _score(msg: maraffa_pb2.MaraffaHandScore) -> HandScore:
 
 def state_from_wire(msg: game_pb2.GameState) -> State:
     """The domain state of a wire state, before validation (see ``validate``)."""
-    if not msg.HasField("maraffa"):
-        raise InvalidState("state.maraffa", "a Maraffa state needs its maraffa detail")
-    m = msg.maraffa
+    m: maraffa_pb2.MaraffaState = detail_of(msg, "maraffa")
     players = msg.players
     if players not in (2, 3, 4):
         raise InvalidState(
@@ -431,10 +429,8 @@ def _match_score(totals: tuple[int, ...]) -> bytes:
 
 def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
     """The interned domain move of a wire move."""
-    if not msg.HasField("maraffa"):
-        raise InvalidArgument(field, "a Maraffa move is needed (move.maraffa)")
-    m = msg.maraffa
-    action = m.WhichOneof("action")
+    m: maraffa_pb2.MaraffaMove
+    m, action = move_of(msg, "maraffa", field)
     if action == "play_card":
         play = m.play_card
         if play.card not in IN_DECK:
@@ -633,9 +629,7 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
         raise InvalidArgument(
             f"{field}.players", f"this decoder is for 2, 3 or 4 players, not {players}"
         )
-    if not msg.HasField("maraffa"):
-        raise InvalidArgument(f"{field}.maraffa", "a Maraffa view needs its maraffa detail")
-    m = msg.maraffa
+    m: maraffa_pb2.MaraffaView = detail_of(msg, "maraffa", field, InvalidArgument)
     f = f"{field}.maraffa."
     if m.HasField("trionfo"):
         raise InvalidArgument(f + "trionfo", "the trionfo detail is for five players only")

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
-from mazzo.codec import envelope
+from mazzo.codec import detail_of, envelope, move_of
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
@@ -185,9 +185,7 @@ def _wire_card(c: int) -> Any:
 
 def state_from_wire(msg: game_pb2.GameState) -> State:
     """The domain state of a wire state, before validation (see ``validate``)."""
-    if not msg.HasField("ramino"):
-        raise InvalidState("state.ramino", "a Ramino state needs its ramino detail")
-    m = msg.ramino
+    m: ramino_pb2.RaminoState = detail_of(msg, "ramino")
     players = msg.players
     if not 2 <= players <= 6:
         raise InvalidState("state.players", f"Ramino is for 2 to 6 players, not {players}")
@@ -435,10 +433,8 @@ _FIELDS: Final = {move: name for name, move in _SIMPLE.items()}
 
 def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
     """The domain move of a wire move (interned when it is one a listing offers)."""
-    if not msg.HasField("ramino"):
-        raise InvalidArgument(field, "a Ramino move is needed (move.ramino)")
-    m = msg.ramino
-    action = m.WhichOneof("action")
+    m: ramino_pb2.RaminoMove
+    m, action = move_of(msg, "ramino", field)
     f = f"{field}.ramino."
     if action in _SIMPLE:
         return _SIMPLE[action]
@@ -572,11 +568,9 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
             f"{field}.players", f"Ramino is for 2 to 6 players, not {msg.players}"
         )
     players = msg.players
-    if msg.WhichOneof("detail") != "ramino":
-        raise InvalidArgument(f"{field}.ramino", "a Ramino view needs its ramino detail")
+    m: ramino_pb2.RaminoView = detail_of(msg, "ramino", field, InvalidArgument)
     if not msg.seat < players:
         raise InvalidArgument(f"{field}.seat", f"seat must be 0..{players - 1}")
-    m = msg.ramino
     f = f"{field}.ramino."
     table = _view_table(m.table, players, f + "table")
     options = table.options

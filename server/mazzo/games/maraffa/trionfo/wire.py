@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from mazzo.codec import envelope
+from mazzo.codec import detail_of, envelope
 from mazzo.codec.common import TABLE_ENTRIES, as_wire, memo_for, phase_of
 from mazzo.core.cards import code
 from mazzo.core.errors import InvalidArgument, InvalidState
@@ -157,9 +157,7 @@ def _table_from_bytes(
 
 def state_from_wire(msg: game_pb2.GameState) -> TrionfoState:
     """The domain state of a five-player wire state, before validation."""
-    if not msg.HasField("maraffa"):
-        raise InvalidState("state.maraffa", "a Maraffa state needs its maraffa detail")
-    m = msg.maraffa
+    m: maraffa_pb2.MaraffaState = detail_of(msg, "maraffa")
     if not m.HasField("trionfo"):
         raise InvalidState(
             "state.players", "players = 5 is Trionfo, whose state needs state.maraffa.trionfo"
@@ -361,9 +359,7 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> TrionfoView:
     produced it is the sampler's question (it refuses a view no deal gives)."""
     if msg.players != SEATS:
         raise InvalidArgument(field + ".players", "a Trionfo view is for 5 players")
-    if not msg.HasField("maraffa"):
-        raise InvalidArgument(field + ".maraffa", "a Maraffa view needs its maraffa detail")
-    m = msg.maraffa
+    m: maraffa_pb2.MaraffaView = detail_of(msg, "maraffa", field, InvalidArgument)
     mf = field + ".maraffa"
     if not m.HasField("trionfo"):
         raise InvalidArgument(mf + ".trionfo", "a five-player view needs its trionfo part")
