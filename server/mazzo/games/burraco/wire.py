@@ -24,7 +24,7 @@ from mazzo.codec.common import (
     memo_for,
     phase_of,
 )
-from mazzo.codec.events import EventTable, Via
+from mazzo.codec.events import EventTable, Record, Via
 from mazzo.codec.options import OptionsCodec
 from mazzo.codec.wire import entry, entry_encoder, field_entry_encoder
 from mazzo.core.cards import RANKS, code
@@ -106,34 +106,9 @@ def options_to_wire(options: Options, out: burraco_pb2.BurracoOptions) -> None:
 # --------------------------------------------------------------------------- scores
 
 
-def _score_from_wire(msg: burraco_pb2.BurracoHandScore) -> HandScore:
-    return HandScore(
-        tuple(msg.seats),
-        msg.melded,
-        msg.bonuses,
-        msg.closing,
-        msg.in_hand,
-        msg.no_pozzetto,
-        msg.score,
-        msg.pulito,
-        msg.semipulito,
-        msg.sporco,
-    )
-
-
-def _score_to_wire(score: HandScore, out: burraco_pb2.BurracoHandScore) -> None:
-    out.seats.extend(score.seats)
-    (
-        out.melded,
-        out.bonuses,
-        out.closing,
-        out.in_hand,
-        out.no_pozzetto,
-        out.score,
-        out.pulito,
-        out.semipulito,
-        out.sporco,
-    ) = score[1:]
+_SCORE: Final = Record(HandScore, burraco_pb2.BurracoHandScore.DESCRIPTOR)
+_score_from_wire = _SCORE.from_wire
+_score_to_wire = _SCORE.to_wire
 
 
 # --------------------------------------------------------------------------- state

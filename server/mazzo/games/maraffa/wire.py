@@ -23,7 +23,7 @@ from mazzo.codec.common import (
     memo_for,
     phase_of,
 )
-from mazzo.codec.events import EventTable, Via, one_up
+from mazzo.codec.events import EventTable, Record, Via, one_up
 from mazzo.codec.options import OptionsCodec
 from mazzo.codec.wire import (
     LENGTH_DELIMITED,
@@ -154,16 +154,11 @@ _cards = members_checker(IN_DECK, "card {} is not in the Maraffa pack")
 _signals = members_checker(_SIGNALS, "unknown signal {}")
 
 
-def _score(msg: maraffa_pb2.MaraffaHandScore) -> HandScore:
-    return HandScore(
-        msg.aces,
-        msg.third_cards,
-        msg.last_trick,
-        msg.thirds,
-        msg.card_points,
-        msg.marafona_bonus,
-        msg.hand_score,
-    )
+_SCORE: Final = Record(HandScore, maraffa_pb2.MaraffaHandScore.DESCRIPTOR)
+_CLAIM: Final = Record(ClaimResult, maraffa_pb2.MaraffaClaimResult.DESCRIPTOR)
+_score = _SCORE.from_wire
+_score_to_wire = _SCORE.to_wire
+_claim_to_wire = _CLAIM.to_wire
 
 
 def state_from_wire(msg: game_pb2.GameState) -> State:
@@ -243,7 +238,6 @@ def _table_of(
     totals: tuple[int, ...],
 ) -> Table:
     """The table of a state or a view (whose generator is zeroed), its options decoded."""
-    claim = t.last_claim
     return Table(
         options=options,
         players=players,
@@ -259,11 +253,7 @@ def _table_of(
         effective_target=t.effective_target,
         redeal_requests=tuple(t.redeal_requests),
         last_hand=tuple(_score(s) for s in t.last_hand_scores),
-        last_claim=(
-            ClaimResult(claim.seat, claim.team, claim.value, claim.needed, claim.valid)
-            if t.HasField("last_claim")
-            else None
-        ),
+        last_claim=_CLAIM.from_wire(t.last_claim) if t.HasField("last_claim") else None,
     )
 
 
@@ -274,22 +264,6 @@ def _trick_to_wire(trick: Trick, out: maraffa_pb2.MaraffaTrick, completed: bool)
         out.signals.extend(_wire(trick.signals))
     if completed:
         out.winner = trick.winner
-
-
-def _score_to_wire(score: HandScore, out: maraffa_pb2.MaraffaHandScore) -> None:
-    (
-        out.aces,
-        out.third_cards,
-        out.last_trick,
-        out.thirds,
-        out.card_points,
-        out.marafona_bonus,
-        out.hand_score,
-    ) = score
-
-
-def _claim_to_wire(claim: ClaimResult, out: maraffa_pb2.MaraffaClaimResult) -> None:
-    out.seat, out.team, out.value, out.needed, out.valid = claim
 
 
 @lru_cache(maxsize=TABLE_ENTRIES)
