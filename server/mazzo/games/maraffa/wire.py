@@ -67,6 +67,7 @@ from mazzo.games.maraffa.state import (
 )
 from mazzo.games.maraffa.trionfo import events as tev
 from mazzo.games.maraffa.trionfo.state import DealScore
+from mazzo.games.maraffa.trionfo.view import TrionfoView
 from mazzo.games.maraffa.validate import hand_mask
 from mazzo.games.maraffa.view import View
 from mazzo.v1 import cards_pb2, game_pb2, maraffa_pb2
@@ -486,19 +487,28 @@ def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
 AnyEvent = ev.Event | tev.TrionfoEvent
 
 
+def contract_to_wire(
+    deal: DealScore | TrionfoView,
+    out: maraffa_pb2.MaraffaTrionfoDeal | maraffa_pb2.MaraffaTrionfoView,
+) -> None:
+    """A Trionfo deal's contract as a score or a view shows it: what is not known (yet)
+    stays unset."""
+    if deal.contract:
+        out.contract = maraffa_pb2.MaraffaContract.ValueType(deal.contract)
+    if deal.declarer != NO_SEAT:
+        out.declarer = deal.declarer
+    if deal.called_card:
+        out.called_card = _CardV(deal.called_card)
+    if deal.amico != NO_SEAT:
+        out.amico = deal.amico
+
+
 def deal_to_wire(score: DealScore, out: maraffa_pb2.MaraffaTrionfoDeal) -> None:
     """A Trionfo deal's score; what is None or unset in it stays unset on the wire."""
     out.deal_number = score.deal_number
-    if score.contract:
-        out.contract = maraffa_pb2.MaraffaContract.ValueType(score.contract)
-    if score.declarer != NO_SEAT:
-        out.declarer = score.declarer
+    contract_to_wire(score, out)
     if score.trump != NO_SUIT:
         out.trump = _SuitV(score.trump + 1)
-    if score.called_card:
-        out.called_card = _CardV(score.called_card)
-    if score.amico != NO_SEAT:
-        out.amico = score.amico
     if score.signori is not None:
         _score_to_wire(score.signori, out.signori)
     if score.popolo is not None:

@@ -43,6 +43,7 @@ from mazzo.games.maraffa.trionfo.view import TrionfoView
 from mazzo.games.maraffa.wire import (
     TRIONFO,
     cards_from_wire,
+    contract_to_wire,
     deal_to_wire,
     fill_options,
     hand_from_wire,
@@ -272,14 +273,7 @@ def view_to_wire(view: TrionfoView, out: game_pb2.GameView) -> None:
     v.deals_counted = table.deals_counted
     for seat, level in view.speeches:
         v.auction.add(seat=seat, speech=_speech(level))
-    if view.declarer != NO_SEAT:
-        v.declarer = view.declarer
-    if view.contract:
-        v.contract = _ContractV(view.contract)
-    if view.called_card:
-        v.called_card = _CardV(view.called_card)
-    if view.amico != NO_SEAT:
-        v.amico = view.amico
+    contract_to_wire(view, v)
     if table.last_deal is not None:
         deal_to_wire(table.last_deal, v.last_deal)
 
