@@ -61,6 +61,24 @@ def members_checker(allowed: frozenset[int], message: str) -> Checker:
     return check
 
 
+class OneChecker(Protocol):
+    """What ``member_checker`` returns: ``error`` is InvalidState unless given."""
+
+    def __call__(self, value: int, field: str, error: type[RulesError] = ..., /) -> int: ...
+
+
+def member_checker(allowed: frozenset[int], message: str) -> OneChecker:
+    """A check of a single field (a card): its value must be in ``allowed``; ``message``
+    says why not (``{}`` stands for the value), at ``field``, as ``error``."""
+
+    def check(value: int, field: str, error: type[RulesError] = InvalidState) -> int:
+        if value not in allowed:
+            raise error(field, message.format(value))
+        return value
+
+    return check
+
+
 def by_number(
     table: Mapping[int, V], value: int, field: str, error: type[RulesError] = InvalidState
 ) -> V:

@@ -20,6 +20,7 @@ from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
     as_wire,
+    member_checker,
     members_checker,
     memo_for,
     phase_of,
@@ -83,6 +84,8 @@ _HANDS_FIELD: Final = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["hands"
 
 _wire = as_wire
 _cards = members_checker(_CARDS, "card {} is not in the Burraco deck")
+_card = member_checker(_CARDS, "card {} is not in the Burraco deck")
+_card_or_none = member_checker(_CARDS | {NO_CARD}, "card {} is not in the Burraco deck")
 
 
 # --------------------------------------------------------------------------- options
@@ -176,9 +179,7 @@ def state_from_wire(msg: game_pb2.GameState) -> State:
     for i, s in enumerate(b.locked_seats):
         _seat(s, players, f"{P}locked_seats[{i}]")
         locked |= 1 << s
-    forbidden = b.forbidden_discard
-    if forbidden != NO_CARD and forbidden not in _CARDS:
-        raise InvalidState(P + "forbidden_discard", f"card {forbidden} is not in the Burraco deck")
+    forbidden = _card_or_none(b.forbidden_discard, P + "forbidden_discard")
     solo = NO_SEAT
     if b.HasField("solo_seat"):
         _seat(b.solo_seat, players, P + "solo_seat")
@@ -293,10 +294,7 @@ def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
     if action == "pick_up":
         return PICK_UP
     if action == "discard":
-        c = m.discard.card
-        if c not in _CARDS:
-            raise InvalidArgument(f + "discard.card", f"card {c} is not in the Burraco deck")
-        return DISCARDS[c]
+        return DISCARDS[_card(m.discard.card, f + "discard.card", InvalidArgument)]
     if action == "meld":
         cards = tuple(sorted(_cards(m.meld.cards, f + "meld.cards", InvalidArgument)))
         kind = m.meld.kind
@@ -527,11 +525,7 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
         if p.locked and taker == NO_SEAT:
             raise InvalidArgument(where + ".locked", "only a taken pozzetto is locked")
         pozzetti.append(PozzettoView(p.size, taker, p.locked))
-    forbidden = b.forbidden_discard
-    if forbidden != NO_CARD and forbidden not in _CARDS:
-        raise InvalidArgument(
-            f + "forbidden_discard", f"card {forbidden} is not in the Burraco deck"
-        )
+    forbidden = _card_or_none(b.forbidden_discard, f + "forbidden_discard", InvalidArgument)
     if b.pickup_turns > PICK_UP_TURNS_PER_SEAT * n:
         raise InvalidArgument(f + "pickup_turns", f"at most {PICK_UP_TURNS_PER_SEAT * n}")
     solo = seat(b.solo_seat, f + "solo_seat") if b.HasField("solo_seat") else NO_SEAT
@@ -625,8 +619,7 @@ def _meld_view_from_wire(m: burraco_pb2.BurracoMeldView, field: str, players: in
     if isinstance(sig, str) or isinstance(interpret(sig), str):
         why = sig if isinstance(sig, str) else str(interpret(sig))
         raise InvalidArgument(field + ".cards", why)
-    if m.wild != NO_CARD and m.wild not in _CARDS:
-        raise InvalidArgument(field + ".wild", f"card {m.wild} is not in the Burraco deck")
+    _card_or_none(m.wild, field + ".wild", InvalidArgument)
     if kind is Kind.COMBINATION:
         if m.rank not in RANKS:
             raise InvalidArgument(field + ".rank", f"unknown rank {m.rank!r}")

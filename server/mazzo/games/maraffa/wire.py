@@ -19,6 +19,7 @@ from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
     as_wire,
+    member_checker,
     members_checker,
     memo_for,
     phase_of,
@@ -101,9 +102,7 @@ def _card_option(value: int, default: int, field: str) -> int:
     """A card-valued option: unset means its default; a card outside the pack is refused."""
     if value == 0:
         return default
-    if value not in IN_DECK:
-        raise InvalidArgument(field, f"card {value} is not in the Maraffa pack")
-    return value
+    return _card(value, field, InvalidArgument)
 
 
 _OPTIONS: Final = OptionsCodec(
@@ -152,6 +151,9 @@ def fill_options(options: Options, out: maraffa_pb2.MaraffaOptions, form: int) -
 
 
 _cards = members_checker(IN_DECK, "card {} is not in the Maraffa pack")
+_card = member_checker(IN_DECK, "card {} is not in the Maraffa pack")
+#: A card field where 0 is "no card" (Trionfo's called card).
+card_or_none = member_checker(IN_DECK | {0}, "card {} is not in the Maraffa pack")
 _signals = members_checker(_SIGNALS, "unknown signal {}")
 
 
@@ -408,10 +410,7 @@ def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
     m, action = move_of(msg, "maraffa", field)
     if action == "play_card":
         play = m.play_card
-        if play.card not in IN_DECK:
-            raise InvalidArgument(
-                f"{field}.maraffa.play_card.card", f"card {play.card} is not in the Maraffa pack"
-            )
+        _card(play.card, f"{field}.maraffa.play_card.card", InvalidArgument)
         if play.signal not in _SIGNALS:
             raise InvalidArgument(
                 f"{field}.maraffa.play_card.signal", f"unknown signal {play.signal}"

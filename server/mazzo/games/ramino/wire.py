@@ -22,6 +22,7 @@ from mazzo.codec.common import (
     TABLE_ENTRIES,
     as_wire,
     by_number,
+    member_checker,
     members_checker,
     memo_for,
     phase_of,
@@ -92,11 +93,9 @@ _enum = by_number
 _cards = members_checker(IN_PACK, "card {} is not in the Ramino pack")
 
 
-def _card(value: int, field: str, error: type[RulesError] = InvalidState) -> int:
-    """A single card field: 0 is "no card"."""
-    if value and value not in IN_PACK:
-        raise error(field, f"card {value} is not in the Ramino pack")
-    return value
+#: A single card field: 0 is "no card".
+_card = member_checker(IN_PACK | {0}, "card {} is not in the Ramino pack")
+_in_pack = member_checker(IN_PACK, "card {} is not in the Ramino pack")
 
 
 def _seat(msg: Any, name: str) -> int:
@@ -443,10 +442,7 @@ def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
     if action == "raise_bid":
         return raise_bid(m.raise_bid.amount)
     if action == "discard":
-        c = m.discard.card
-        if c not in IN_PACK:
-            raise InvalidArgument(f + "discard.card", f"card {c} is not in the Ramino pack")
-        return DISCARDS[c]
+        return DISCARDS[_in_pack(m.discard.card, f + "discard.card", InvalidArgument)]
     if action == "close":
         close = m.close
         discard = _card(close.discard, f + "close.discard", InvalidArgument)

@@ -42,6 +42,7 @@ from mazzo.games.maraffa.trionfo.state import (
 from mazzo.games.maraffa.trionfo.view import TrionfoView
 from mazzo.games.maraffa.wire import (
     TRIONFO,
+    card_or_none,
     cards_from_wire,
     contract_to_wire,
     deal_to_wire,
@@ -176,9 +177,7 @@ def state_from_wire(msg: game_pb2.GameState) -> TrionfoState:
         if level is None:
             raise InvalidState(f"{R}auction[{i}]", f"unknown speech {speech}")
         bids.append(level)
-    called = tr.called_card
-    if called and called not in IN_DECK:
-        raise InvalidState(R + "called_card", f"card {called} is not in the Maraffa pack")
+    called = card_or_none(tr.called_card, R + "called_card")
     data = m.table.SerializeToString()
     last_deal = tr.last_deal.SerializeToString() if tr.HasField("last_deal") else None
     table = memo_for(_table_from_bytes, data, last_deal)(
@@ -422,9 +421,7 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> TrionfoView:
     declarer = _view_seat(tr.declarer, tf + ".declarer") if tr.HasField("declarer") else NO_SEAT
     if not 0 <= tr.contract <= 4:
         raise InvalidArgument(tf + ".contract", f"unknown contract {tr.contract}")
-    called = tr.called_card
-    if called and called not in IN_DECK:
-        raise InvalidArgument(tf + ".called_card", f"card {called} is not in the Maraffa pack")
+    called = card_or_none(tr.called_card, tf + ".called_card", InvalidArgument)
     amico = _view_seat(tr.amico, tf + ".amico") if tr.HasField("amico") else NO_SEAT
     last = None
     if tr.HasField("last_deal"):
