@@ -102,13 +102,13 @@ def phase_of(
     """The phase (a stage, in Burraco) of a state or a view by its wire number at
     ``field``: a known one, and the last (``over``) exactly when the envelope says
     ``finished``, which is what clients read."""
-    name = field.rsplit(".", 1)[-1]
     phase = phases.get(value)
+    if phase is not None and finished == (phase is over):
+        return phase
+    name = field.rsplit(".", 1)[-1]
     if phase is None:
         raise error(field, unknown.format(name=name, value=value))
-    if finished != (phase is over):
-        raise error(finished_field, f"finished must be true exactly in {name} OVER")
-    return phase
+    raise error(finished_field, f"finished must be true exactly in {name} OVER")
 
 
 def memoised_encoder(build: Callable[[T], _Message]) -> Callable[[T], bytes]:
