@@ -54,14 +54,6 @@ def detail_of(
     return getattr(msg, game)
 
 
-def move_of(msg: game_pb2.Move, game: str, field: str) -> tuple[Any, str | None]:
-    """The game's detail of a move (at ``field``), which must be there, and its action."""
-    if msg.WhichOneof("move") != game:
-        raise InvalidArgument(field, f"a {game.capitalize()} move is needed (move.{game})")
-    detail = getattr(msg, game)
-    return detail, detail.WhichOneof("action")
-
-
 def envelope(
     out: game_pb2.GameState | game_pb2.GameView,
     game: str,

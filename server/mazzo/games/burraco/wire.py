@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from mazzo.codec import detail_of, envelope, move_of
+from mazzo.codec import detail_of, envelope
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
@@ -84,7 +84,6 @@ _HANDS_FIELD: Final = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["hands"
 
 _wire = as_wire
 _cards = members_checker(_CARDS, "card {} is not in the Burraco deck")
-_card = member_checker(_CARDS, "card {} is not in the Burraco deck")
 _card_or_none = member_checker(_CARDS | {NO_CARD}, "card {} is not in the Burraco deck")
 
 
@@ -296,15 +295,20 @@ def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
 
 def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
     """The domain move of a wire move (listed moves come back as their interned values)."""
-    m: burraco_pb2.BurracoMove
-    m, action = move_of(msg, "burraco", field)
+    if not msg.HasField("burraco"):
+        raise InvalidArgument(field, "a Burraco move is needed (move.burraco)")
+    m = msg.burraco
+    action = m.WhichOneof("action")
     f = f"{field}.burraco."
     if action == "draw":
         return DRAW
     if action == "pick_up":
         return PICK_UP
     if action == "discard":
-        return DISCARDS[_card(m.discard.card, f + "discard.card", InvalidArgument)]
+        c = m.discard.card
+        if c not in _CARDS:
+            raise InvalidArgument(f + "discard.card", f"card {c} is not in the Burraco deck")
+        return DISCARDS[c]
     if action == "meld":
         cards = tuple(sorted(_cards(m.meld.cards, f + "meld.cards", InvalidArgument)))
         kind = m.meld.kind

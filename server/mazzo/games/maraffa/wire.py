@@ -14,7 +14,7 @@ from typing import Final
 
 from google.protobuf.message import Message
 
-from mazzo.codec import detail_of, envelope, move_of
+from mazzo.codec import detail_of, envelope
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
@@ -414,11 +414,16 @@ def _match_score(totals: tuple[int, ...]) -> bytes:
 
 def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
     """The interned domain move of a wire move."""
-    m: maraffa_pb2.MaraffaMove
-    m, action = move_of(msg, "maraffa", field)
+    if not msg.HasField("maraffa"):
+        raise InvalidArgument(field, "a Maraffa move is needed (move.maraffa)")
+    m = msg.maraffa
+    action = m.WhichOneof("action")
     if action == "play_card":
         play = m.play_card
-        _card(play.card, f"{field}.maraffa.play_card.card", InvalidArgument)
+        if play.card not in IN_DECK:
+            raise InvalidArgument(
+                f"{field}.maraffa.play_card.card", f"card {play.card} is not in the Maraffa pack"
+            )
         if play.signal not in _SIGNALS:
             raise InvalidArgument(
                 f"{field}.maraffa.play_card.signal", f"unknown signal {play.signal}"

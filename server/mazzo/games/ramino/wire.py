@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
-from mazzo.codec import detail_of, envelope, move_of
+from mazzo.codec import detail_of, envelope
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
@@ -95,7 +95,6 @@ _cards = members_checker(IN_PACK, "card {} is not in the Ramino pack")
 
 #: A single card field: 0 is "no card".
 _card = member_checker(IN_PACK | {0}, "card {} is not in the Ramino pack")
-_in_pack = member_checker(IN_PACK, "card {} is not in the Ramino pack")
 
 
 def _seat(msg: Any, name: str) -> int:
@@ -436,8 +435,10 @@ _FIELDS: Final = {move: name for name, move in _SIMPLE.items()}
 
 def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
     """The domain move of a wire move (interned when it is one a listing offers)."""
-    m: ramino_pb2.RaminoMove
-    m, action = move_of(msg, "ramino", field)
+    if not msg.HasField("ramino"):
+        raise InvalidArgument(field, "a Ramino move is needed (move.ramino)")
+    m = msg.ramino
+    action = m.WhichOneof("action")
     f = f"{field}.ramino."
     if action in _SIMPLE:
         return _SIMPLE[action]
@@ -446,7 +447,10 @@ def move_from_wire(msg: game_pb2.Move, field: str = "move") -> Move:
     if action == "raise_bid":
         return raise_bid(m.raise_bid.amount)
     if action == "discard":
-        return DISCARDS[_in_pack(m.discard.card, f + "discard.card", InvalidArgument)]
+        c = m.discard.card
+        if c not in IN_PACK:
+            raise InvalidArgument(f + "discard.card", f"card {c} is not in the Ramino pack")
+        return DISCARDS[c]
     if action == "close":
         close = m.close
         discard = _card(close.discard, f + "close.discard", InvalidArgument)
