@@ -43,6 +43,7 @@ _MESSAGES: Final = 3
 
 _Step = tuple[str, int, Via | None]
 _Fix = Callable[[Any, Any, str], Any]
+_Read = Callable[[Any], tuple[Any, ...]]
 _new = tuple.__new__
 
 
@@ -70,10 +71,10 @@ class Record:
             steps.append((name, how, special.get(name)))
         self.kind = kind
         self._steps = tuple(steps)
-        self._read = _getter(names)
+        self.read = _getter(names)
         at = f".{branch}." if branch else "."
         fixes = [(i, _fix(at, *step)) for i, step in enumerate(steps)]
-        self._fixes = tuple((i, fix) for i, fix in fixes if fix is not None)
+        self.fixes = tuple((i, fix) for i, fix in fixes if fix is not None)
 
     def to_wire(self, value: Any, m: Any) -> None:
         """Fill the message ``m`` with ``value``."""
@@ -101,10 +102,10 @@ class Record:
         the errors of ``Via.from_wire``."""
         # One C call reads every field; NamedTuples are built as tuples, as their
         # __new__ is a Python call per record.
-        if not self._fixes:
-            return _new(self.kind, self._read(m))
-        values = list(self._read(m))
-        for i, fix in self._fixes:
+        if not self.fixes:
+            return _new(self.kind, self.read(m))
+        values = list(self.read(m))
+        for i, fix in self.fixes:
             values[i] = fix(values[i], m, field)
         return _new(self.kind, values)
 
@@ -166,7 +167,7 @@ class EventTable:
             kinds.update(dict.fromkeys(get_args(union)))
         branches = {f.name: f for f in message.DESCRIPTOR.oneofs_by_name["event"].fields}
         self._out: dict[type, tuple[str, Record]] = {}
-        self._in: dict[str, Record] = {}
+        self._in: dict[str, tuple[type, _Read, tuple[tuple[int, _Fix], ...]]] = {}
         for kind in kinds:
             name = branch_name(kind)
             sub = branches[name].message_type
@@ -174,7 +175,7 @@ class EventTable:
             own = {field: v for (k, field), v in special.items() if k is kind}
             record = Record(kind, sub, own, name)
             self._out[kind] = (name, record)
-            self._in[name] = record
+            self._in[name] = (kind, record.read, record.fixes)
 
     def to_wire(self, event: Any, out: Any) -> None:
         """Fill ``out`` (the game's event message) with ``event``'s branch."""
@@ -187,7 +188,15 @@ class EventTable:
         name = msg.WhichOneof("event")
         if name is None:
             raise InvalidState(field, "the history entry names no event")
-        return self._in[name].from_wire(getattr(msg, name), field)
+        # Record.from_wire inlined: a state's history is decoded on every request.
+        kind, read, fixes = self._in[name]
+        m = getattr(msg, name)
+        if not fixes:
+            return _new(kind, read(m))
+        values = list(read(m))
+        for i, fix in fixes:
+            values[i] = fix(values[i], m, field)
+        return _new(kind, values)
 
 
 def one_up(value: int) -> int:
