@@ -50,12 +50,18 @@ def _forward_player(stub: Any, seed: int = 1) -> Callable[[], Any]:
     return play
 
 
-async def _grpc_rates(port: int, server_pid: int, seconds: float) -> Report:
+def _requests() -> tuple[game_service_pb2.ApplyMoveRequest, health_pb2.HealthCheckRequest]:
+    """The ApplyMove request measured (a sample Maraffa move) and the Health/Check
+    request it is measured against."""
     state, move = sample_state()
     request = game_service_pb2.ApplyMoveRequest()
     codec.state_to_wire(state, maraffa.to_act(state), request.state)
     codec.move_to_wire(move, request.move)
-    check = health_pb2.HealthCheckRequest()
+    return request, health_pb2.HealthCheckRequest()
+
+
+async def _grpc_rates(port: int, server_pid: int, seconds: float) -> Report:
+    request, check = _requests()
     report: Report = {"apply_request_bytes": request.ByteSize()}
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
@@ -97,11 +103,7 @@ def grpc_apply_vs_health(seconds: float) -> Report:
 def grpc_through_envoy(seconds: float, counts: tuple[int, ...] = (1, 2, 4)) -> Report:
     """ApplyMove calls per second through Envoy with 1, 2 and 4 replicas behind it,
     64 in flight on one channel, against Health/Check through the same Envoy."""
-    state, move = sample_state()
-    request = game_service_pb2.ApplyMoveRequest()
-    codec.state_to_wire(state, maraffa.to_act(state), request.state)
-    codec.move_to_wire(move, request.move)
-    check = health_pb2.HealthCheckRequest()
+    request, check = _requests()
     report: Report = {"cores": os.cpu_count()}
 
     async def measure(port: int) -> Report:

@@ -6,10 +6,10 @@ Each game's own codec is its package's ``wire`` module, declared with the game
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, fields
+from typing import Any, Final, Protocol
 
-from mazzo.core.errors import InvalidArgument
+from mazzo.core.errors import InvalidArgument, InvalidState, RulesError
 from mazzo.v1 import game_pb2
 
 
@@ -39,6 +39,35 @@ class GameCodec:
         if branch not in (None, self.options_field):
             raise InvalidArgument(field, f"options for {branch} given to a {self.game} deal")
         return self.options_from_wire(getattr(msg, self.options_field), f"{field}.{self.game}")
+
+
+def detail_of(
+    msg: game_pb2.GameState | game_pb2.GameView,
+    game: str,
+    field: str = "state",
+    error: type[RulesError] = InvalidState,
+) -> Any:
+    """The game's detail of a state or a view (at ``field``), which must be there."""
+    if msg.WhichOneof("detail") != game:
+        what = "state" if isinstance(msg, game_pb2.GameState) else "view"
+        raise error(f"{field}.{game}", f"a {game.capitalize()} {what} needs its {game} detail")
+    return getattr(msg, game)
+
+
+def envelope(
+    out: game_pb2.GameState | game_pb2.GameView,
+    game: str,
+    players: int,
+    to_act: int,
+    finished: bool,
+    totals: Sequence[int],
+) -> None:
+    """The fields every game's state and view has (a view adds its ``seat``)."""
+    out.game = game
+    out.players = players
+    out.to_act = to_act
+    out.finished = finished
+    out.match_score.extend(totals)
 
 
 def serialised(
@@ -97,24 +126,16 @@ class Wire(Protocol):
     def side_score_to_wire(self, detail: Any, out: Any, /) -> None: ...
 
 
+#: The sections of a ``GameCodec`` that a game's ``Wire`` gives by the same names.
+_WIRE_SECTIONS: Final = tuple(
+    f.name for f in fields(GameCodec) if f.name not in ("game", "options_field", "state_bytes")
+)
+
+
 def codec_of(game: str, wire: Wire) -> GameCodec:
     """The codec of a game whose ``wire`` module has one function per section (its
     options in ``GameOptions``'s branch named as the game); the state's bytes are the
-    message's."""
-    return GameCodec(
-        game=game,
-        options_field=game,
-        options_from_wire=wire.options_from_wire,
-        options_to_wire=wire.options_to_wire,
-        state_from_wire=wire.state_from_wire,
-        state_to_wire=wire.state_to_wire,
-        state_bytes=serialised(wire.state_to_wire),
-        move_from_wire=wire.move_from_wire,
-        move_to_wire=wire.move_to_wire,
-        moves_bytes=wire.moves_bytes,
-        event_to_wire=wire.event_to_wire,
-        events_bytes=wire.events_bytes,
-        view_to_wire=wire.view_to_wire,
-        view_from_wire=wire.view_from_wire,
-        side_score_to_wire=wire.side_score_to_wire,
-    )
+    message's, unless the wire writes them itself (``state_bytes``)."""
+    sections = {name: getattr(wire, name) for name in _WIRE_SECTIONS}
+    state_bytes = getattr(wire, "state_bytes", None) or serialised(wire.state_to_wire)
+    return GameCodec(game=game, options_field=game, state_bytes=state_bytes, **sections)

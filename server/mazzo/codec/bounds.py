@@ -158,6 +158,8 @@ def _general(
     fields: tuple[tuple[str, Walk], ...],
     oneofs: tuple[tuple[str, dict[str, Walk]], ...],
 ) -> Walk:
+    one_ofs = tuple(_one_of(oneof, branches) for oneof, branches in oneofs)
+
     def walk(msg: Any) -> None:
         for name, bound, item in lists:
             items = getattr(msg, name)
@@ -181,15 +183,8 @@ def _general(
                 except _TooLong as e:
                     e.path.append(name)
                     raise
-        for oneof, branches in oneofs:
-            which = msg.WhichOneof(oneof)
-            branch = branches.get(which)
-            if branch is not None:
-                try:
-                    branch(getattr(msg, which))
-                except _TooLong as e:
-                    e.path.append(which)
-                    raise
+        for one_of in one_ofs:
+            one_of(msg)
 
     return walk
 

@@ -61,6 +61,24 @@ def members_checker(allowed: frozenset[int], message: str) -> Checker:
     return check
 
 
+class OneChecker(Protocol):
+    """What ``member_checker`` returns: ``error`` is InvalidState unless given."""
+
+    def __call__(self, value: int, field: str, error: type[RulesError] = ..., /) -> int: ...
+
+
+def member_checker(allowed: frozenset[int], message: str) -> OneChecker:
+    """A check of a single field (a card): its value must be in ``allowed``; ``message``
+    says why not (``{}`` stands for the value), at ``field``, as ``error``."""
+
+    def check(value: int, field: str, error: type[RulesError] = InvalidState) -> int:
+        if value not in allowed:
+            raise error(field, message.format(value))
+        return value
+
+    return check
+
+
 def by_number(
     table: Mapping[int, V], value: int, field: str, error: type[RulesError] = InvalidState
 ) -> V:
@@ -69,6 +87,28 @@ def by_number(
         return table[value]
     except KeyError:
         raise error(field, f"unknown value {value}") from None
+
+
+def phase_of(
+    phases: Mapping[int, V],
+    value: int,
+    over: V,
+    finished: bool,
+    field: str,
+    finished_field: str,
+    error: type[RulesError] = InvalidState,
+    unknown: str = "unknown {name} {value}",
+) -> V:
+    """The phase (a stage, in Burraco) of a state or a view by its wire number at
+    ``field``: a known one, and the last (``over``) exactly when the envelope says
+    ``finished``, which is what clients read."""
+    phase = phases.get(value)
+    if phase is not None and finished == (phase is over):
+        return phase
+    name = field.rsplit(".", 1)[-1]
+    if phase is None:
+        raise error(field, unknown.format(name=name, value=value))
+    raise error(finished_field, f"finished must be true exactly in {name} OVER")
 
 
 def memoised_encoder(build: Callable[[T], _Message]) -> Callable[[T], bytes]:

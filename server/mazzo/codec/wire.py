@@ -8,11 +8,13 @@ body is encoded (and, off the fast paths, parsed) by protobuf itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final, TypeVar
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any, Final, TypeVar
 
 from google.protobuf.message import DecodeError, Message
 
+from mazzo.codec.common import MEMO_ENTRIES
 from mazzo.core.errors import InvalidArgument
 
 LENGTH_DELIMITED: Final = 2
@@ -53,6 +55,49 @@ def varint(n: int) -> bytes:
 def entry(field_number: int, body: bytes) -> bytes:
     """One entry of a repeated message (or packed) field: key, length, body."""
     return varint(field_number << 3 | LENGTH_DELIMITED) + varint(len(body)) + body
+
+
+def packed(field_number: int, values: Sequence[int]) -> bytes:
+    """A packed repeated field of values below 128 (card ids, signals): each is one
+    varint byte, the value itself; no values, no field."""
+    return entry(field_number, bytes(values)) if values else b""
+
+
+def entry_encoder(
+    message: Callable[[], Message], fill: Callable[[T, Any], None], *, typed: bool = False
+) -> Callable[[T, int], bytes]:
+    """``encode(value, field_number)``: ``value`` as one entry of a repeated message
+    field, the ``message`` that ``fill`` makes of it; memoised, as the lists a state,
+    a view or a reply re-sends (moves, events, turns, tricks) are mostly the same
+    values again. ``typed``: values equal across types (NamedTuples of different
+    kinds) keep their own entries."""
+
+    def encode(value: T, field_number: int) -> bytes:
+        msg = message()
+        fill(value, msg)
+        return entry(field_number, msg.SerializeToString())
+
+    # Wrapped by a call, not a decorator: see ``common.memoised_decoder``.
+    return lru_cache(maxsize=MEMO_ENTRIES, typed=typed)(encode)
+
+
+def field_entry_encoder(
+    message: Callable[[], Message],
+    fill: Callable[[T, Any], None],
+    field_number: int,
+    *,
+    typed: bool = False,
+) -> Callable[[T], bytes]:
+    """``encode(value)``: ``value`` as one entry of the repeated field ``field_number``,
+    memoised as ``entry_encoder``'s, for a list of one message (a state's history):
+    keyed on the value alone, as that list is written on every call."""
+
+    def encode(value: T) -> bytes:
+        msg = message()
+        fill(value, msg)
+        return entry(field_number, msg.SerializeToString())
+
+    return lru_cache(maxsize=MEMO_ENTRIES, typed=typed)(encode)
 
 
 def message_fields(data: bytes, count: int) -> list[bytes] | None:

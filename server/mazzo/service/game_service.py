@@ -9,6 +9,7 @@ opened here, and answered with only what that seat may know.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -101,6 +102,18 @@ def _decoded(msg: game_pb2.GameState) -> Loaded:
 
 def _remember(memo: StateMemo, msg: game_pb2.GameState, loaded: Loaded) -> None:
     memo.put(msg.SerializeToString(), loaded)
+
+
+def _decided(
+    memo: StateMemo, response: Any, loaded: Loaded, seat: int, moves: Sequence[Any], field: int
+) -> None:
+    """A reply's state, remembered (it comes back in the next request), the seat to act
+    and its legal moves (``moves`` at ``field``)."""
+    codec, state = loaded[1], loaded[2]
+    codec.state_to_wire(state, seat, response.state)
+    _remember(memo, response.state, loaded)
+    response.seat = seat
+    response.MergeFromString(codec.moves_bytes(moves, field))
 
 
 #: A real move is a few bytes; longer ones (unknown fields) are decoded, not kept.
@@ -214,10 +227,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             salt = secrets.token_bytes(fair.SALT_BYTES)
             response.deal_commitment = deal_commitment(rules, codec, state, request.seed, salt)
             response.deal_salt = salt
-        codec.state_to_wire(state, seat, response.state)
-        _remember(self.memo, response.state, (rules, codec, state))
-        response.seat = seat
-        response.MergeFromString(codec.moves_bytes(moves, _DEAL_MOVES_FIELD))
+        _decided(self.memo, response, (rules, codec, state), seat, moves, _DEAL_MOVES_FIELD)
         return response
 
     async def LegalMoves(
@@ -460,10 +470,7 @@ class GameService(game_service_pb2_grpc.GameServiceServicer):
             response.applied.add().MergeFromString(codec.events_bytes(events, _MOVE_EVENTS_FIELD))
         self._moves[rules.id].inc(count)
         seat, moves = decision(rules, state)
-        codec.state_to_wire(state, seat, response.state)
-        self.memo.put(response.state.SerializeToString(), (rules, codec, state))
-        response.seat = seat
-        response.MergeFromString(codec.moves_bytes(moves, _MOVES_MOVES_FIELD))
+        _decided(self.memo, response, (rules, codec, state), seat, moves, _MOVES_MOVES_FIELD)
         return response
 
     async def Simulate(

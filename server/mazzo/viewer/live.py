@@ -31,7 +31,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
@@ -362,15 +362,10 @@ class EventStream(Response):
 def live_app(hub: LiveHub) -> Starlette:
     """The live page at ``/live/``, its events at ``/live/events``, the present as JSON
     at ``/live/state``, and the replay viewer of the finished matches at ``/viewer/``."""
-    from mazzo.viewer.web import records_routes, static_file, viewer_built
+    from mazzo.viewer.web import page_response, records_routes
 
     async def page(request: Request) -> Response:
-        body = static_file("live.html")
-        if body is None or not viewer_built():
-            from mazzo.viewer.web import MISSING
-
-            return HTMLResponse(MISSING, 503)
-        return Response(body, media_type="text/html")
+        return page_response("live.html")
 
     async def events(request: Request) -> Response:
         opened = hub.open_page(asyncio.get_running_loop())

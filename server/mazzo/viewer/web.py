@@ -63,6 +63,14 @@ def static_file(name: str) -> bytes | None:
         return None
 
 
+def page_response(name: str) -> Response:
+    """A page of the viewer, or why it cannot be shown (the scripts are not built)."""
+    body = static_file(name)
+    if body is None or not viewer_built():
+        return HTMLResponse(MISSING, 503)
+    return Response(body, media_type="text/html")
+
+
 def viewer_built() -> bool:
     return static_file(SCRIPT) is not None
 
@@ -122,10 +130,7 @@ def viewer_routes(read_body: ReadBody, refuse: Refuse, records: Endpoint = _no_f
     reader and ``refuse`` its error answer, so the refusals are the API's."""
 
     async def page(request: Request) -> Response:
-        body = static_file("index.html")
-        if body is None or not viewer_built():
-            return HTMLResponse(MISSING, 503)
-        return Response(body, media_type="text/html")
+        return page_response("index.html")
 
     async def redirect(request: Request) -> Response:
         return RedirectResponse("/viewer/")

@@ -15,16 +15,19 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
+from mazzo.codec import detail_of, envelope
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
     as_wire,
+    member_checker,
     members_checker,
     memo_for,
-    memoised_decoder,
-    memoised_encoder,
+    phase_of,
 )
-from mazzo.codec.wire import entry
+from mazzo.codec.events import EventTable, Record, Via
+from mazzo.codec.options import OptionsCodec
+from mazzo.codec.wire import entry, entry_encoder, field_entry_encoder
 from mazzo.core.cards import RANKS, code
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.burraco import events as ev
@@ -73,102 +76,41 @@ _BurracoV = burraco_pb2.BurracoKind.ValueType
 _STAGES: Final = {int(s): s for s in Stage}
 _CARDS: Final = frozenset(range(1, 54))
 _HISTORY_FIELD: Final = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["history"].number
+_VIEW_HISTORY: Final = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["history"].number
+_VIEW_MELDS: Final = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["melds"].number
 _MELDS_FIELD: Final = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["melds"].number
 _HANDS_FIELD: Final = burraco_pb2.BurracoState.DESCRIPTOR.fields_by_name["hands"].number
 
 
 _wire = as_wire
 _cards = members_checker(_CARDS, "card {} is not in the Burraco deck")
+_card_or_none = member_checker(_CARDS | {NO_CARD}, "card {} is not in the Burraco deck")
 
 
 # --------------------------------------------------------------------------- options
 
 
+_OPTIONS: Final = OptionsCodec(Options, burraco_pb2.BurracoOptions)
+_options_from_message = _OPTIONS.from_message
+_options_bytes = _OPTIONS.to_bytes
+
+
 def options_from_wire(msg: burraco_pb2.BurracoOptions, field: str = "options.burraco") -> Options:
     """Resolve wire options: unset fields take their defaults (burraco.md §5)."""
-    return _options_from_wire(msg, field)
-
-
-def _options_from_message(msg: burraco_pb2.BurracoOptions, field: str = "") -> Options:
-    """``field`` is unused: every value the wire can carry is a valid Burraco option."""
-    d = Options()
-    return Options(
-        target=msg.target if msg.HasField("target") else d.target,
-        hands=msg.hands if msg.HasField("hands") else d.hands,
-        max_hands=msg.max_hands if msg.HasField("max_hands") else d.max_hands,
-        semipulito=msg.semipulito if msg.HasField("semipulito") else d.semipulito,
-        closing_needs_clean=msg.closing_needs_clean,
-        single_card_pile_rule=(
-            msg.single_card_pile_rule
-            if msg.HasField("single_card_pile_rule")
-            else d.single_card_pile_rule
-        ),
-        three_player_phase_switch=(
-            msg.three_player_phase_switch
-            if msg.HasField("three_player_phase_switch")
-            else d.three_player_phase_switch
-        ),
-        first_dealer=msg.first_dealer if msg.HasField("first_dealer") else None,
-    )
-
-
-_options_from_wire = memoised_decoder(burraco_pb2.BurracoOptions.FromString, _options_from_message)
-
-
-def _options_message(options: Options) -> burraco_pb2.BurracoOptions:
-    out = burraco_pb2.BurracoOptions(
-        target=options.target,
-        hands=options.hands,
-        max_hands=options.max_hands,
-        semipulito=options.semipulito,
-        closing_needs_clean=options.closing_needs_clean,
-        single_card_pile_rule=options.single_card_pile_rule,
-        three_player_phase_switch=options.three_player_phase_switch,
-    )
-    if options.first_dealer is not None:
-        out.first_dealer = options.first_dealer
-    return out
-
-
-_options_bytes = memoised_encoder(_options_message)
+    return _OPTIONS.from_wire(msg, field)  # type: ignore[no-any-return]
 
 
 def options_to_wire(options: Options, out: burraco_pb2.BurracoOptions) -> None:
     """Every option written explicitly, so a state says which rules it plays by."""
-    out.MergeFromString(_options_bytes(options))
+    _OPTIONS.to_wire(options, out)
 
 
 # --------------------------------------------------------------------------- scores
 
 
-def _score_from_wire(msg: burraco_pb2.BurracoHandScore) -> HandScore:
-    return HandScore(
-        tuple(msg.seats),
-        msg.melded,
-        msg.bonuses,
-        msg.closing,
-        msg.in_hand,
-        msg.no_pozzetto,
-        msg.score,
-        msg.pulito,
-        msg.semipulito,
-        msg.sporco,
-    )
-
-
-def _score_to_wire(score: HandScore, out: burraco_pb2.BurracoHandScore) -> None:
-    out.seats.extend(score.seats)
-    (
-        out.melded,
-        out.bonuses,
-        out.closing,
-        out.in_hand,
-        out.no_pozzetto,
-        out.score,
-        out.pulito,
-        out.semipulito,
-        out.sporco,
-    ) = score[1:]
+_SCORE: Final = Record(HandScore, burraco_pb2.BurracoHandScore.DESCRIPTOR)
+_score_from_wire = _SCORE.from_wire
+_score_to_wire = _SCORE.to_wire
 
 
 # --------------------------------------------------------------------------- state
@@ -181,7 +123,7 @@ def _table_from_bytes(
     """Match-level fields change at most once a hand: decoding them is memoised."""
     t = burraco_pb2.BurracoTable.FromString(data)
     return Table(
-        options=_options_from_message(t.options),
+        options=_options_from_message(t.options, T + "options"),
         players=players,
         seed=seed,
         counter=counter,
@@ -209,6 +151,8 @@ def _table_bytes(table: Table) -> bytes:
 
 def state_from_wire(msg: game_pb2.GameState) -> State:
     """The domain state of a wire state, before validation (see ``validate``)."""
+    # Inline, not codec.detail_of and phase_of: this is every request's decoder, and
+    # the two calls cost it 2-3% (measured).
     if not msg.HasField("burraco"):
         raise InvalidState("state.burraco", "a Burraco state needs its burraco detail")
     b = msg.burraco
@@ -309,19 +253,27 @@ def _hands_bytes(hands: tuple[tuple[int, ...], ...]) -> bytes:
     )
 
 
+def _turn_to_wire(
+    turn: State | View, out: burraco_pb2.BurracoState | burraco_pb2.BurracoView
+) -> None:
+    """Where the turn stands, alike in a state and a view."""
+    if turn.forbidden:
+        out.forbidden_discard = _CardV(turn.forbidden)
+    out.last_turn = turn.last_turn
+    out.pickup_turns = turn.pickups
+    if turn.solo != NO_SEAT:
+        out.solo_seat = turn.solo
+
+
 def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
     """Fill a ``GameState`` (envelope and detail) from a domain state."""
     table = state.table
-    out.game = "burraco"
-    out.players = table.players
-    out.finished = state.stage is Stage.OVER
-    out.to_act = to_act
-    out.match_score.extend(table.totals)
+    envelope(out, "burraco", table.players, to_act, state.stage is Stage.OVER, table.totals)
     b = out.burraco
     b.MergeFromString(
         _hands_bytes(state.hands)
         + b"".join([_meld_bytes(m) for m in state.melds])
-        + b"".join([_history_bytes(e) for e in state.log])
+        + b"".join([_history_entry(e) for e in state.log])
     )
     b.table.MergeFromString(_table_bytes(table))
     b.rng.seed = table.seed
@@ -335,12 +287,7 @@ def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
         if taker != NO_SEAT:
             p.taken_by = taker
     b.locked_seats.extend(s for s in range(table.players) if state.locked >> s & 1)
-    if state.forbidden:
-        b.forbidden_discard = _CardV(state.forbidden)
-    b.last_turn = state.last_turn
-    b.pickup_turns = state.pickups
-    if state.solo != NO_SEAT:
-        b.solo_seat = state.solo
+    _turn_to_wire(state, b)
 
 
 # --------------------------------------------------------------------------- moves
@@ -396,82 +343,52 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
         m.lay_off.cards.extend(_wire(move.cards))
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
-def move_bytes(move: Move, field_number: int) -> bytes:
-    """A move encoded as one entry of a repeated ``Move`` field (memoised)."""
-    msg = game_pb2.Move()
-    move_to_wire(move, msg)
-    return entry(field_number, msg.SerializeToString())
+#: A move as one entry of a repeated ``Move`` field (memoised), and a list of them.
+move_bytes = entry_encoder(game_pb2.Move, move_to_wire)
 
 
 def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
+    # A def here, not a shared closure: the comprehension over a global is the
+    # faster by a few per cent, and this is every LegalMoves reply.
     return b"".join([move_bytes(m, field_number) for m in moves])
 
 
 # --------------------------------------------------------------------------- events
 
 
-def _fill_event(event: ev.Event, m: burraco_pb2.BurracoEvent) -> None:
-    match event:
-        case ev.Discarded(seat, card):
-            m.discarded.seat, m.discarded.card = seat, _CardV(card)
-        case ev.Drew(seat):
-            m.drew.seat = seat
-        case ev.PileTaken(seat, cards):
-            m.pile_taken.seat = seat
-            m.pile_taken.cards.extend(_wire(cards))
-        case ev.MeldOpened(seat, meld_id, cards, kind):
-            o = m.meld_opened
-            o.seat, o.meld_id, o.kind = seat, meld_id, _KindV(kind)
-            o.cards.extend(_wire(cards))
-        case ev.LaidOff(seat, meld_id, cards):
-            m.laid_off.seat, m.laid_off.meld_id = seat, meld_id
-            m.laid_off.cards.extend(_wire(cards))
-        case ev.PozzettoTaken(seat, pozzetto, size, in_diretta):
-            p = m.pozzetto_taken
-            p.seat, p.pozzetto, p.size, p.in_diretta = seat, pozzetto, size, in_diretta
-        case ev.PozzettoUnlocked(seat):
-            m.pozzetto_unlocked.seat = seat
-        case ev.PairFormed(solo, pair):
-            m.pair_formed.solo = solo
-            m.pair_formed.pair.extend(pair)
-        case ev.LastTurn(seat):
-            m.last_turn.seat = seat
-        case ev.Closed(seat):
-            m.closed.seat = seat
-        case ev.HandDealt(hand_number, dealer, up_card, pozzetti):
-            d = m.hand_dealt
-            d.hand_number, d.dealer, d.up_card = hand_number, dealer, _CardV(up_card)
-            d.pozzetti.extend(pozzetti)
-        case ev.HandEnded(closer, hands):
-            e = m.hand_ended
-            if closer != NO_SEAT:
-                e.closer = closer
-            for hand in hands:
-                e.hands.add().cards.extend(_wire(hand))
-        case ev.HandScored(scores, credited, totals):
-            for score in scores:
-                _score_to_wire(score, m.hand_scored.scores.add())
-            m.hand_scored.credits.extend(credited)
-            m.hand_scored.totals.extend(totals)
-        case ev.PhaseChanged(three_pozzetti):
-            m.phase_changed.three_pozzetti = three_pozzetti
-        case ev.MatchEnded(winners, totals):
-            m.match_ended.winners.extend(winners)
-            m.match_ended.totals.extend(totals)
+def _hand_to_wire(hand: tuple[int, ...], out: burraco_pb2.BurracoHand) -> None:
+    out.cards.extend(_wire(hand))
+
+
+def _hand_from_wire(msg: burraco_pb2.BurracoHand) -> tuple[int, ...]:
+    return tuple(msg.cards)
+
+
+def _meld_kind(value: int, field: str) -> Kind:
+    if value not in (1, 2):
+        raise InvalidState(field, "a meld is a combination or a sequence")
+    return Kind(value)
+
+
+_EVENTS: Final = EventTable(
+    burraco_pb2.BurracoEvent,
+    (ev.Event,),
+    {
+        (ev.MeldOpened, "kind"): Via(from_wire=_meld_kind),
+        (ev.HandEnded, "closer"): Via(absent=NO_SEAT),
+        (ev.HandEnded, "hands"): Via(_hand_to_wire, _hand_from_wire),
+        (ev.HandScored, "scores"): Via(_score_to_wire, _score_from_wire),
+    },
+)
 
 
 def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
-    _fill_event(event, out.burraco)
+    _EVENTS.to_wire(event, out.burraco)
 
 
 # Events are NamedTuples, and equal tuples of different kinds (Drew(1), Closed(1)) compare
 # equal: the caches of their encodings are typed, so each kind has its own entries.
-@lru_cache(maxsize=MEMO_ENTRIES, typed=True)
-def _event_bytes(event: ev.Event, field_number: int) -> bytes:
-    msg = game_pb2.Event()
-    event_to_wire(event, msg)
-    return entry(field_number, msg.SerializeToString())
+_event_bytes = entry_encoder(game_pb2.Event, event_to_wire, typed=True)
 
 
 def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
@@ -479,60 +396,19 @@ def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
     return b"".join([_event_bytes(e, field_number) for e in events])
 
 
-@lru_cache(maxsize=MEMO_ENTRIES, typed=True)
-def _history_bytes(event: ev.Event) -> bytes:
-    m = burraco_pb2.BurracoEvent()
-    _fill_event(event, m)
-    return entry(_HISTORY_FIELD, m.SerializeToString())
+#: A history entry of a state or a view: the history grows by an event or two a move
+#: and every state and view re-sends all of it.
+_history_entry = field_entry_encoder(
+    burraco_pb2.BurracoEvent, _EVENTS.to_wire, _HISTORY_FIELD, typed=True
+)
+_view_history_entry = field_entry_encoder(
+    burraco_pb2.BurracoEvent, _EVENTS.to_wire, _VIEW_HISTORY, typed=True
+)
 
 
 def event_from_wire(m: burraco_pb2.BurracoEvent, field: str) -> ev.Event:
     """A history entry of a state; only its form is checked (the rules never read it)."""
-    kind = m.WhichOneof("event")
-    match kind:
-        case "discarded":
-            return ev.Discarded(m.discarded.seat, m.discarded.card)
-        case "drew":
-            return ev.Drew(m.drew.seat)
-        case "pile_taken":
-            return ev.PileTaken(m.pile_taken.seat, tuple(m.pile_taken.cards))
-        case "meld_opened":
-            o = m.meld_opened
-            if o.kind not in (1, 2):
-                raise InvalidState(
-                    field + ".meld_opened.kind", "a meld is a combination or a sequence"
-                )
-            return ev.MeldOpened(o.seat, o.meld_id, tuple(o.cards), Kind(o.kind))
-        case "laid_off":
-            return ev.LaidOff(m.laid_off.seat, m.laid_off.meld_id, tuple(m.laid_off.cards))
-        case "pozzetto_taken":
-            p = m.pozzetto_taken
-            return ev.PozzettoTaken(p.seat, p.pozzetto, p.size, p.in_diretta)
-        case "pozzetto_unlocked":
-            return ev.PozzettoUnlocked(m.pozzetto_unlocked.seat)
-        case "pair_formed":
-            return ev.PairFormed(m.pair_formed.solo, tuple(m.pair_formed.pair))
-        case "last_turn":
-            return ev.LastTurn(m.last_turn.seat)
-        case "closed":
-            return ev.Closed(m.closed.seat)
-        case "hand_dealt":
-            d = m.hand_dealt
-            return ev.HandDealt(d.hand_number, d.dealer, d.up_card, tuple(d.pozzetti))
-        case "hand_ended":
-            e = m.hand_ended
-            closer = e.closer if e.HasField("closer") else NO_SEAT
-            return ev.HandEnded(closer, tuple(tuple(h.cards) for h in e.hands))
-        case "hand_scored":
-            s = m.hand_scored
-            return ev.HandScored(
-                tuple(_score_from_wire(x) for x in s.scores), tuple(s.credits), tuple(s.totals)
-            )
-        case "phase_changed":
-            return ev.PhaseChanged(m.phase_changed.three_pozzetti)
-        case "match_ended":
-            return ev.MatchEnded(tuple(m.match_ended.winners), tuple(m.match_ended.totals))
-    raise InvalidState(field, "the history entry names no event")
+    return _EVENTS.from_wire(m, field)  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------- view and score
@@ -557,24 +433,13 @@ def _meld_view_to_wire(meld: MeldView, out: burraco_pb2.BurracoMeldView) -> None
         out.burraco = _BurracoV(meld.burraco)
 
 
-_VIEW_MELDS: Final = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["melds"].number
-
-
 # A meld changes only when cards are laid off on it: most views re-send the same ones.
-@lru_cache(maxsize=MEMO_ENTRIES)
-def _meld_view_entry(meld: MeldView) -> bytes:
-    msg = burraco_pb2.BurracoMeldView()
-    _meld_view_to_wire(meld, msg)
-    return entry(_VIEW_MELDS, msg.SerializeToString())
+_meld_view_entry = field_entry_encoder(burraco_pb2.BurracoMeldView, _meld_view_to_wire, _VIEW_MELDS)
 
 
 def view_to_wire(view: View, out: game_pb2.GameView) -> None:
-    out.game = "burraco"
-    out.players = view.players
+    envelope(out, "burraco", view.players, view.to_act, view.stage is Stage.OVER, view.totals)
     out.seat = view.seat
-    out.to_act = view.to_act
-    out.finished = view.stage is Stage.OVER
-    out.match_score.extend(view.totals)
     b = out.burraco
     b.table.MergeFromString(_table_bytes(view.table))
     b.stage = _StageV(view.stage)
@@ -589,27 +454,10 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
         pv = b.pozzetti.add(size=p.size, locked=p.locked)
         if p.taker != NO_SEAT:
             pv.taken_by = p.taker
-    if view.forbidden:
-        b.forbidden_discard = _CardV(view.forbidden)
-    b.last_turn = view.last_turn
-    b.pickup_turns = view.pickups
-    if view.solo != NO_SEAT:
-        b.solo_seat = view.solo
+    _turn_to_wire(view, b)
     for score in view.public_scores:
         b.public_scores.add(seats=score.seats, melded=score.melded, bonuses=score.bonuses)
-    b.MergeFromString(b"".join([_history_entry(e) for e in view.history]))
-
-
-_VIEW_HISTORY: Final = burraco_pb2.BurracoView.DESCRIPTOR.fields_by_name["history"].number
-
-
-# The history grows by one or two events a move and every view re-sends all of it:
-# each event is encoded once (typed, as _event_bytes) and the view parses the bytes.
-@lru_cache(maxsize=MEMO_ENTRIES, typed=True)
-def _history_entry(event: ev.Event) -> bytes:
-    msg = burraco_pb2.BurracoEvent()
-    _fill_event(event, msg)
-    return entry(_VIEW_HISTORY, msg.SerializeToString())
+    b.MergeFromString(b"".join([_view_history_entry(e) for e in view.history]))
 
 
 def side_score_to_wire(detail: BurracoSideScore, out: burraco_pb2.BurracoSideScore) -> None:
@@ -634,9 +482,7 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
     alone allows: every list within what the rules allow, every card of the deck and at
     most as many times as the deck holds it, seats in range, counts that add up to the
     deck. Whether a deal of the hidden cards gives this view is the sampler's to say."""
-    if not msg.HasField("burraco"):
-        raise InvalidArgument(field + ".burraco", "a Burraco view needs its burraco detail")
-    b = msg.burraco
+    b: burraco_pb2.BurracoView = detail_of(msg, "burraco", field, InvalidArgument)
     f = field + ".burraco."
     n = msg.players
     if n not in (2, 3, 4):
@@ -653,11 +499,10 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
         return _cards(values, where, InvalidArgument)
 
     viewer = seat(msg.seat, field + ".seat")
-    stage = _STAGES.get(b.stage)
-    if stage is None:
-        raise InvalidArgument(f + "stage", f"unknown stage {b.stage}")
-    if msg.finished != (stage is Stage.OVER):
-        raise InvalidArgument(field + ".finished", "finished must be true exactly in stage OVER")
+    finished = field + ".finished"
+    stage = phase_of(
+        _STAGES, b.stage, Stage.OVER, msg.finished, f + "stage", finished, InvalidArgument
+    )
     to_act = seat(msg.to_act, field + ".to_act")
     sides = 2 if n == 4 else n
     if len(msg.match_score) != sides:
@@ -694,11 +539,7 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
         if p.locked and taker == NO_SEAT:
             raise InvalidArgument(where + ".locked", "only a taken pozzetto is locked")
         pozzetti.append(PozzettoView(p.size, taker, p.locked))
-    forbidden = b.forbidden_discard
-    if forbidden != NO_CARD and forbidden not in _CARDS:
-        raise InvalidArgument(
-            f + "forbidden_discard", f"card {forbidden} is not in the Burraco deck"
-        )
+    forbidden = _card_or_none(b.forbidden_discard, f + "forbidden_discard", InvalidArgument)
     if b.pickup_turns > PICK_UP_TURNS_PER_SEAT * n:
         raise InvalidArgument(f + "pickup_turns", f"at most {PICK_UP_TURNS_PER_SEAT * n}")
     solo = seat(b.solo_seat, f + "solo_seat") if b.HasField("solo_seat") else NO_SEAT
@@ -792,8 +633,7 @@ def _meld_view_from_wire(m: burraco_pb2.BurracoMeldView, field: str, players: in
     if isinstance(sig, str) or isinstance(interpret(sig), str):
         why = sig if isinstance(sig, str) else str(interpret(sig))
         raise InvalidArgument(field + ".cards", why)
-    if m.wild != NO_CARD and m.wild not in _CARDS:
-        raise InvalidArgument(field + ".wild", f"card {m.wild} is not in the Burraco deck")
+    _card_or_none(m.wild, field + ".wild", InvalidArgument)
     if kind is Kind.COMBINATION:
         if m.rank not in RANKS:
             raise InvalidArgument(field + ".rank", f"unknown rank {m.rank!r}")

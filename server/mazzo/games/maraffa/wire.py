@@ -14,16 +14,25 @@ from typing import Final
 
 from google.protobuf.message import Message
 
+from mazzo.codec import detail_of, envelope
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
     as_wire,
+    member_checker,
     members_checker,
     memo_for,
-    memoised_decoder,
-    option_enum,
+    phase_of,
 )
-from mazzo.codec.wire import LENGTH_DELIMITED, entry, varint
+from mazzo.codec.events import EventTable, Record, Via, one_up
+from mazzo.codec.options import OptionsCodec
+from mazzo.codec.wire import (
+    LENGTH_DELIMITED,
+    entry,
+    entry_encoder,
+    field_entry_encoder,
+    varint,
+)
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa import events as ev
 from mazzo.games.maraffa.cards import BIT, IN_DECK, cards_of
@@ -44,17 +53,7 @@ from mazzo.games.maraffa.moves import (
     PlayCard,
     Signal,
 )
-from mazzo.games.maraffa.options import (
-    ClaimRule,
-    Fractions,
-    MarafonaRule,
-    Options,
-    Series,
-    SignalSet,
-    ThreePlayerForm,
-    TrionfoAuction,
-    seats_for,
-)
+from mazzo.games.maraffa.options import DECK39_ONLY, MARAFFA_ONLY, TRIONFO_ONLY, Options, seats_for
 from mazzo.games.maraffa.rules import check_options
 from mazzo.games.maraffa.scoring import tally, tricks_per_hand
 from mazzo.games.maraffa.state import (
@@ -69,6 +68,7 @@ from mazzo.games.maraffa.state import (
 )
 from mazzo.games.maraffa.trionfo import events as tev
 from mazzo.games.maraffa.trionfo.state import DealScore
+from mazzo.games.maraffa.trionfo.view import TrionfoView
 from mazzo.games.maraffa.validate import hand_mask
 from mazzo.games.maraffa.view import View
 from mazzo.v1 import cards_pb2, game_pb2, maraffa_pb2
@@ -98,87 +98,42 @@ _PHASES: Final = {int(p): p for p in Phase}
 # --------------------------------------------------------------------------- options
 
 
-_enum = option_enum
-
-
-def options_from_wire(msg: maraffa_pb2.MaraffaOptions, field: str = "options.maraffa") -> Options:
-    """Resolve wire options: unset fields take their defaults (maraffa.md §5).
-
-    A match keeps its options from deal to end, so decoding is memoised on the bytes.
-    """
-    return _options_from_wire(msg, field)
-
-
 def _card_option(value: int, default: int, field: str) -> int:
     """A card-valued option: unset means its default; a card outside the pack is refused."""
     if value == 0:
         return default
-    if value not in IN_DECK:
-        raise InvalidArgument(field, f"card {value} is not in the Maraffa pack")
-    return value
+    return _card(value, field, InvalidArgument)
 
 
-def _options_from_message(msg: maraffa_pb2.MaraffaOptions, field: str) -> Options:
-    d = Options()
-    form = SignalSet.FORM_DEFAULT
-    return Options(
-        target=msg.target if msg.HasField("target") else d.target,
-        fractions=_enum(msg.fractions, Fractions, d.fractions, f"{field}.fractions"),
-        marafona_rule=_enum(
-            msg.marafona_rule, MarafonaRule, d.marafona_rule, f"{field}.marafona_rule"
-        ),
-        marafona_auto_declare=msg.marafona_auto_declare,
-        claim_rule=_enum(msg.claim_rule, ClaimRule, d.claim_rule, f"{field}.claim_rule"),
-        signals=_enum(msg.signals, SignalSet, form, f"{field}.signals"),
-        signals_checked=msg.signals_checked,
-        redeal_weak_hand=msg.redeal_weak_hand,
-        series=_enum(msg.series, Series, d.series, f"{field}.series"),
-        bella_target=msg.bella_target if msg.HasField("bella_target") else None,
-        two_player_must_follow=(
-            msg.two_player_must_follow
-            if msg.HasField("two_player_must_follow")
-            else d.two_player_must_follow
-        ),
-        dummy_seat=msg.dummy_seat if msg.HasField("dummy_seat") else d.dummy_seat,
-        first_dealer=msg.first_dealer if msg.HasField("first_dealer") else None,
-        three_player_form=_enum(
-            msg.three_player_form,
-            ThreePlayerForm,
-            d.three_player_form,
-            f"{field}.three_player_form",
-        ),
-        removed_four=_card_option(msg.removed_four, d.removed_four, f"{field}.removed_four"),
-        trionfo_first_speaker_card=_card_option(
-            msg.trionfo_first_speaker_card,
-            d.trionfo_first_speaker_card,
-            f"{field}.trionfo_first_speaker_card",
-        ),
-        trionfo_deal_batch=(
-            msg.trionfo_deal_batch if msg.HasField("trionfo_deal_batch") else d.trionfo_deal_batch
-        ),
-        trionfo_auction=_enum(
-            msg.trionfo_auction, TrionfoAuction, d.trionfo_auction, f"{field}.trionfo_auction"
-        ),
-        trionfo_signals=_enum(msg.trionfo_signals, SignalSet, form, f"{field}.trionfo_signals"),
-        trionfo_stop_when_decided=msg.trionfo_stop_when_decided,
-        match_deals=msg.match_deals if msg.HasField("match_deals") else d.match_deals,
-        count_thrown_in=(
-            msg.count_thrown_in if msg.HasField("count_thrown_in") else d.count_thrown_in
-        ),
-    )
+_OPTIONS: Final = OptionsCodec(
+    Options,
+    maraffa_pb2.MaraffaOptions,
+    {"removed_four": _card_option, "trionfo_first_speaker_card": _card_option},
+)
+_options_from_message = _OPTIONS.from_message
 
 
-_options_from_wire = memoised_decoder(maraffa_pb2.MaraffaOptions.FromString, _options_from_message)
+def options_from_wire(msg: maraffa_pb2.MaraffaOptions, field: str = "options.maraffa") -> Options:
+    """Resolve wire options: unset fields take their defaults (maraffa.md §5)."""
+    return _OPTIONS.from_wire(msg, field)  # type: ignore[no-any-return]
 
 
 def options_to_wire(options: Options, out: maraffa_pb2.MaraffaOptions) -> None:
     """Every option written explicitly, those of every form (ListGames' defaults)."""
-    out.MergeFromString(_options_bytes(options, ALL_FORMS))
+    _OPTIONS.to_wire(options, out)
 
 
 #: Which options a state writes: those of its form, every one filled in, so a state
 #: says which rules it plays by (and a four-player state is what it always was).
 CLASSIC, DECK39, TRIONFO, ALL_FORMS = range(4)
+_THREE_ONLY: Final = ("three_player_form", *DECK39_ONLY)
+_STOCK_ONLY: Final = ("two_player_must_follow", "dummy_seat")  # the 39-card form has neither
+_FORM_BYTES: Final = {
+    CLASSIC: _OPTIONS.encoder((*(n for n in MARAFFA_ONLY if n not in _THREE_ONLY), "first_dealer")),
+    DECK39: _OPTIONS.encoder((*(n for n in MARAFFA_ONLY if n not in _STOCK_ONLY), "first_dealer")),
+    TRIONFO: _OPTIONS.encoder((*TRIONFO_ONLY, "first_dealer")),
+    ALL_FORMS: _OPTIONS.to_bytes,
+}
 
 
 def form_of(options: Options, players: int) -> int:
@@ -187,76 +142,32 @@ def form_of(options: Options, players: int) -> int:
     return DECK39 if players == 3 and options.deck39 else CLASSIC
 
 
-@lru_cache(maxsize=TABLE_ENTRIES)
-def _options_bytes(options: Options, form: int) -> bytes:
-    out = maraffa_pb2.MaraffaOptions()
-    _fill_options(options, out, form)
-    return out.SerializeToString()
-
-
 def fill_options(options: Options, out: maraffa_pb2.MaraffaOptions, form: int) -> None:
     """Write the options of ``form`` (CLASSIC, DECK39, TRIONFO or ALL_FORMS) into ``out``."""
-    out.MergeFromString(_options_bytes(options, form))
-
-
-def _fill_options(options: Options, out: maraffa_pb2.MaraffaOptions, form: int) -> None:
-    if form in (TRIONFO, ALL_FORMS):
-        out.trionfo_first_speaker_card = _CardV(options.trionfo_first_speaker_card)
-        out.trionfo_deal_batch = options.trionfo_deal_batch
-        out.trionfo_auction = maraffa_pb2.MaraffaTrionfoAuction.ValueType(options.trionfo_auction)
-        out.trionfo_signals = maraffa_pb2.MaraffaSignalSet.ValueType(options.trionfo_signals)
-        out.trionfo_stop_when_decided = options.trionfo_stop_when_decided
-        out.match_deals = options.match_deals
-        out.count_thrown_in = options.count_thrown_in
-        if options.first_dealer is not None:
-            out.first_dealer = options.first_dealer
-        if form == TRIONFO:
-            return
-    if form in (DECK39, ALL_FORMS):
-        out.three_player_form = maraffa_pb2.MaraffaThreePlayerForm.ValueType(
-            options.three_player_form
-        )
-        out.removed_four = _CardV(options.removed_four)
-    out.target = options.target
-    out.fractions = maraffa_pb2.MaraffaFractions.ValueType(options.fractions)
-    out.marafona_rule = maraffa_pb2.MaraffaMarafonaRule.ValueType(options.marafona_rule)
-    out.marafona_auto_declare = options.marafona_auto_declare
-    out.claim_rule = maraffa_pb2.MaraffaClaimRule.ValueType(options.claim_rule)
-    out.signals = maraffa_pb2.MaraffaSignalSet.ValueType(options.signals)
-    out.signals_checked = options.signals_checked
-    out.redeal_weak_hand = options.redeal_weak_hand
-    out.series = maraffa_pb2.MaraffaSeries.ValueType(options.series)
-    if options.bella_target is not None:
-        out.bella_target = options.bella_target
-    if form != DECK39:  # the 39-card form has no stock and no dummy
-        out.two_player_must_follow = options.two_player_must_follow
-        out.dummy_seat = options.dummy_seat
-    if options.first_dealer is not None:
-        out.first_dealer = options.first_dealer
-    out.ClearField("first_dealer") if options.first_dealer is None else None
+    out.MergeFromString(_FORM_BYTES[form](options))
 
 
 # --------------------------------------------------------------------------- state
 
 
 _cards = members_checker(IN_DECK, "card {} is not in the Maraffa pack")
+_card = member_checker(IN_DECK, "card {} is not in the Maraffa pack")
+#: A card field where 0 is "no card" (Trionfo's called card).
+card_or_none = member_checker(IN_DECK | {0}, "card {} is not in the Maraffa pack")
 _signals = members_checker(_SIGNALS, "unknown signal {}")
 
 
-def _score(msg: maraffa_pb2.MaraffaHandScore) -> HandScore:
-    return HandScore(
-        msg.aces,
-        msg.third_cards,
-        msg.last_trick,
-        msg.thirds,
-        msg.card_points,
-        msg.marafona_bonus,
-        msg.hand_score,
-    )
+_SCORE: Final = Record(HandScore, maraffa_pb2.MaraffaHandScore.DESCRIPTOR)
+_CLAIM: Final = Record(ClaimResult, maraffa_pb2.MaraffaClaimResult.DESCRIPTOR)
+_score = _SCORE.from_wire
+_score_to_wire = _SCORE.to_wire
+_claim_to_wire = _CLAIM.to_wire
 
 
 def state_from_wire(msg: game_pb2.GameState) -> State:
     """The domain state of a wire state, before validation (see ``validate``)."""
+    # Inline, not codec.detail_of and phase_of: this is every request's decoder, and
+    # the two calls cost it 2-3% (measured).
     if not msg.HasField("maraffa"):
         raise InvalidState("state.maraffa", "a Maraffa state needs its maraffa detail")
     m = msg.maraffa
@@ -325,8 +236,19 @@ def _table_from_bytes(
 ) -> Table:
     """Match-level fields change at most once a hand: decoding them is memoised."""
     t = maraffa_pb2.MaraffaTable.FromString(data)
-    claim = t.last_claim
     options = _options_from_message(t.options, T + "options")
+    return _table_of(t, options, players, seed, counter, totals)
+
+
+def _table_of(
+    t: maraffa_pb2.MaraffaTable,
+    options: Options,
+    players: int,
+    seed: int,
+    counter: int,
+    totals: tuple[int, ...],
+) -> Table:
+    """The table of a state or a view (whose generator is zeroed), its options decoded."""
     return Table(
         options=options,
         players=players,
@@ -342,11 +264,7 @@ def _table_from_bytes(
         effective_target=t.effective_target,
         redeal_requests=tuple(t.redeal_requests),
         last_hand=tuple(_score(s) for s in t.last_hand_scores),
-        last_claim=(
-            ClaimResult(claim.seat, claim.team, claim.value, claim.needed, claim.valid)
-            if t.HasField("last_claim")
-            else None
-        ),
+        last_claim=_CLAIM.from_wire(t.last_claim) if t.HasField("last_claim") else None,
     )
 
 
@@ -359,27 +277,11 @@ def _trick_to_wire(trick: Trick, out: maraffa_pb2.MaraffaTrick, completed: bool)
         out.winner = trick.winner
 
 
-def _score_to_wire(score: HandScore, out: maraffa_pb2.MaraffaHandScore) -> None:
-    (
-        out.aces,
-        out.third_cards,
-        out.last_trick,
-        out.thirds,
-        out.card_points,
-        out.marafona_bonus,
-        out.hand_score,
-    ) = score
-
-
-def _claim_to_wire(claim: ClaimResult, out: maraffa_pb2.MaraffaClaimResult) -> None:
-    out.seat, out.team, out.value, out.needed, out.valid = claim
-
-
 @lru_cache(maxsize=TABLE_ENTRIES)
 def _table_bytes(table: Table) -> bytes:
     """The wire ``MaraffaTable`` of a table, memoised like its decoding."""
     t = maraffa_pb2.MaraffaTable()
-    _fill_options(table.options, t.options, form_of(table.options, table.players))
+    fill_options(table.options, t.options, form_of(table.options, table.players))
     t.dealer = table.dealer
     t.battezzante = table.battezzante
     t.hand_number = table.hand_number
@@ -581,17 +483,10 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
         m.declare_trump.suit = _SuitV(move.suit + 1)
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
-def move_bytes(move: Move, field_number: int) -> bytes:
-    """A move encoded as one entry of a repeated ``Move`` field (memoised: moves are few).
-
-    Responses that list moves are assembled from these with ``MergeFromString``,
-    which costs a fraction of building each ``Move`` message in Python.
-    """
-    msg = game_pb2.Move()
-    move_to_wire(move, msg)
-    body = msg.SerializeToString()
-    return entry(field_number, body)
+#: A move as one entry of a repeated ``Move`` field (memoised: moves are few), and a
+#: list of them: responses that list moves are assembled from these with
+#: ``MergeFromString``, which costs a fraction of building each ``Move`` in Python.
+move_bytes = entry_encoder(game_pb2.Move, move_to_wire)
 
 
 def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
@@ -604,108 +499,28 @@ def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
 AnyEvent = ev.Event | tev.TrionfoEvent
 
 
-def events_bytes(events: Sequence[AnyEvent], field_number: int) -> bytes:
-    """Events as entries of a repeated ``Event`` field; most recur, so each is memoised."""
-    return b"".join([_event_bytes(e, field_number) for e in events])
-
-
-# typed: events are NamedTuples, and events of different kinds can be equal as tuples
-# (TrumpDeclared(0, 2) == CardDrawn(0, 2)); the key must tell them apart.
-@lru_cache(maxsize=MEMO_ENTRIES, typed=True)
-def _event_bytes(event: AnyEvent, field_number: int) -> bytes:
-    msg = game_pb2.Event()
-    event_to_wire(event, msg)
-    body = msg.SerializeToString()
-    return entry(field_number, body)
-
-
-def event_to_wire(event: AnyEvent, out: game_pb2.Event) -> None:
-    m = out.maraffa
-    match event:
-        case ev.CardPlayed(seat, card, signal, declared):
-            e = m.card_played
-            e.seat, e.card, e.signal = seat, _CardV(card), _SignalV(signal)
-            e.declare_marafona = declared
-        case ev.TrickWon(trick, seat, thirds):
-            t = m.trick_won
-            t.trick, t.seat, t.thirds = trick, seat, thirds
-        case ev.CardDrawn(seat, card):
-            m.card_drawn.seat, m.card_drawn.card = seat, _CardV(card)
-        case ev.TrumpDeclared(seat, suit):
-            m.trump_declared.seat, m.trump_declared.suit = seat, _SuitV(suit + 1)
-        case ev.HandDealt(game_number, hand_number, dealer, battezzante):
-            d = m.hand_dealt
-            d.game_number, d.hand_number, d.dealer, d.battezzante = (
-                game_number,
-                hand_number,
-                dealer,
-                battezzante,
-            )
-        case ev.RedealRequested(seat):
-            m.redeal_requested.seat = seat
-        case ev.HandScored(scores, totals):
-            for score in scores:
-                _score_to_wire(score, m.hand_scored.scores.add())
-            m.hand_scored.totals.extend(totals)
-        case ev.Claimed(result):
-            _claim_to_wire(result, m.claimed.result)
-        case ev.TargetRaised(target):
-            m.target_raised.effective_target = target
-        case ev.GameWon(game_number, team, totals):
-            m.game_won.game_number, m.game_won.team = game_number, team
-            m.game_won.totals.extend(totals)
-        case ev.MatchWon(team, games_won):
-            m.match_won.team = team
-            m.match_won.games_won.extend(games_won)
-        case _:
-            _trionfo_event_to_wire(event, m)
-
-
-def _trionfo_event_to_wire(event: tev.TrionfoEvent, m: maraffa_pb2.MaraffaEvent) -> None:
-    """The events of the five-player form (CardPlayed and TrickWon are shared)."""
-    match event:
-        case tev.DealDealt(deal_number, dealer, first_speaker):
-            d = m.deal_dealt
-            d.deal_number, d.dealer, d.first_speaker = deal_number, dealer, first_speaker
-        case tev.BidMade(seat, contract):
-            m.bid_made.seat = seat
-            m.bid_made.contract = maraffa_pb2.MaraffaContract.ValueType(contract)
-        case tev.BidPassed(seat):
-            m.bid_passed.seat = seat
-        case tev.AuctionWon(seat, contract):
-            m.auction_won.seat = seat
-            m.auction_won.contract = maraffa_pb2.MaraffaContract.ValueType(contract)
-        case tev.ThrownIn(deal_number):
-            m.thrown_in.deal_number = deal_number
-        case tev.ContractDeclared(seat, contract, suit, called):
-            c = m.contract_declared
-            c.seat, c.suit = seat, _SuitV(suit + 1)
-            c.contract = maraffa_pb2.MaraffaContract.ValueType(contract)
-            if called:
-                c.called_card = _CardV(called)
-        case tev.PartnerRevealed(seat):
-            m.partner_revealed.seat = seat
-        case tev.DealScored(score, totals):
-            deal_to_wire(score, m.deal_scored.score)
-            m.deal_scored.totals.extend(totals)
-        case tev.TrionfoMatchOver(winners, totals):
-            m.trionfo_match_over.winners.extend(winners)
-            m.trionfo_match_over.totals.extend(totals)
+def contract_to_wire(
+    deal: DealScore | TrionfoView,
+    out: maraffa_pb2.MaraffaTrionfoDeal | maraffa_pb2.MaraffaTrionfoView,
+) -> None:
+    """A Trionfo deal's contract as a score or a view shows it: what is not known (yet)
+    stays unset."""
+    if deal.contract:
+        out.contract = maraffa_pb2.MaraffaContract.ValueType(deal.contract)
+    if deal.declarer != NO_SEAT:
+        out.declarer = deal.declarer
+    if deal.called_card:
+        out.called_card = _CardV(deal.called_card)
+    if deal.amico != NO_SEAT:
+        out.amico = deal.amico
 
 
 def deal_to_wire(score: DealScore, out: maraffa_pb2.MaraffaTrionfoDeal) -> None:
     """A Trionfo deal's score; what is None or unset in it stays unset on the wire."""
     out.deal_number = score.deal_number
-    if score.contract:
-        out.contract = maraffa_pb2.MaraffaContract.ValueType(score.contract)
-    if score.declarer != NO_SEAT:
-        out.declarer = score.declarer
+    contract_to_wire(score, out)
     if score.trump != NO_SUIT:
         out.trump = _SuitV(score.trump + 1)
-    if score.called_card:
-        out.called_card = _CardV(score.called_card)
-    if score.amico != NO_SEAT:
-        out.amico = score.amico
     if score.signori is not None:
         _score_to_wire(score.signori, out.signori)
     if score.popolo is not None:
@@ -716,16 +531,39 @@ def deal_to_wire(score: DealScore, out: maraffa_pb2.MaraffaTrionfoDeal) -> None:
     out.payments.extend(score.payments)
 
 
+_EVENTS: Final = EventTable(
+    maraffa_pb2.MaraffaEvent,
+    (ev.Event, tev.TrionfoEvent),  # CardPlayed and TrickWon are shared
+    {
+        (ev.TrumpDeclared, "suit"): Via(one_up),
+        (ev.HandScored, "scores"): Via(_score_to_wire),
+        (ev.Claimed, "result"): Via(_claim_to_wire),
+        (tev.ContractDeclared, "suit"): Via(one_up),
+        (tev.DealScored, "score"): Via(deal_to_wire),
+    },
+)
+
+
+def event_to_wire(event: AnyEvent, out: game_pb2.Event) -> None:
+    _EVENTS.to_wire(event, out.maraffa)
+
+
+# typed: events are NamedTuples, and events of different kinds can be equal as tuples
+# (TrumpDeclared(0, 2) == CardDrawn(0, 2)); the key must tell them apart.
+_event_bytes = entry_encoder(game_pb2.Event, event_to_wire, typed=True)
+
+
+def events_bytes(events: Sequence[AnyEvent], field_number: int) -> bytes:
+    """Events as entries of a repeated ``Event`` field; most recur, so each is memoised."""
+    return b"".join([_event_bytes(e, field_number) for e in events])
+
+
 # --------------------------------------------------------------------------- view and score
 
 
 def view_to_wire(view: View, out: game_pb2.GameView) -> None:
-    out.game = "maraffa"
-    out.players = view.players
+    envelope(out, "maraffa", view.players, view.to_act, view.phase is Phase.OVER, view.totals)
     out.seat = view.seat
-    out.to_act = view.to_act
-    out.finished = view.phase is Phase.OVER
-    out.match_score.extend(view.totals)
     m = out.maraffa
     m.table.MergeFromString(_table_bytes(view.table))
     m.phase = _PhaseV(view.phase)
@@ -748,12 +586,14 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
 _VIEW_TRICKS: Final = maraffa_pb2.MaraffaView.DESCRIPTOR.fields_by_name["tricks"].number
 
 
+def _completed_trick_to_wire(trick: Trick, out: maraffa_pb2.MaraffaTrick) -> None:
+    _trick_to_wire(trick, out, completed=True)
+
+
 # Every view of a hand re-sends its completed tricks: each is encoded once.
-@lru_cache(maxsize=MEMO_ENTRIES)
-def _view_trick_entry(trick: Trick) -> bytes:
-    msg = maraffa_pb2.MaraffaTrick()
-    _trick_to_wire(trick, msg, completed=True)
-    return entry(_VIEW_TRICKS, msg.SerializeToString())
+_view_trick_entry = field_entry_encoder(
+    maraffa_pb2.MaraffaTrick, _completed_trick_to_wire, _VIEW_TRICKS
+)
 
 
 def side_score_to_wire(detail: MaraffaSideScore, out: maraffa_pb2.MaraffaSideScore) -> None:
@@ -785,9 +625,7 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
         raise InvalidArgument(
             f"{field}.players", f"this decoder is for 2, 3 or 4 players, not {players}"
         )
-    if not msg.HasField("maraffa"):
-        raise InvalidArgument(f"{field}.maraffa", "a Maraffa view needs its maraffa detail")
-    m = msg.maraffa
+    m: maraffa_pb2.MaraffaView = detail_of(msg, "maraffa", field, InvalidArgument)
     f = f"{field}.maraffa."
     if m.HasField("trionfo"):
         raise InvalidArgument(f + "trionfo", "the trionfo detail is for five players only")
@@ -797,11 +635,10 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
     most = 20 if seats == 2 else per_hand  # cards a hand can hold
     _in_range(msg.seat, seats, f"{field}.seat")
     _in_range(msg.to_act, seats, f"{field}.to_act")
-    phase = _PHASES.get(m.phase)
-    if phase is None:
-        raise InvalidArgument(f + "phase", f"unknown phase {m.phase}")
-    if msg.finished != (phase is Phase.OVER):
-        raise InvalidArgument(f"{field}.finished", "finished must be true exactly in phase OVER")
+    finished = f"{field}.finished"
+    phase = phase_of(
+        _PHASES, m.phase, Phase.OVER, msg.finished, f + "phase", finished, InvalidArgument
+    )
     if not 0 <= m.trump <= 4:
         raise InvalidArgument(f + "trump", f"unknown suit {m.trump}")
     hand = _view_cards(m.hand, most, f + "hand")
@@ -896,25 +733,4 @@ def _view_table(
         raise InvalidArgument(
             field + ".options." + e.field.removeprefix("options.maraffa."), e.reason
         ) from None
-    claim = msg.last_claim
-    return Table(
-        options=options,
-        players=players,
-        seats=seats_for(options, players),
-        seed=0,
-        counter=0,
-        dealer=msg.dealer,
-        battezzante=msg.battezzante,
-        hand_number=msg.hand_number,
-        game_number=msg.game_number,
-        games_won=tuple(msg.games_won),
-        totals=totals,
-        effective_target=msg.effective_target,
-        redeal_requests=tuple(msg.redeal_requests),
-        last_hand=tuple(_score(s) for s in msg.last_hand_scores),
-        last_claim=(
-            ClaimResult(claim.seat, claim.team, claim.value, claim.needed, claim.valid)
-            if msg.HasField("last_claim")
-            else None
-        ),
-    )
+    return _table_of(msg, options, players, 0, 0, totals)

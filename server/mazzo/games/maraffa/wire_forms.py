@@ -5,12 +5,22 @@ functions below are the game's codec for every form."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+import sys
+from typing import Any, Final, cast
 
-from mazzo.codec import FormCodec, GameCodec, serialised
+from mazzo.codec import FormCodec, Wire, codec_of, serialised
 from mazzo.games.maraffa import wire as maraffa
 from mazzo.games.maraffa.game import form_for, form_of
 from mazzo.games.maraffa.trionfo import wire as maraffa_trionfo
+from mazzo.games.maraffa.wire import (  # noqa: F401 (the sections every form shares)
+    event_to_wire,
+    events_bytes,
+    move_from_wire,
+    move_to_wire,
+    moves_bytes,
+    options_from_wire,
+    options_to_wire,
+)
 from mazzo.v1 import game_pb2, maraffa_pb2
 
 #: Maraffa's forms (``game.FORMS``) by name: the rules say which form a value or a
@@ -35,49 +45,37 @@ FORMS: Final[dict[str, FormCodec]] = {
 }
 
 
-def _maraffa_form(value: object) -> FormCodec:
+def _form(value: object) -> FormCodec:
     """The codec of the form of a state, a view or a side's score detail."""
     return FORMS[form_of(value).name]
 
 
-def _maraffa_state_from_wire(msg: game_pb2.GameState) -> Any:
+# The sections that differ by form, each sent to the form's codec: with the shared
+# ones imported above, this module is Maraffa's ``Wire``.
+
+
+def state_from_wire(msg: game_pb2.GameState) -> Any:
     return FORMS[form_for(msg.players).name].state_from_wire(msg)
 
 
-def _maraffa_state_to_wire(state: Any, to_act: int, out: game_pb2.GameState) -> None:
-    _maraffa_form(state).state_to_wire(state, to_act, out)
+def state_to_wire(state: Any, to_act: int, out: game_pb2.GameState) -> None:
+    _form(state).state_to_wire(state, to_act, out)
 
 
-def _maraffa_state_bytes(state: Any, to_act: int) -> bytes:
-    return _maraffa_form(state).state_bytes(state, to_act)
+def state_bytes(state: Any, to_act: int) -> bytes:
+    return _form(state).state_bytes(state, to_act)
 
 
-def _maraffa_view_to_wire(view: Any, out: game_pb2.GameView) -> None:
-    _maraffa_form(view).view_to_wire(view, out)
+def view_to_wire(view: Any, out: game_pb2.GameView) -> None:
+    _form(view).view_to_wire(view, out)
 
 
-def _maraffa_view_from_wire(msg: game_pb2.GameView, field: str) -> Any:
+def view_from_wire(msg: game_pb2.GameView, field: str) -> Any:
     return FORMS[form_for(msg.players).name].view_from_wire(msg, field)
 
 
-def _maraffa_side_score_to_wire(detail: Any, out: maraffa_pb2.MaraffaSideScore) -> None:
-    _maraffa_form(detail).side_score_to_wire(detail, out)
+def side_score_to_wire(detail: Any, out: maraffa_pb2.MaraffaSideScore) -> None:
+    _form(detail).side_score_to_wire(detail, out)
 
 
-CODEC: Final = GameCodec(
-    game="maraffa",
-    options_field="maraffa",
-    options_from_wire=maraffa.options_from_wire,
-    options_to_wire=maraffa.options_to_wire,
-    state_from_wire=_maraffa_state_from_wire,
-    state_to_wire=_maraffa_state_to_wire,
-    state_bytes=_maraffa_state_bytes,
-    move_from_wire=maraffa.move_from_wire,
-    move_to_wire=maraffa.move_to_wire,
-    moves_bytes=maraffa.moves_bytes,
-    event_to_wire=maraffa.event_to_wire,
-    events_bytes=maraffa.events_bytes,
-    view_to_wire=_maraffa_view_to_wire,
-    view_from_wire=_maraffa_view_from_wire,
-    side_score_to_wire=_maraffa_side_score_to_wire,
-)
+CODEC: Final = codec_of("maraffa", cast(Wire, sys.modules[__name__]))

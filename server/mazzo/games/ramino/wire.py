@@ -16,18 +16,20 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
+from mazzo.codec import detail_of, envelope
 from mazzo.codec.common import (
     MEMO_ENTRIES,
     TABLE_ENTRIES,
     as_wire,
     by_number,
+    member_checker,
     members_checker,
     memo_for,
-    memoised_decoder,
-    memoised_encoder,
-    option_enum,
+    phase_of,
 )
-from mazzo.codec.wire import entry
+from mazzo.codec.events import EventTable, Via
+from mazzo.codec.options import OptionsCodec
+from mazzo.codec.wire import entry, entry_encoder, field_entry_encoder, packed
 from mazzo.core.errors import InvalidArgument, InvalidState, RulesError
 from mazzo.games.ramino import events as ev
 from mazzo.games.ramino.cards import IN_PACK
@@ -48,7 +50,7 @@ from mazzo.games.ramino.moves import (
     open_bid,
     raise_bid,
 )
-from mazzo.games.ramino.options import BuioSeat, Options, check_options
+from mazzo.games.ramino.options import Options, check_options
 from mazzo.games.ramino.rules import PILE_TURNS_PER_PLAYER
 from mazzo.games.ramino.state import (
     NO_SEAT,
@@ -82,24 +84,17 @@ _ACTIONS: Final = {int(a): a for a in BidAction}
 _OUTCOMES: Final = {int(o): o for o in Outcome}
 _ENDS: Final = {int(e): e for e in MatchEnd}
 _KINDS: Final = {int(k): k for k in ClosureType if k}
+_UNKNOWN: Final = "unknown value {value}"  # as by_number's
 
 
 _enum = by_number
 
 
-def _packed(field_number: int, cards: Sequence[int]) -> bytes:
-    """A packed ``repeated Card`` field; card ids are one-byte varints."""
-    return entry(field_number, bytes(cards)) if cards else b""
-
-
 _cards = members_checker(IN_PACK, "card {} is not in the Ramino pack")
 
 
-def _card(value: int, field: str, error: type[RulesError] = InvalidState) -> int:
-    """A single card field: 0 is "no card"."""
-    if value and value not in IN_PACK:
-        raise error(field, f"card {value} is not in the Ramino pack")
-    return value
+#: A single card field: 0 is "no card".
+_card = member_checker(IN_PACK | {0}, "card {} is not in the Ramino pack")
 
 
 def _seat(msg: Any, name: str) -> int:
@@ -109,65 +104,18 @@ def _seat(msg: Any, name: str) -> int:
 # --------------------------------------------------------------------------- options
 
 
+_OPTIONS: Final = OptionsCodec(Options, ramino_pb2.RaminoOptions)
+_options_from_message = _OPTIONS.from_message
+
+
 def options_from_wire(msg: ramino_pb2.RaminoOptions, field: str = "options.ramino") -> Options:
-    """Wire options: unset fields take their defaults (ramino.md §5). Memoised: a match
-    keeps its options from deal to end."""
-    return _options_from_wire(msg, field)
-
-
-def _options_from_message(msg: ramino_pb2.RaminoOptions, field: str) -> Options:
-    d = Options()
-    has = msg.HasField
-    return Options(
-        hand_size=msg.hand_size if has("hand_size") else d.hand_size,
-        imaginary_jokers=msg.imaginary_jokers if has("imaginary_jokers") else d.imaginary_jokers,
-        min_open=msg.min_open if has("min_open") else d.min_open,
-        max_stake=msg.max_stake if has("max_stake") else d.max_stake,
-        dealer_tax=msg.dealer_tax if has("dealer_tax") else d.dealer_tax,
-        buio=msg.buio if has("buio") else None,
-        buio_seat=option_enum(msg.buio_seat, BuioSeat, d.buio_seat, f"{field}.buio_seat"),
-        set_duplicate_suits=msg.set_duplicate_suits,
-        rediscard_taken_card=msg.rediscard_taken_card,
-        max_reshuffles=msg.max_reshuffles if has("max_reshuffles") else d.max_reshuffles,
-        starting_chips=msg.starting_chips if has("starting_chips") else d.starting_chips,
-        allow_credit=msg.allow_credit if has("allow_credit") else d.allow_credit,
-        match_hands=msg.match_hands if has("match_hands") else None,
-        first_dealer=msg.first_dealer if has("first_dealer") else None,
-    )
-
-
-_options_from_wire = memoised_decoder(ramino_pb2.RaminoOptions.FromString, _options_from_message)
-
-
-def _options_message(options: Options) -> ramino_pb2.RaminoOptions:
-    out = ramino_pb2.RaminoOptions(
-        hand_size=options.hand_size,
-        imaginary_jokers=options.imaginary_jokers,
-        min_open=options.min_open,
-        max_stake=options.max_stake,
-        dealer_tax=options.dealer_tax,
-        buio_seat=ramino_pb2.RaminoBuioSeat.ValueType(options.buio_seat),
-        set_duplicate_suits=options.set_duplicate_suits,
-        rediscard_taken_card=options.rediscard_taken_card,
-        max_reshuffles=options.max_reshuffles,
-        starting_chips=options.starting_chips,
-        allow_credit=options.allow_credit,
-    )
-    if options.buio is not None:
-        out.buio = options.buio
-    if options.match_hands is not None:
-        out.match_hands = options.match_hands
-    if options.first_dealer is not None:
-        out.first_dealer = options.first_dealer
-    return out
-
-
-_options_bytes = memoised_encoder(_options_message)
+    """Wire options: unset fields take their defaults (ramino.md §5)."""
+    return _OPTIONS.from_wire(msg, field)  # type: ignore[no-any-return]
 
 
 def options_to_wire(options: Options, out: ramino_pb2.RaminoOptions) -> None:
     """Every option written explicitly, so a state says which rules it plays by."""
-    out.MergeFromString(_options_bytes(options))
+    _OPTIONS.to_wire(options, out)
 
 
 # --------------------------------------------------------------------------- records
@@ -235,6 +183,8 @@ def _wire_card(c: int) -> Any:
 
 def state_from_wire(msg: game_pb2.GameState) -> State:
     """The domain state of a wire state, before validation (see ``validate``)."""
+    # Inline, not codec.detail_of and phase_of: this is every request's decoder, and
+    # the two calls cost it 2-3% (measured).
     if not msg.HasField("ramino"):
         raise InvalidState("state.ramino", "a Ramino state needs its ramino detail")
     m = msg.ramino
@@ -272,6 +222,14 @@ def _table_from_bytes(data: bytes, seed: int, counter: int, players: int) -> Tab
         options = _options_from_message(t.options, T + "options")
     except InvalidArgument as e:
         raise InvalidState(e.field, e.reason) from e
+    return _table_of(t, options, players, seed, counter, T.rstrip("."))
+
+
+def _table_of(
+    t: ramino_pb2.RaminoTable, options: Options, players: int, seed: int, counter: int, field: str
+) -> Table:
+    """The table of a state or a view (``InvalidState`` at ``field``): its last hand
+    and its end as far as the wire allows."""
     return Table(
         options=options,
         players=players,
@@ -281,8 +239,10 @@ def _table_from_bytes(data: bytes, seed: int, counter: int, players: int) -> Tab
         hand_number=t.hand_number,
         decided_hands=t.decided_hands,
         void_streak=t.void_streak,
-        last_hand=_result_from(t.last_hand, T + "last_hand") if t.HasField("last_hand") else None,
-        end=_enum(_ENDS, t.end, T + "end"),
+        last_hand=_result_from(t.last_hand, field + ".last_hand")
+        if t.HasField("last_hand")
+        else None,
+        end=_enum(_ENDS, t.end, field + ".end"),
     )
 
 
@@ -292,6 +252,26 @@ def _bets_from(b: ramino_pb2.RaminoBets, balances: tuple[int, ...]) -> Bets:
         Bid(bid.seat, _enum(_ACTIONS, bid.action, f"{B}bids[{i}].action"), bid.amount)
         for i, bid in enumerate(b.bids)
     )
+    seats = (_seat(b, "last_aggressor"), _seat(b, "last_actor"), _seat(b, "buio_player"))
+    return _bets_of(b, balances, statuses, bids, seats)
+
+
+def _bid_of(bid: ramino_pb2.RaminoBid, field: str, error: type[RulesError]) -> Bid:
+    return Bid(bid.seat, _enum(_ACTIONS, bid.action, field + ".action", error), bid.amount)
+
+
+_BETS_SEATS: Final = ("last_aggressor", "last_actor", "buio_player")
+
+
+def _bets_of(
+    b: ramino_pb2.RaminoBets,
+    balances: tuple[int, ...],
+    statuses: tuple[Status, ...],
+    bids: tuple[Bid, ...],
+    seats: tuple[int, ...],
+) -> Bets:
+    """The bets of a state or a view, from their decoded parts."""
+    last_aggressor, last_actor, buio_player = seats
     return Bets(
         balances,
         b.pot,
@@ -301,9 +281,9 @@ def _bets_from(b: ramino_pb2.RaminoBets, balances: tuple[int, ...]) -> Bets:
         b.stake,
         tuple(b.committed),
         statuses,
-        _seat(b, "last_aggressor"),
-        _seat(b, "last_actor"),
-        _seat(b, "buio_player"),
+        last_aggressor,
+        last_actor,
+        buio_player,
         b.buio_block,
         bids,
     )
@@ -323,13 +303,16 @@ _TURN_KEY_LIMIT: Final = 64
 @lru_cache(maxsize=MEMO_ENTRIES)
 def _turn_from_bytes(data: bytes, index: int) -> Turn:
     """A turn of play; most recur (a seat, a source, two cards), so decoding is memoised."""
-    t = ramino_pb2.RaminoTurn.FromString(data)
-    field = f"{P}turns[{index}]"
+    return _turn_of(ramino_pb2.RaminoTurn.FromString(data), f"{P}turns[{index}]", InvalidState)
+
+
+def _turn_of(t: ramino_pb2.RaminoTurn, field: str, error: type[RulesError]) -> Turn:
+    """A turn of a state or a view, its source and cards checked (as ``error``)."""
     return Turn(
         t.seat,
-        _enum(_SOURCES, t.source, field + ".source"),
-        _card(t.taken, field + ".taken"),
-        _card(t.discard, field + ".discard"),
+        _enum(_SOURCES, t.source, field + ".source", error),
+        _card(t.taken, field + ".taken", error),
+        _card(t.discard, field + ".discard", error),
     )
 
 
@@ -337,6 +320,7 @@ def _turn_from_bytes(data: bytes, index: int) -> Turn:
 _S: Final = ramino_pb2.RaminoState.DESCRIPTOR.fields_by_name
 _HANDS, _STOCK, _PILE, _TURNS = (_S[n].number for n in ("hands", "stock", "pile", "turns"))
 _BIDS: Final = ramino_pb2.RaminoBets.DESCRIPTOR.fields_by_name["bids"].number
+_VIEW_TURNS: Final = ramino_pb2.RaminoView.DESCRIPTOR.fields_by_name["turns"].number
 
 
 @lru_cache(maxsize=TABLE_ENTRIES)
@@ -355,32 +339,24 @@ def _table_bytes(table: Table) -> bytes:
     return t.SerializeToString()
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
-def _turn_body(turn: Turn) -> bytes:
-    """A serialised ``RaminoTurn``; turns recur (a seat, a source, two cards)."""
-    msg = ramino_pb2.RaminoTurn(
-        seat=turn.seat,
-        source=ramino_pb2.RaminoSource.ValueType(turn.source),
-        taken=_wire_card(turn.taken),
-        discard=_wire_card(turn.discard),
-    )
-    return msg.SerializeToString()
+def _turn_to(turn: Turn, out: ramino_pb2.RaminoTurn) -> None:
+    out.seat = turn.seat
+    out.source = ramino_pb2.RaminoSource.ValueType(turn.source)
+    out.taken = _wire_card(turn.taken)
+    out.discard = _wire_card(turn.discard)
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
-def _turn_bytes(turn: Turn) -> bytes:
-    """A framed ``turns`` entry of the state, memoised: a state (and a view) lists every
-    turn of its hand, hundreds late in a hand, so framing each anew on every move made
-    encoding quadratic in the hand's length."""
-    return entry(_TURNS, _turn_body(turn))
+def _bid_to(bid: Bid, out: ramino_pb2.RaminoBid) -> None:
+    out.seat = bid.seat
+    out.action = ramino_pb2.RaminoBidAction.ValueType(bid.action)
+    out.amount = bid.amount
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
-def _bid_bytes(bid: Bid) -> bytes:
-    msg = ramino_pb2.RaminoBid(
-        seat=bid.seat, action=ramino_pb2.RaminoBidAction.ValueType(bid.action), amount=bid.amount
-    )
-    return entry(_BIDS, msg.SerializeToString())
+# A state (and a view) lists every turn of its hand, hundreds late in a hand: each
+# framed entry is memoised, or encoding is quadratic in the hand's length.
+_turn_bytes = field_entry_encoder(ramino_pb2.RaminoTurn, _turn_to, _TURNS)
+_view_turn_bytes = field_entry_encoder(ramino_pb2.RaminoTurn, _turn_to, _VIEW_TURNS)
+_bid_bytes = field_entry_encoder(ramino_pb2.RaminoBid, _bid_to, _BIDS)
 
 
 #: Bets of more bids are encoded without the memo: a stake of 1,000 raised a chip at a
@@ -418,17 +394,13 @@ def _memo_bets_bytes(bets: Bets) -> bytes:
 
 @lru_cache(maxsize=MEMO_ENTRIES)
 def _hand_bytes(hand: tuple[int, ...]) -> bytes:
-    return entry(_HANDS, _packed(1, hand))
+    return entry(_HANDS, packed(1, hand))
 
 
 def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
     """Fill a ``GameState`` (envelope and detail) from a domain state."""
     table = state.table
-    out.game = "ramino"
-    out.players = table.players
-    out.finished = state.phase is Phase.OVER
-    out.to_act = to_act
-    out.match_score.extend(state.bets.balances)
+    envelope(out, "ramino", table.players, to_act, state.phase is Phase.OVER, state.bets.balances)
     m = out.ramino
     m.table.MergeFromString(_table_bytes(table))
     m.rng.seed = table.seed
@@ -440,8 +412,8 @@ def state_to_wire(state: State, to_act: int, out: game_pb2.GameState) -> None:
     m.reshuffles = state.reshuffles
     m.MergeFromString(
         b"".join([_hand_bytes(h) for h in state.hands])
-        + _packed(_STOCK, state.stock)
-        + _packed(_PILE, state.pile)
+        + packed(_STOCK, state.stock)
+        + packed(_PILE, state.pile)
         + b"".join(map(_turn_bytes, state.turns))
     )
 
@@ -520,19 +492,36 @@ def move_to_wire(move: Move, out: game_pb2.Move) -> None:
             close.groups.add().cards.extend(_wire(group))
 
 
-@lru_cache(maxsize=MEMO_ENTRIES)
-def move_bytes(move: Move, field_number: int) -> bytes:
-    """A move encoded as one entry of a repeated ``Move`` field (memoised)."""
-    msg = game_pb2.Move()
-    move_to_wire(move, msg)
-    return entry(field_number, msg.SerializeToString())
+#: A move as one entry of a repeated ``Move`` field (memoised), and a list of them.
+move_bytes = entry_encoder(game_pb2.Move, move_to_wire)
 
 
 def moves_bytes(moves: Sequence[Move], field_number: int) -> bytes:
+    # A def here, not a shared closure: the comprehension over a global is the
+    # faster by a few per cent, and this is every LegalMoves reply.
     return b"".join([move_bytes(m, field_number) for m in moves])
 
 
 # --------------------------------------------------------------------------- events
+
+
+_EVENTS: Final = EventTable(
+    ramino_pb2.RaminoEvent,
+    (ev.Event,),
+    {
+        (ev.BidMade, "bid"): Via(_bid_to),
+        (ev.HandClosed, "closure"): Via(_closure_to),
+        (ev.HandEnded, "result"): Via(_result_to),
+    },
+)
+
+
+def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
+    _EVENTS.to_wire(event, out.ramino)
+
+
+# typed: events are NamedTuples, and DiscardTaken(0, c) == CardDiscarded(0, c) as tuples.
+_event_bytes = entry_encoder(game_pb2.Event, event_to_wire, typed=True)
 
 
 def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
@@ -540,66 +529,12 @@ def events_bytes(events: Sequence[ev.Event], field_number: int) -> bytes:
     return b"".join([_event_bytes(e, field_number) for e in events])
 
 
-# typed: events are NamedTuples, and DiscardTaken(0, c) == CardDiscarded(0, c) as tuples.
-@lru_cache(maxsize=MEMO_ENTRIES, typed=True)
-def _event_bytes(event: ev.Event, field_number: int) -> bytes:
-    msg = game_pb2.Event()
-    event_to_wire(event, msg)
-    return entry(field_number, msg.SerializeToString())
-
-
-def _bid_to(bid: Bid, out: ramino_pb2.RaminoBid) -> None:
-    out.seat = bid.seat
-    out.action = ramino_pb2.RaminoBidAction.ValueType(bid.action)
-    out.amount = bid.amount
-
-
-def event_to_wire(event: ev.Event, out: game_pb2.Event) -> None:
-    m = out.ramino
-    match event:
-        case ev.CardDrawn(seat, stock_size):
-            m.card_drawn.seat, m.card_drawn.stock_size = seat, stock_size
-        case ev.CardDiscarded(seat, c):
-            m.card_discarded.seat, m.card_discarded.card = seat, _wire_card(c)
-        case ev.DiscardTaken(seat, c):
-            m.discard_taken.seat, m.discard_taken.card = seat, _wire_card(c)
-        case ev.BidMade(bid, paid, stake, pot):
-            _bid_to(bid, m.bid_made.bid)
-            m.bid_made.paid, m.bid_made.stake, m.bid_made.pot = paid, stake, pot
-        case ev.HandDealt(hand_number, dealer, sitting_out):
-            m.hand_dealt.hand_number, m.hand_dealt.dealer = hand_number, dealer
-            m.hand_dealt.sitting_out.extend(sitting_out)
-        case ev.TaxPaid(seat, amount):
-            m.tax_paid.seat, m.tax_paid.amount = seat, amount
-        case ev.PlayStarted(participants, posta, pot):
-            m.play_started.participants.extend(participants)
-            m.play_started.posta, m.play_started.pot = posta, pot
-        case ev.StockReshuffled(stock_size, reshuffles):
-            m.stock_reshuffled.stock_size = stock_size
-            m.stock_reshuffled.reshuffles = reshuffles
-        case ev.HandClosed(closure):
-            _closure_to(closure, m.hand_closed.closure)
-        case ev.HandEnded(result, balances):
-            _result_to(result, m.hand_ended.result)
-            m.hand_ended.balances.extend(balances)
-        case ev.PotRefunded(refunds):
-            m.pot_refunded.refunds.extend(refunds)
-        case ev.MatchEnded(end, balances, winners):
-            m.match_ended.end = ramino_pb2.RaminoMatchEnd.ValueType(end)
-            m.match_ended.balances.extend(balances)
-            m.match_ended.winners.extend(winners)
-
-
 # --------------------------------------------------------------------------- view and score
 
 
 def view_to_wire(view: View, out: game_pb2.GameView) -> None:
-    out.game = "ramino"
-    out.players = view.players
+    envelope(out, "ramino", view.players, view.to_act, view.phase is Phase.OVER, view.balances)
     out.seat = view.seat
-    out.to_act = view.to_act
-    out.finished = view.phase is Phase.OVER
-    out.match_score.extend(view.balances)
     m = out.ramino
     m.table.MergeFromString(_table_bytes(view.table))
     m.phase = ramino_pb2.RaminoPhase.ValueType(view.phase)
@@ -613,15 +548,6 @@ def view_to_wire(view: View, out: game_pb2.GameView) -> None:
     m.taken = ramino_pb2.RaminoSource.ValueType(view.taken)
     m.taken_card = _wire_card(view.taken_card)
     m.reshuffles = view.reshuffles
-
-
-_VIEW_TURNS: Final = ramino_pb2.RaminoView.DESCRIPTOR.fields_by_name["turns"].number
-
-
-@lru_cache(maxsize=MEMO_ENTRIES)
-def _view_turn_bytes(turn: Turn) -> bytes:
-    """A framed ``turns`` entry of the view, memoised as ``_turn_bytes``."""
-    return entry(_VIEW_TURNS, _turn_body(turn))
 
 
 def side_score_to_wire(detail: RaminoSideScore, out: ramino_pb2.RaminoSideScore) -> None:
@@ -646,18 +572,17 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
             f"{field}.players", f"Ramino is for 2 to 6 players, not {msg.players}"
         )
     players = msg.players
-    if msg.WhichOneof("detail") != "ramino":
-        raise InvalidArgument(f"{field}.ramino", "a Ramino view needs its ramino detail")
+    m: ramino_pb2.RaminoView = detail_of(msg, "ramino", field, InvalidArgument)
     if not msg.seat < players:
         raise InvalidArgument(f"{field}.seat", f"seat must be 0..{players - 1}")
-    m = msg.ramino
     f = f"{field}.ramino."
     table = _view_table(m.table, players, f + "table")
     options = table.options
     size = options.hand_size
-    phase = _enum(_PHASES, m.phase, f + "phase", InvalidArgument)
-    if msg.finished != (phase is Phase.OVER):
-        raise InvalidArgument(f"{field}.finished", "finished must be true exactly in phase OVER")
+    finished = f"{field}.finished"
+    phase = phase_of(
+        _PHASES, m.phase, Phase.OVER, msg.finished, f + "phase", finished, InvalidArgument, _UNKNOWN
+    )
     if not msg.to_act < players or (phase is Phase.OVER and msg.to_act):
         raise InvalidArgument(f"{field}.to_act", "to_act is a seat (0 once the match is over)")
     if len(msg.match_score) != players:
@@ -697,14 +622,7 @@ def view_from_wire(msg: game_pb2.GameView, field: str = "view") -> View:
         tf = f"{f}turns[{i}]"
         if not t.seat < players:
             raise InvalidArgument(tf + ".seat", f"seat must be 0..{players - 1}")
-        turns.append(
-            Turn(
-                t.seat,
-                _enum(_SOURCES, t.source, tf + ".source", InvalidArgument),
-                _card(t.taken, tf + ".taken", InvalidArgument),
-                _card(t.discard, tf + ".discard", InvalidArgument),
-            )
-        )
+        turns.append(_turn_of(t, tf, InvalidArgument))
     taken = _enum(_SOURCES, m.taken, f + "taken", InvalidArgument)
     taken_card = _card(m.taken_card, f + "taken_card", InvalidArgument)
     if taken_card and taken is not Source.PILE:
@@ -741,22 +659,11 @@ def _view_table(t: ramino_pb2.RaminoTable, players: int, field: str) -> Table:
     if not t.options.HasField("buio") or not t.options.HasField("match_hands"):
         raise InvalidArgument(field + ".options", "a view carries its options resolved")
     try:
-        last = _result_from(t.last_hand, field + ".last_hand") if t.HasField("last_hand") else None
-        table = Table(
-            options,
-            players,
-            0,
-            0,
-            t.dealer,
-            t.hand_number,
-            t.decided_hands,
-            t.void_streak,
-            last,
-            _enum(_ENDS, t.end, field + ".end"),
-        )
+        table = _table_of(t, options, players, 0, 0, field)
         check_table(table._replace(counter=1))
     except InvalidState as bad:  # not `e`: compiled, one name has one type per function
         raise InvalidArgument(field + bad.field.removeprefix(T.rstrip(".")), bad.reason) from None
+    last = table.last_hand
     if last is not None and last.closure is not None:
         counts: dict[int, int] = {}
         for i, c in enumerate(last.closure.cards):
@@ -774,8 +681,8 @@ def _view_bets(
     for name in ("shares", "committed", "statuses"):
         if len(getattr(b, name)) != players:
             raise InvalidArgument(f"{field}.{name}", f"{name} holds one entry per seat")
-    seats = {n: _seat(b, n) for n in ("last_aggressor", "last_actor", "buio_player")}
-    for name, value in seats.items():
+    seats = tuple(_seat(b, n) for n in _BETS_SEATS)
+    for name, value in zip(_BETS_SEATS, seats, strict=True):
         if not value < players:
             raise InvalidArgument(f"{field}.{name}", f"seat must be 0..{players - 1}")
     limit = _most_bids(options, players)
@@ -787,27 +694,12 @@ def _view_bets(
             raise InvalidArgument(f"{field}.bids[{i}].seat", f"seat must be 0..{players - 1}")
         if bid.amount > options.max_stake:
             raise InvalidArgument(f"{field}.bids[{i}].amount", "an amount is at most max_stake")
-        action = _enum(_ACTIONS, bid.action, f"{field}.bids[{i}].action", InvalidArgument)
-        bids.append(Bid(bid.seat, action, bid.amount))
+        bids.append(_bid_of(bid, f"{field}.bids[{i}]", InvalidArgument))
     statuses = tuple(
         _enum(_STATUSES, st, f"{field}.statuses[{i}]", InvalidArgument)
         for i, st in enumerate(b.statuses)
     )
-    return Bets(
-        balances,
-        b.pot,
-        tuple(b.shares),
-        b.carry_over,
-        b.tax,
-        b.stake,
-        tuple(b.committed),
-        statuses,
-        seats["last_aggressor"],
-        seats["last_actor"],
-        seats["buio_player"],
-        b.buio_block,
-        tuple(bids),
-    )
+    return _bets_of(b, balances, statuses, tuple(bids), seats)
 
 
 def _most_bids(options: Options, players: int) -> int:
