@@ -111,7 +111,7 @@ def test_every_flaw_is_refused_with_its_reason(tmp_path: Path) -> None:
         ("not json", ok, "not JSON"),
         ("[1]", ok, "not a JSON object"),
         (good_header(format=2), ok, "format 2; this Mazzo reads format 1"),
-        (good_header(game="briscola"), ok, "game 'briscola' is not one of"),
+        (good_header(game="scopa"), ok, "game 'scopa' is not one of"),
         (
             good_header(observation=980),
             ok,

@@ -16,6 +16,7 @@ event and move kind has a text, the bounds name the game's messages, and more).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -41,6 +42,30 @@ Text = Callable[[Any], str]
 DrawTable = Callable[[Json, Json, Json], None]
 #: The faces the viewer draws a game's cards with.
 Deck = Literal["italian", "french"]
+
+
+def called_when_used(module: str, name: str) -> Callable[..., Any]:
+    """A function that imports ``module`` on its first call and calls its ``name`` with
+    the same arguments. The learning and conformance roles need what serving does not
+    load (NumPy, the vectors' generator): a declaration names them, and a layer that
+    asks for one imports it."""
+
+    def call(*args: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args)
+
+    call.__qualname__ = f"{module}.{name}"
+    return call
+
+
+def value_when_used(module: str, name: str) -> Callable[[], Any]:
+    """A function that imports ``module`` on its first call and returns its ``name``
+    (``called_when_used``, for a value)."""
+
+    def value() -> Any:
+        return getattr(importlib.import_module(module), name)
+
+    value.__qualname__ = f"{module}.{name}"
+    return value
 
 
 def _no_hand(events: Sequence[Json]) -> list[int] | None:

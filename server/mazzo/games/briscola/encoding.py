@@ -106,6 +106,11 @@ class BriscolaEncoding:
 BRISCOLA: Final = BriscolaEncoding()
 
 
+def encoding(options: object) -> BriscolaEncoding:
+    """The encoding of a match with these options: the same for every option."""
+    return BRISCOLA
+
+
 def _one_hot(obs: Observation, block: str, seats: int, me: int, seat: int) -> None:
     if seat >= 0:  # NO_SEAT: none
         obs[LAYOUT[block] + (seat - me) % seats] = 1.0

@@ -3,30 +3,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from mazzo.codec import codec_of
 from mazzo.games.burraco import bounds, heuristic, records, table, texts, wire
 from mazzo.games.burraco.game import RULES
-from mazzo.games.declaration import Game, Learning, Presentation, Strategy
+from mazzo.games.declaration import (
+    Game,
+    Learning,
+    Presentation,
+    Strategy,
+    called_when_used,
+    value_when_used,
+)
 
-
-def _encoding(options: Any) -> Any:
-    from mazzo.games.burraco.encoding import BURRACO as ENCODING
-
-    return ENCODING
-
-
-def _chance_deals() -> Any:
-    from mazzo.games.burraco.chance import BurracoDeals
-
-    return BurracoDeals()
-
-
-def _conformance() -> Any:
-    from mazzo.games.burraco.conformance import CONFORMANCE
-
-    return CONFORMANCE
+PACKAGE: Final = "mazzo.games.burraco"
+ENCODING: Final = f"{PACKAGE}.encoding"
 
 
 BURRACO: Final = Game(
@@ -43,6 +35,9 @@ BURRACO: Final = Game(
         draw_table=table.draw,
         frame_floor_bytes=640,
     ),
-    learning=Learning(encoding=_encoding, chance_deals=_chance_deals),
-    conformance=_conformance,
+    learning=Learning(
+        encoding=called_when_used(ENCODING, "encoding"),
+        chance_deals=called_when_used(f"{PACKAGE}.chance", "BurracoDeals"),
+    ),
+    conformance=value_when_used(f"{PACKAGE}.conformance", "CONFORMANCE"),
 )

@@ -151,6 +151,11 @@ class BurracoEncoding:
 BURRACO: Final = BurracoEncoding()
 
 
+def encoding(options: object) -> BurracoEncoding:
+    """The encoding of a match with these options: the same for every option."""
+    return BURRACO
+
+
 def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
     for c in cards:
         obs[base + c - 1] += 1.0 / COPIES[c]

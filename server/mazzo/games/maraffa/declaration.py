@@ -3,36 +3,22 @@ Trionfo 5), as every layer sees it (``games.declaration``)."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
-from mazzo.games.declaration import Game, Learning, Presentation, Strategy
+from mazzo.games.declaration import (
+    Game,
+    Learning,
+    Presentation,
+    Strategy,
+    called_when_used,
+    value_when_used,
+)
 from mazzo.games.maraffa import bounds, heuristic, records, table, texts
 from mazzo.games.maraffa.game import RULES
 from mazzo.games.maraffa.wire_forms import CODEC
 
-
-def _encoding(options: Any) -> Any:
-    from mazzo.games.maraffa.encoding import MARAFFA as ENCODING
-
-    return ENCODING
-
-
-def _chance_deals() -> Any:
-    from mazzo.games.maraffa.chance import MaraffaDeals
-
-    return MaraffaDeals()
-
-
-def _agent_view(view: Any) -> Any:
-    from mazzo.games.maraffa.encoding import agent_view
-
-    return agent_view(view)
-
-
-def _conformance() -> Any:
-    from mazzo.games.maraffa.conformance import CONFORMANCE
-
-    return CONFORMANCE
+PACKAGE: Final = "mazzo.games.maraffa"
+ENCODING: Final = f"{PACKAGE}.encoding"
 
 
 MARAFFA: Final = Game(
@@ -54,6 +40,10 @@ MARAFFA: Final = Game(
         draw_table=table.draw,
         frame_floor_bytes=384,
     ),
-    learning=Learning(encoding=_encoding, chance_deals=_chance_deals, agent_view=_agent_view),
-    conformance=_conformance,
+    learning=Learning(
+        encoding=called_when_used(ENCODING, "encoding"),
+        chance_deals=called_when_used(f"{PACKAGE}.chance", "MaraffaDeals"),
+        agent_view=called_when_used(ENCODING, "agent_view"),
+    ),
+    conformance=value_when_used(f"{PACKAGE}.conformance", "CONFORMANCE"),
 )

@@ -158,6 +158,11 @@ class MaraffaEncoding:
 MARAFFA: Final = MaraffaEncoding()
 
 
+def encoding(options: object) -> MaraffaEncoding:
+    """The encoding of a match with these options: the same for every option."""
+    return MARAFFA
+
+
 def agent_view(view: Any) -> Any:
     """The view the agent deciding for the view's seat observes: the dummy's seat is
     shown its controller's view, which the controller observes as his own seat."""

@@ -3,36 +3,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from mazzo.codec import codec_of
-from mazzo.games.declaration import Game, Learning, Presentation, Strategy
+from mazzo.games.declaration import (
+    Game,
+    Learning,
+    Presentation,
+    Strategy,
+    called_when_used,
+    value_when_used,
+)
 from mazzo.games.ramino import bounds, heuristic, records, table, texts, wire
 from mazzo.games.ramino.game import RULES
 
-
-def _encoding(options: Any) -> Any:
-    from mazzo.games.ramino.encoding import ramino_encoding
-
-    return ramino_encoding(options.max_stake)
-
-
-def _chance_deals() -> Any:
-    from mazzo.games.ramino.chance import RaminoDeals
-
-    return RaminoDeals()
-
-
-def _action_count_refusal(game: str, actions: int, default: int) -> str | None:
-    from mazzo.games.ramino.encoding import action_count_refusal
-
-    return action_count_refusal(game, actions, default)
-
-
-def _conformance() -> Any:
-    from mazzo.games.ramino.conformance import CONFORMANCE
-
-    return CONFORMANCE
+PACKAGE: Final = "mazzo.games.ramino"
+ENCODING: Final = f"{PACKAGE}.encoding"
 
 
 RAMINO: Final = Game(
@@ -50,9 +36,9 @@ RAMINO: Final = Game(
         frame_floor_bytes=480,
     ),
     learning=Learning(
-        encoding=_encoding,
-        chance_deals=_chance_deals,
-        action_count_refusal=_action_count_refusal,
+        encoding=called_when_used(ENCODING, "encoding"),
+        chance_deals=called_when_used(f"{PACKAGE}.chance", "RaminoDeals"),
+        action_count_refusal=called_when_used(ENCODING, "action_count_refusal"),
     ),
-    conformance=_conformance,
+    conformance=value_when_used(f"{PACKAGE}.conformance", "CONFORMANCE"),
 )

@@ -33,7 +33,7 @@ from mazzo.games.ramino.moves import (
     open_bid,
     raise_bid,
 )
-from mazzo.games.ramino.options import PLAYER_COUNTS
+from mazzo.games.ramino.options import PLAYER_COUNTS, Options
 from mazzo.games.ramino.state import NO_SEAT, Turn
 from mazzo.games.ramino.view import View
 from mazzo.rl.layout import Block, Layout, Observation, clip
@@ -128,6 +128,11 @@ class RaminoEncoding:
 @cache
 def ramino_encoding(max_stake: int) -> RaminoEncoding:
     return RaminoEncoding(max_stake)
+
+
+def encoding(options: Options) -> RaminoEncoding:
+    """The encoding of a match with these options: its action space has its stakes."""
+    return ramino_encoding(options.max_stake)
 
 
 def action_count_refusal(game: str, actions: int, default: int) -> str | None:
