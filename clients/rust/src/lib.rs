@@ -1,6 +1,7 @@
 //! Generated Mazzo types and the small helpers the binaries share: argument
 //! parsing, move filtering, the gRPC status code names, the GameService channel
-//! with the repo's service config, the bot server's life cycle, and the check of a
+//! with the repo's service config, the bot server's life cycle, dialing in to a
+//! referee's gateway ([`dial_in`]), and the check of a
 //! deal's commitment ([`verify_deal_commitment`]).
 
 /// `mazzo.v1`: messages, the `GameService` client and the `Bot` server, generated
@@ -217,6 +218,167 @@ pub async fn serve_bot<B: pb::bot_server::Bot>(
         .add_service(pb::bot_server::BotServer::new(bot))
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
+    Ok(())
+}
+
+/// The protocol version of `mazzo.v1.Tables` that [`dial_in`] speaks.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Why [`dial_in`] stopped before the gateway ended the run.
+#[derive(Debug)]
+pub enum DialError {
+    /// A refusal that dialing again cannot mend (a wrong token, a game or protocol
+    /// version the gateway does not serve): the run should exit 2.
+    Refused(tonic::Status),
+    /// No connection within the retry time.
+    Unreachable(String),
+    /// A target this bot cannot dial (not an address, or `grpcs://`: no TLS here).
+    BadTarget(String),
+}
+
+impl std::fmt::Display for DialError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DialError::Refused(s) => write!(f, "refused: {}: {}", code_name(s.code()), s.message()),
+            DialError::Unreachable(why) | DialError::BadTarget(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for DialError {}
+
+/// Dials the referee's gateway at `target` (`HOST:PORT`) as `mazzo.v1.Tables/Join`
+/// and answers every decision with `choose` (the same function a served bot
+/// decides with), until the gateway ends the stream (`Ok`). A dropped connection
+/// is dialed again for at most `retry_for`, counted afresh after each drop of a
+/// welcomed stream: the gateway sends the pending decision again, with the same
+/// sequence number. An empty `name` plays as the token's name.
+pub async fn dial_in<F>(
+    prog: &str,
+    target: &str,
+    token: &str,
+    name: &str,
+    retry_for: Duration,
+    mut choose: F,
+) -> Result<(), DialError>
+where
+    F: FnMut(&pb::ActRequest) -> Option<usize>,
+{
+    use tokio::time::{sleep, Instant};
+    if target.starts_with("grpcs://") {
+        return Err(DialError::BadTarget(format!(
+            "{target}: this bot speaks plaintext gRPC only (tonic is built without TLS)"
+        )));
+    }
+    let address = target.strip_prefix("grpc://").unwrap_or(target);
+    let endpoint = tonic::transport::Endpoint::from_shared(format!("http://{address}"))
+        .map_err(|e| DialError::BadTarget(format!("{target}: {e}")))?
+        .tcp_nodelay(true);
+    let mut give_up = Instant::now() + retry_for;
+    let mut delay = Duration::from_millis(100);
+    loop {
+        let mut joined = false;
+        // connect_lazy: an unreachable gateway is an UNAVAILABLE call, retried below.
+        let client = pb::tables_client::TablesClient::new(endpoint.connect_lazy());
+        match play(prog, client, token, name, &mut choose, &mut joined).await {
+            Ok(()) => return Ok(()), // the gateway ended the stream: the run is over
+            Err(s) if FINAL.contains(&s.code()) => return Err(DialError::Refused(s)),
+            Err(s) => {
+                if joined {
+                    // it was playing: a new drop, a whole new wait
+                    give_up = Instant::now() + retry_for;
+                    delay = Duration::from_millis(100);
+                }
+                if Instant::now() >= give_up {
+                    break;
+                }
+                eprintln!(
+                    "{prog}: connection lost ({}); dialing again",
+                    code_name(s.code())
+                );
+            }
+        }
+        sleep(delay).await;
+        delay = (delay * 2).min(Duration::from_secs(2));
+        if Instant::now() >= give_up {
+            break;
+        }
+    }
+    Err(DialError::Unreachable(format!(
+        "cannot reach the gateway at {address}"
+    )))
+}
+
+/// Refusals that trying again cannot mend.
+const FINAL: [tonic::Code; 3] = [
+    tonic::Code::Unauthenticated,
+    tonic::Code::FailedPrecondition,
+    tonic::Code::InvalidArgument,
+];
+
+/// One stream: the Hello, then an answer per decision; `joined` is set once welcome.
+async fn play<F>(
+    prog: &str,
+    mut client: pb::tables_client::TablesClient<tonic::transport::Channel>,
+    token: &str,
+    name: &str,
+    choose: &mut F,
+    joined: &mut bool,
+) -> Result<(), tonic::Status>
+where
+    F: FnMut(&pb::ActRequest) -> Option<usize>,
+{
+    use pb::bot_message::Kind as Out;
+    use pb::table_message::Kind as In;
+    use std::io::Write;
+    // Unbounded: an answer is never held back by the stream's flow control here.
+    let (answers, outgoing) = tokio::sync::mpsc::unbounded_channel();
+    let hello = pb::Hello {
+        token: token.to_string(),
+        name: name.to_string(),
+        plays: Vec::new(),
+        protocol_version: PROTOCOL_VERSION,
+    };
+    let send = |message: Out| {
+        // The receiver lives as long as the call; a closed one means the call ended.
+        let _ = answers.send(pb::BotMessage {
+            kind: Some(message),
+        });
+    };
+    send(Out::Hello(hello));
+    let outgoing = tokio_stream::wrappers::UnboundedReceiverStream::new(outgoing);
+    let mut incoming = client.join(outgoing).await?.into_inner();
+    while let Some(message) = incoming.message().await? {
+        match message.kind {
+            Some(In::Decision(decision)) => {
+                let request = decision.request.unwrap_or_default();
+                let choice = choose(&request).map(|i| pb::act_response::Choice::Index(i as u32));
+                if choice.is_none() {
+                    // nothing to choose: an empty answer, which the gateway refuses
+                    eprintln!("{prog}: decision {} has no legal move", decision.sequence);
+                }
+                send(Out::Answer(pb::Answer {
+                    sequence: decision.sequence,
+                    response: Some(pb::ActResponse { choice }),
+                    match_id: decision.match_id,
+                    seat: None,
+                }));
+            }
+            Some(In::Welcome(welcome)) => {
+                *joined = true;
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "JOINED {}", welcome.name);
+                let _ = out.flush();
+            }
+            Some(In::Refusal(refusal)) => eprintln!(
+                "{prog}: answer {} refused: {}",
+                refusal.sequence, refusal.reason
+            ),
+            Some(In::MatchStarted(m)) => eprintln!("{prog}: match started: {}", m.match_id),
+            Some(In::MatchEnded(m)) => eprintln!("{prog}: match ended: {}", m.match_id),
+            None => {}
+        }
+    }
     Ok(())
 }
 

@@ -11,14 +11,18 @@ import mazzo.v1.BotOuterClass.ActRequest;
 import mazzo.v1.BotOuterClass.ActResponse;
 
 /**
- * The starter bot: a {@code mazzo.v1.Bot} server that plays a random legal move.
+ * The starter bot: a {@code mazzo.v1.Bot} server that plays a random legal move, or with {@code
+ * --connect} a bot that dials in to a referee's gateway ({@link DialIn}); the same {@link #choose}
+ * decides either way.
  *
  * <p>Put a real strategy in {@link #choose}: it gets everything the referee sends (the seat's view,
  * the legal moves, the time left) and returns the index of the move to play.
  */
 public final class StarterBot extends BotGrpc.BotImplBase {
   private static final String USAGE =
-      "usage: run-bot [--host 127.0.0.1] [--port 50061] [--seed N]   (--port 0 picks a free port)";
+      "usage: run-bot [--host 127.0.0.1] [--port 50061] [--seed N]   (--port 0 picks a free port)\n"
+          + "       run-bot --connect HOST:PORT --token T [--name NAME] [--ca PEM] [--seed N]"
+          + "   (dial in to a referee's gateway; grpcs://HOST:PORT for TLS)";
 
   private final Random random;
 
@@ -51,14 +55,26 @@ public final class StarterBot extends BotGrpc.BotImplBase {
     responses.onCompleted();
   }
 
-  /** Serves until SIGTERM or SIGINT, then finishes the calls in flight and exits 0. */
+  /**
+   * Serves until SIGTERM or SIGINT, then finishes the calls in flight and exits 0; with {@code
+   * --connect}, plays until the gateway ends the run (exit 0) or refuses the bot for good (exit 2).
+   */
   public static void main(String[] args) throws IOException, InterruptedException {
-    Cli cli = Cli.parseOrExit(args, Set.of("host", "port", "seed"), USAGE);
-    String host = cli.get("host", "127.0.0.1");
-    int port = cli.getInt("port", 50061, USAGE);
+    Cli cli =
+        Cli.parseOrExit(args, Set.of("host", "port", "seed", "connect", "token", "name", "ca"), USAGE);
     Long seed = cli.getSeed(USAGE);
-    Random random = seed == null ? new Random() : new Random(seed);
-
-    BotServer.serve(new StarterBot(random), host, port, "run-bot");
+    StarterBot bot = new StarterBot(seed == null ? new Random() : new Random(seed));
+    String connect = cli.get("connect", null);
+    if (connect != null) {
+      String token = cli.get("token", null);
+      if (token == null || token.isEmpty()) {
+        System.err.println("--connect needs --token\n" + USAGE);
+        System.exit(2);
+      }
+      String name = cli.get("name", "");
+      DialIn dial = new DialIn(connect, token, name, cli.get("ca", null), bot::choose, "run-bot");
+      System.exit(dial.run());
+    }
+    BotServer.serve(bot, cli.get("host", "127.0.0.1"), cli.getInt("port", 50061, USAGE), "run-bot");
   }
 }
