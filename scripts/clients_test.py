@@ -10,8 +10,11 @@ its declaration gives, e.g. Maraffa to a target of 1), ``run-bot --port 0``, and
 short Maraffa tournament through the referee in which every language's bots take a
 seat (teams of two languages: one's random starter beside the next one's search
 starter, against each other and a builtin bot), and ``mazzo replay`` on its records.
-Prints a JSON summary; exits 1 on any failure. Every process it starts is stopped at
-the end, also on failure or Ctrl-C.
+Last a short dial-in tournament (Briscola, 2 players): every language whose starter
+dials in (``DIAL_IN``) takes a ``connect:`` seat through the referee's gateway with
+``run-bot --connect``, binding no port of its own (checked: no listening socket in its
+processes), and ``mazzo verify`` checks its records. Prints a JSON summary; exits 1 on
+any failure. Every process it starts is stopped at the end, also on failure or Ctrl-C.
 
     python scripts/clients_test.py [--only go,python] [--skip-build]
 """
@@ -30,7 +33,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
@@ -53,6 +56,17 @@ EXAMPLES = [
     for id, game in GAMES.items()
     for form in [game.conformance().example_form()]
 ]
+
+#: The clients whose starter dials in to a gateway (``run-bot --connect HOST:PORT
+#: --token T``, issue 33): each plays the dial-in tournament. A client not named here
+#: does not; one named False is expected to gain the flag.
+DIAL_IN = {
+    "go": True,
+    "java": False,
+    "python": True,
+    "rust": False,
+    "typescript": True,
+}
 
 BUILD_TIMEOUT = 1800.0
 RUN_TIMEOUT = 600.0
@@ -196,6 +210,71 @@ def tournament_toml(bots: dict[str, str], search_bots: dict[str, str], records: 
         lines += ["", "[[entrants]]", f"name = {json.dumps(name)}", f"bots = {json.dumps(team)}"]
     lines += ["", "[[entrants]]", 'name = "builtin-heuristic"', 'bot = "builtin:heuristic"']
     return "\n".join(lines) + "\n"
+
+
+def dial_in_toml(langs: Sequence[str], records: Path) -> str:
+    """Each dial-in language's ``connect:`` seat and a builtin bot, round-robin in
+    2-player Briscola: a few seconds, and every starter plays every other."""
+    lines = [
+        'name = "clients-test-dial-in"',
+        'game = "briscola"',
+        "players = 2",
+        "seed = 2026",
+        'format = "round-robin"',
+        "deals = 1",
+        "duplicate = false",
+        "concurrency = 2",
+        f"records = {json.dumps(str(records))}",
+        "",
+        "[time]",
+        "move = 5.0",
+        "bank = 60.0",
+        "",
+        "[faults]",
+        'on_fault = "random"',
+        "disqualify_after = 0",
+    ]
+    for lang in langs:
+        lines += ["", "[[entrants]]", f"name = {json.dumps(lang)}", f'bot = "connect:{lang}"']
+    lines += ["", "[[entrants]]", 'name = "builtin-random"', 'bot = "builtin:random"']
+    return "\n".join(lines) + "\n"
+
+
+def process_group(leader: int) -> list[int]:
+    """The live processes of the group ``leader`` leads (each process started here
+    leads its own: a wrapper script's children are in it)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                # The fields after the command's closing parenthesis: state, ppid, pgrp.
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[2]) == leader:
+                    members.append(int(entry.name))
+    return members
+
+
+def listening_sockets(pids: Sequence[int]) -> list[str]:
+    """The TCP sockets that ``pids`` hold open in the LISTEN state, as ``pid:port``:
+    a bound server's socket (Linux /proc: the socket inodes of each process's file
+    descriptors against /proc/net/tcp and tcp6, state 0A)."""
+    listening: dict[str, int] = {}  # inode: port
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for row in Path(table).read_text().splitlines()[1:]:
+                fields = row.split()
+                if fields[3] == "0A":
+                    listening[fields[9]] = int(fields[1].rsplit(":", 1)[1], 16)
+    found = []
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                with contextlib.suppress(OSError):
+                    link = os.readlink(fd)
+                    inode = link.removeprefix("socket:[").removesuffix("]")
+                    if link.startswith("socket:[") and inode in listening:
+                        found.append(f"{pid}:{listening[inode]}")
+    return found
 
 
 def check_records(path: Path) -> tuple[int, int, list[str]]:
@@ -364,9 +443,9 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
                 for line in records.read_text().splitlines()
                 for bot in json.loads(line).get("seat_bots", [])
             }
-            for bot in [*bots.values(), *search_bots.values()]:
-                if f"grpc://{bot}" not in seated:
-                    problems.append(f"grpc://{bot} never took a seat")
+            for address in [*bots.values(), *search_bots.values()]:
+                if f"grpc://{address}" not in seated:
+                    problems.append(f"grpc://{address} never took a seat")
             if not matches or problems:
                 fail(
                     "tournament",
@@ -379,9 +458,120 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
             tournament["replayed"] = code == 0
             if code != 0:
                 fail("tournament", "mazzo replay found a divergence", tail(out))
+    dialing = [lang for lang in built if DIAL_IN.get(lang, False)]
+    if dialing:
+        started = time.monotonic()
+        summary["dial_in"] = dial_in_tournament(dialing, procs, work, fail)
+        # Everything it adds to the run: tokens, tournament, starters, mazzo verify.
+        summary["dial_in"]["seconds"] = round(time.monotonic() - started, 1)
     summary["failures"] = failures
     summary["ok"] = not failures and bool(bots) and len(built) == len(langs)
     return summary
+
+
+def dial_in_tournament(
+    langs: Sequence[str], procs: Processes, work: Path, fail: Callable[..., None]
+) -> dict[str, Any]:
+    """The dial-in tournament: a token per language, ``mazzo tournament --gateway 0``
+    with a ``connect:LANG`` entrant each, each starter started with ``--connect``.
+    Fails when a starter holds a listening socket, never joins, does not exit 0 when
+    the run ends the stream, or when the records show a fault or do not verify."""
+    result: dict[str, Any] = {"languages": list(langs), "matches": 0, "faults": 0}
+    tokens_file = work / "dial-in-tokens.json"
+    tokens = {}
+    for lang in langs:
+        made = subprocess.run(
+            [*MAZZO, "token", "new", lang, "--tokens", str(tokens_file)],
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT,
+            check=False,
+        )
+        if made.returncode != 0 or not made.stdout.strip():
+            fail("dial-in", f"mazzo token new {lang}: exit {made.returncode}", made.stderr)
+            return result
+        tokens[lang] = made.stdout.strip()
+    records = work / "dial-in.jsonl"
+    config = work / "dial-in.toml"
+    config.write_text(dial_in_toml(langs, records))
+    log_path = work / "dial-in-tournament.log"
+    argv = [*MAZZO, "tournament", str(config), "--no-progress"]
+    argv += ["--gateway", "0", "--tokens", str(tokens_file), "--dial-in-wait", str(START_TIMEOUT)]
+    with log_path.open("w") as log:  # the child holds its own copy
+        tournament = procs.start(argv, log, stdout_pipe=True)
+    gateway = read_line(tournament, r"^gateway: grpc://(\S+:\d+)\s*$", START_TIMEOUT)
+    if gateway is None:
+        fail("dial-in", "the tournament printed no gateway line")
+        procs.stop(tournament)
+        return result
+    result["gateway"] = gateway.group(1)
+    starters = {}
+    for lang in langs:
+        folder = CLIENTS / lang
+        argv = [str(folder / "run-bot"), "--connect", gateway.group(1), "--token", tokens[lang]]
+        with (work / f"{lang}-dial-in.out").open("w") as sink:  # its stdout and stderr
+            starters[lang] = procs.start([*argv, "--seed", "1"], sink, folder)
+    # Every starter has joined once its JOINED line is out; sockets are read then,
+    # while each is connected and playing (the tournament waits for all of them).
+    joined: dict[str, bool] = {}
+    sockets: dict[str, list[str]] = {}
+    deadline = time.monotonic() + START_TIMEOUT
+    while len(joined) < len(langs) and time.monotonic() < deadline:
+        for lang, starter in starters.items():
+            if lang not in joined:
+                text = (work / f"{lang}-dial-in.out").read_text(errors="replace")
+                if re.search(rf"^JOINED {re.escape(lang)}\s*$", text, re.M):
+                    joined[lang] = True
+                    sockets[lang] = listening_sockets(process_group(starter.pid))
+                elif starter.poll() is not None:
+                    joined[lang] = False
+        time.sleep(0.05)
+    try:
+        code = tournament.wait(RUN_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        code = -1
+    procs.stop(tournament)
+    starters_result: dict[str, Any] = {}
+    result["starters"] = starters_result
+    for lang, starter in starters.items():
+        try:  # the gateway ended the stream: each starter exits 0 on its own
+            exit_code: int | None = starter.wait(15.0)
+        except subprocess.TimeoutExpired:
+            exit_code = None
+        procs.stop(starter)
+        text = (work / f"{lang}-dial-in.out").read_text(errors="replace")
+        listened = sockets.get(lang, []) + re.findall(r"^LISTENING (\S+)", text, re.M)
+        starters_result[lang] = {
+            "joined": joined.get(lang, False),
+            "exit": exit_code,
+            "listening": listened,
+        }
+        if not joined.get(lang):
+            fail(lang, "dial-in: run-bot --connect never joined", tail(text))
+        if listened:
+            fail(lang, f"dial-in: the starter listened on {', '.join(listened)}")
+        if exit_code != 0:
+            fail(lang, f"dial-in: run-bot --connect exit {exit_code} after the run", tail(text))
+    if code != 0 or not records.exists():
+        fail("dial-in", f"tournament exit {code}", tail(log_path.read_text()))
+        return result
+    matches, faults, problems = check_records(records)
+    result.update(matches=matches, faults=faults)
+    seated = {
+        bot for line in records.read_text().splitlines() for bot in json.loads(line)["seat_bots"]
+    }
+    problems += [
+        f"connect:{lang} never took a seat" for lang in langs if f"connect:{lang}" not in seated
+    ]
+    if not matches or problems:
+        fail("dial-in", f"{matches} matches, {len(problems)} problems", "\n".join(problems[:20]))
+    code, out, _ = procs.run(
+        [*MAZZO, "verify", str(records)], work / "dial-in-verify.log", RUN_TIMEOUT
+    )
+    result["verified"] = code == 0
+    if code != 0:
+        fail("dial-in", "mazzo verify failed", tail(out))
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,7 @@
 """The clients orchestrator (scripts/clients_test.py) end to end, for the Python
 client only: build, conformance, the three examples, the random and the search
-starters in a referee tournament and the replay of its records. The all-language run
+starters in a referee tournament and the replay of its records, and the starter
+dialing in to a gateway (binding no port) in the dial-in tournament. The all-language run
 is `make clients-test`.
 """
 
@@ -47,3 +48,9 @@ def test_python_client_passes_the_orchestrator(tmp_path: Path) -> None:
     seat_bots = {bot for line in records for bot in json.loads(line)["seat_bots"]}
     assert f"grpc://{python['bot']}" in seat_bots
     assert f"grpc://{python['search_bot']}" in seat_bots
+    dial_in = summary["dial_in"]
+    assert dial_in["languages"] == ["python"]
+    assert dial_in["matches"] > 0 and dial_in["faults"] == 0 and dial_in["verified"] is True
+    assert dial_in["starters"]["python"] == {"joined": True, "exit": 0, "listening": []}
+    dialed = (tmp_path / "dial-in.jsonl").read_text().splitlines()
+    assert any("connect:python" in json.loads(line)["seat_bots"] for line in dialed)
