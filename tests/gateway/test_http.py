@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -364,3 +367,42 @@ async def test_the_documented_shell_bot_plays_a_match(
     assert bot.returncode == 0, err
     assert record["result"]["finished"] and record["faults"] == []
     assert verify([record]).code == 0
+
+
+@pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq")), reason="curl and jq")
+def test_mazzo_match_with_gateway_http_and_the_shell_bot(tmp_path: Path) -> None:
+    """The documented command line whole: `--gateway-http 0` prints its address, the
+    shell bot dials in there, and the record verifies."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "server"), "MAZZO_PURE": "1"}
+    mazzo = [sys.executable, "-m", "mazzo"]
+    tokens, records = tmp_path / "tokens.json", tmp_path / "r.jsonl"
+    made = subprocess.run(
+        [*mazzo, "token", "new", "alice", "--tokens", str(tokens)],
+        env=env, capture_output=True, text=True, timeout=30, check=True,
+    )  # fmt: skip
+    match = subprocess.Popen(
+        [*mazzo, "match", "--game", "maraffa", "--option", "target=11",
+         "--bot", "connect:alice", "--bot", "builtin:random", "--gateway", "0",
+         "--gateway-http", "0", "--tokens", str(tokens), "--records", str(records),
+         "--dial-in-wait", "20"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert match.stdout is not None
+    try:
+        assert match.stdout.readline().startswith("gateway: grpc://")
+        line = match.stdout.readline()
+        assert line.startswith("gateway: http://"), line
+        url = line.split()[1]
+        bot = subprocess.run(
+            [str(ROOT / "examples" / "bots" / "dial_in.sh"), url, made.stdout.strip()],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert bot.returncode == 0, bot.stderr
+        _, err = match.communicate(timeout=30)
+        assert match.returncode == 0, err
+    finally:
+        if match.poll() is None:
+            match.kill()
+    [record] = [json.loads(x) for x in records.read_text().splitlines()]
+    assert record["faults"] == [] and record["result"]["finished"]
+    assert record["seat_bots"][0] == "connect:alice"
