@@ -21,6 +21,7 @@ from mazzo.gateway.http import ANSWER_PATH, JOIN_PATH, HttpDoor, HttpOptions
 from mazzo.gateway.server import Limits
 from mazzo.referee.match import MatchSpec, options_json, run_match
 from mazzo.referee.verify import verify
+from mazzo.v1 import tables_pb2
 from tests.gateway.conftest import Client, Rig, safe_index
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -253,11 +254,11 @@ async def test_bodies_are_bounded_and_checked(door: Callable[..., Awaitable[Http
 async def test_a_hello_must_arrive_within_its_deadline(
     door: Callable[..., Awaitable[HttpRig]],
 ) -> None:
-    h = await door(Limits(hello_seconds=0.3))
+    h = await door(Limits(hello_seconds=0.2))
 
     async def slow() -> AsyncIterator[bytes]:
         yield b'{"hello": '
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(0.5)
         yield b"{}}"
 
     late = await h.bot().http.post(JOIN_PATH, content=slow())
@@ -406,3 +407,64 @@ def test_mazzo_match_with_gateway_http_and_the_shell_bot(tmp_path: Path) -> None
     [record] = [json.loads(x) for x in records.read_text().splitlines()]
     assert record["faults"] == [] and record["result"]["finished"]
     assert record["seat_bots"][0] == "connect:alice"
+
+
+async def test_a_bot_that_stops_reading_is_dropped_and_no_one_waits(
+    door: Callable[..., Awaitable[HttpRig]],
+) -> None:
+    """Its own bounded queue fills (the socket's buffers first): the connection is
+    dropped, the seat freed for the grace; the gateway's loop never waits on it."""
+    h = await door(Limits(queue=4), flush=0.1)
+    port = int(h.base.rsplit(":", 1)[1])
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1024)
+    body = json.dumps(hello(h.rig.tokens["alice"])).encode()
+    head = f"POST {JOIN_PATH} HTTP/1.1\r\nhost: x\r\ncontent-length: {len(body)}\r\n\r\n"
+    writer.write(head.encode() + body)
+    await writer.drain()
+    assert b"200" in await reader.readline()
+    seat = h.rig.gateway.seats["alice"]
+    for _ in range(100):
+        if seat.conn is not None:
+            break
+        await asyncio.sleep(0.01)
+    conn = seat.conn
+    assert conn is not None
+    fat = tables_pb2.TableMessage()
+    fat.refusal.reason = "x" * 200_000
+    for _ in range(200):  # 40 MB that the bot never reads
+        conn.send(fat)
+        if conn.done.is_set():
+            break
+        await asyncio.sleep(0)  # the writer's turn
+    assert conn.done.is_set() and "did not read" in conn.why
+    for _ in range(100):
+        if seat.conn is None:
+            break
+        await asyncio.sleep(0.01)
+    assert seat.conn is None and seat.dropped_at is not None
+    writer.close()
+
+
+async def test_the_http_door_over_mutual_tls(tmp_path: Path) -> None:
+    """`--tls-*` serve this door too: https, and client certificates when asked."""
+    from tests.service.test_tls import Authority, trusting
+
+    ca = Authority(tmp_path)
+    server, client = ca.issue("server", server=True), ca.issue("client", server=False)
+    rig = Rig(Limits())
+    rig.gateway.seat("alice")
+    door = HttpDoor(rig.gateway, HttpOptions())
+    port = await door.start(
+        "127.0.0.1", 0, str(server.cert), str(server.key), client_ca=str(ca.path)
+    )
+    base = f"https://127.0.0.1:{port}"
+    try:
+        http = httpx.AsyncClient(base_url=base, verify=trusting(ca.path, client))
+        async with http, http.stream("POST", JOIN_PATH, json=hello(rig.tokens["alice"])) as s:
+            assert "welcome" in json.loads(await anext(s.aiter_lines()))
+        async with httpx.AsyncClient(base_url=base, verify=trusting(ca.path)) as anonymous:
+            with pytest.raises(httpx.HTTPError):
+                await anonymous.post(JOIN_PATH, json=hello(rig.tokens["alice"]))
+    finally:
+        await rig.gateway.stop(0)
+        await door.stop()
