@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import socket
 import ssl
 from dataclasses import dataclass
 from typing import Any
@@ -121,10 +122,16 @@ class HttpDoor:
             secure = {"ssl_certfile": cert, "ssl_keyfile": key}
             if client_ca is not None:
                 secure |= {"ssl_ca_certs": client_ca, "ssl_cert_reqs": ssl.CERT_REQUIRED}
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as e:
+            sock.close()
+            raise OSError(f"cannot listen on {host}:{port} (the gateway's HTTP door): {e}") from e
         config = uvicorn.Config(
             self.app,
-            host=host,
-            port=port,
             log_level="warning",
             lifespan="off",
             http=bounded_protocol(limits),
@@ -135,12 +142,10 @@ class HttpDoor:
         server = uvicorn.Server(config)
         config.load()
         server.lifespan = config.lifespan_class(config)
-        await server.startup()
-        if server.should_exit:  # startup logs and gives up when it cannot bind
-            raise OSError(f"cannot listen on {host}:{port} (the gateway's HTTP door)")
+        await server.startup(sockets=[sock])
         self._server = server
         self._task = asyncio.create_task(server.main_loop())
-        bound: int = server.servers[0].sockets[0].getsockname()[1]
+        bound: int = sock.getsockname()[1]
         return bound
 
     async def stop(self) -> None:
