@@ -123,7 +123,9 @@ class HttpDoor:
             if client_ca is not None:
                 secure |= {"ssl_ca_certs": client_ca, "ssl_cert_reqs": ssl.CERT_REQUIRED}
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # IPPROTO_TCP said, not 0: asyncio turns Nagle off only on sockets that say it
+        # (the accepted ones inherit it), and with Nagle each answer waited ~40 ms.
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, port))
