@@ -203,6 +203,13 @@ def _add_gateway_options(cmd: argparse.ArgumentParser) -> None:
         "--gateway-host", default="127.0.0.1", help="address of the gateway (default local)"
     )
     cmd.add_argument(
+        "--gateway-http",
+        type=_port,
+        metavar="PORT",
+        help="also take bots over HTTP/JSON on this port (0: any free port; the address "
+        "is printed): POST /v1/tables:join and /v1/tables:answer",
+    )
+    cmd.add_argument(
         "--tokens",
         type=Path,
         metavar="FILE",
@@ -262,9 +269,9 @@ async def _gateway(args: argparse.Namespace) -> AsyncIterator[Any]:
     """With ``--gateway``: the run's gateway, listening for the block (its address
     printed); else None."""
     if args.gateway is None:
-        given = (args.tokens, args.tls_cert, args.tls_key, args.tls_client_ca)
+        given = (args.tokens, args.tls_cert, args.tls_key, args.tls_client_ca, args.gateway_http)
         if any(x is not None for x in given):
-            raise ValueError("--tokens and --tls-* are for --gateway PORT")
+            raise ValueError("--tokens, --gateway-http and --tls-* are for --gateway PORT")
         yield None
         return
     from mazzo.gateway.server import Gateway, Limits
@@ -279,10 +286,23 @@ async def _gateway(args: argparse.Namespace) -> AsyncIterator[Any]:
     )
     scheme = "grpc" if tls is None else "grpcs"
     print(f"gateway: {scheme}://{args.gateway_host}:{bound}", flush=True)
+    door = None
     try:
+        if args.gateway_http is not None:
+            from mazzo.gateway.http import HttpDoor
+
+            door = HttpDoor(gateway)
+            files = () if tls is None else (tls.cert, tls.key, tls.client_ca)
+            port = await door.start(
+                args.gateway_host, args.gateway_http, *(f and str(f) for f in files)
+            )
+            scheme = "http" if tls is None else "https"
+            print(f"gateway: {scheme}://{args.gateway_host}:{port}", flush=True)
         yield gateway
     finally:
         await gateway.stop()
+        if door is not None:
+            await door.stop()
 
 
 def _check_tokens(args: argparse.Namespace, specs: Sequence[str]) -> None:
