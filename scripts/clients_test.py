@@ -10,10 +10,10 @@ its declaration gives, e.g. Maraffa to a target of 1), ``run-bot --port 0``, and
 short Maraffa tournament through the referee in which every language's bots take a
 seat (teams of two languages: one's random starter beside the next one's search
 starter, against each other and a builtin bot), and ``mazzo replay`` on its records.
-Last a short dial-in tournament (Briscola, 2 players): every language whose starter
-dials in (``DIAL_IN``) takes a ``connect:`` seat through the referee's gateway with
-``run-bot --connect``, binding no port of its own (checked: no listening socket in its
-processes), and ``mazzo verify`` checks its records. Prints a JSON summary; exits 1 on
+Last a short dial-in tournament (Briscola, 2 players): every language's starter
+takes a ``connect:`` seat through the referee's gateway with ``run-bot --connect``,
+binding no port of its own (checked: no listening socket in its processes), and
+``mazzo verify`` checks its records. Prints a JSON summary; exits 1 on
 any failure. Every process it starts is stopped at the end, also on failure or Ctrl-C.
 
     python scripts/clients_test.py [--only go,python] [--skip-build]
@@ -56,17 +56,6 @@ EXAMPLES = [
     for id, game in GAMES.items()
     for form in [game.conformance().example_form()]
 ]
-
-#: The clients whose starter dials in to a gateway (``run-bot --connect HOST:PORT
-#: --token T``, issue 33): each plays the dial-in tournament. A client not named here
-#: does not; one named False is expected to gain the flag.
-DIAL_IN = {
-    "go": True,
-    "java": False,
-    "python": True,
-    "rust": False,
-    "typescript": True,
-}
 
 BUILD_TIMEOUT = 1800.0
 RUN_TIMEOUT = 600.0
@@ -458,7 +447,7 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
             tournament["replayed"] = code == 0
             if code != 0:
                 fail("tournament", "mazzo replay found a divergence", tail(out))
-    dialing = [lang for lang in built if DIAL_IN.get(lang, False)]
+    dialing = list(built)  # every starter dials in too: ``run-bot --connect``
     if dialing:
         started = time.monotonic()
         summary["dial_in"] = dial_in_tournament(dialing, procs, work, fail)

@@ -9,6 +9,7 @@ production values are checked against the docs at the end.
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -158,3 +159,24 @@ def test_mazzo_view_and_the_live_view_have_the_same_connection_bounds(tmp_path: 
         assert config.http.limits == HTTP_LIMITS
         assert config.timeout_keep_alive == HTTP_LIMITS.idle_seconds
     live._sock.close()
+
+
+async def test_answers_on_a_kept_alive_connection_are_not_held_back_by_nagle() -> None:
+    """Every accepted HTTP connection has Nagle's algorithm off: with it on, an answer
+    written in two segments (head, then body) waited for the client's delayed ACK, some
+    40 ms per request on a kept-alive connection."""
+    running, _ = await start_server("127.0.0.1", 0, http_port=0, http_limits=LIMITS)
+    assert running.http is not None and running.http_port is not None
+    try:
+        reader, writer = await _connect(running.http_port)
+        writer.write(GET_GAMES)
+        status, _, _ = await _answer(reader)
+        assert status == 200
+        accepted = [
+            c.transport.get_extra_info("socket") for c in running.http.server_state.connections
+        ]
+        assert accepted, "the server holds the connection"
+        assert all(s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) for s in accepted)
+        writer.close()
+    finally:
+        await stop_server(running, grace=0.5)

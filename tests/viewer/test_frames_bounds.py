@@ -150,12 +150,13 @@ async def test_the_server_keeps_answering_while_frames_are_built(
     server: Running, thousand_moves: dict[str, Any]
 ) -> None:
     """A thousand Burraco moves of frames (7 MB of JSON) are built while gRPC LegalMoves
-    and Health calls keep being answered fast; the server's own memory hardly moves."""
+    and Health calls keep being answered (95 in 100 within 250 ms, none waiting half the
+    build); the server's own memory hardly moves."""
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
     stub, health = GameServiceStub(channel), health_pb2_grpc.HealthStub(channel)
     dealt = await stub.Deal(gs.DealRequest(game="burraco", players=4, seed=1))
     legal = gs.LegalMovesRequest(state=dealt.state)
-    worst, calls = 0.0, 0
+    waits: list[float] = []
     body = json.dumps(thousand_moves).encode()
     async with _client(server) as http:
 
@@ -168,18 +169,23 @@ async def test_the_server_keeps_answering_while_frames_are_built(
             return size
 
         with PeakRss() as rss:
+            began = time.perf_counter()
             building = asyncio.create_task(frames())
             while not building.done():
                 started = time.perf_counter()
                 await stub.LegalMoves(legal, timeout=10)
                 await health.Check(health_pb2.HealthCheckRequest(), timeout=10)
-                worst = max(worst, time.perf_counter() - started)
-                calls += 1
+                waits.append(time.perf_counter() - started)
                 await asyncio.sleep(0.005)
             await building
+            built = time.perf_counter() - began
     await channel.close()
-    print(f"{calls} calls, worst {worst * 1e3:.1f} ms, RSS +{rss.growth:.1f} MiB")
-    assert calls >= 10 and worst < 0.5, (calls, worst)
+    waits.sort()
+    calls, worst, p95 = len(waits), waits[-1], waits[int(len(waits) * 0.95)]
+    print(f"{calls} calls in {built:.1f} s, p95 {p95 * 1e3:.1f} ms, worst {worst * 1e3:.1f} ms")
+    # Relative bounds, robust to a loaded machine's one-off stall: a loop blocked by
+    # the build would answer a handful of calls, each waiting for most of the build.
+    assert calls >= 10 and p95 < 0.25 and worst < built / 2, (calls, p95, worst, built)
     assert rss.growth < 32, rss.growth
 
 

@@ -179,7 +179,9 @@ async def _start_http(
     """HTTP/JSON on the same event loop, through the same servicer (HTTPS with ``tls``),
     with ``routes`` besides the API's."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP said, not 0: asyncio turns Nagle off only on sockets that say it (the
+    # accepted ones inherit it); with Nagle a keep-alive answer waited ~40 ms.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if reuse_port:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
