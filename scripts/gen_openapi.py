@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
-"""Generate the OpenAPI 3 document of the HTTP/JSON API from the proto.
+"""Generate the OpenAPI 3 documents of the HTTP/JSON APIs from the proto.
 
 protoc-gen-openapi (google/gnostic) reads the google.api.http annotations and the
 proto3 JSON names; this script runs it through grpc_tools' protoc and stores the
 result as JSON inside the package, where `mazzo serve` serves it at /openapi.json.
+
+The gateway's HTTP door (`mazzo match --gateway-http`, ``mazzo.gateway.http``) gets
+its own document, served at its /openapi.json: ``Tables/Join`` is a bidirectional
+stream, which no annotation binds, so its two HTTP paths are declared for the
+generator in a proto written here (``DOOR_PROTO``, never part of the contract), and
+what OpenAPI 3.0 cannot derive from it (a response that is a stream of lines, the
+bearer token, the refusals' statuses) is added after.
 
     python scripts/gen_openapi.py --plugin build/bin/protoc-gen-openapi           # write
     python scripts/gen_openapi.py --plugin build/bin/protoc-gen-openapi --check   # compare
@@ -18,6 +25,7 @@ import sys
 import tempfile
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -25,6 +33,41 @@ ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "proto"
 TARGET = ROOT / "server" / "mazzo" / "service" / "openapi.json"
 ENTRY = "mazzo/v1/game_service.proto"
+DOOR_TARGET = ROOT / "server" / "mazzo" / "gateway" / "openapi.json"
+DOOR_ENTRY = "mazzo/v1/door/tables_over_http.proto"
+DOOR_PROTO = """syntax = "proto3";
+
+package mazzo.v1;
+
+import "google/api/annotations.proto";
+import "mazzo/v1/tables.proto";
+
+// The HTTP/JSON door of the referee's gateway (`mazzo match --gateway-http PORT`):
+// `mazzo.v1.Tables/Join` for bots without gRPC streaming (a shell script, a
+// browser), its one stream split in two, with the same messages in the proto's JSON
+// mapping (docs/referee.md#over-httpjson).
+service TablesOverHttp {
+  // Join with a BotMessage holding the Hello. The answer is the stream of
+  // TableMessages, one JSON object a line (application/x-ndjson), the Welcome
+  // first; `{}` lines keep a quiet stream alive. A refused Hello is a
+  // google.rpc.Status: 401 (a wrong token), 408 (no Hello in time), 409 (the
+  // token's connection is open elsewhere, or a protocol version or games this
+  // gateway does not serve), 413 (a body past 64 KiB), 429 with Retry-After (too
+  // many connections from the address), 400 (a malformed message, the field named).
+  rpc Join(BotMessage) returns (TableMessage) {
+    option (google.api.http) = {post: "/v1/tables:join" body: "*"};
+  }
+  // Answer a decision with a BotMessage holding the Answer, the token as
+  // `Authorization: Bearer TOKEN`: 200 `{}` when applied, else a TableMessage
+  // holding the Refusal, 400 when it counts as a fault (another decision's
+  // sequence, match or seat) and 409 when the decision is no longer pending (an
+  // answer sent twice is applied once). 401: no or an unknown token; 409 as a
+  // google.rpc.Status: no stream of the token is open.
+  rpc Answer(BotMessage) returns (TableMessage) {
+    option (google.api.http) = {post: "/v1/tables:answer" body: "*"};
+  }
+}
+"""
 
 
 def include_paths() -> list[str]:
@@ -42,8 +85,8 @@ def package_version() -> str:
         return str(tomllib.load(f)["project"]["version"])
 
 
-def generate(plugin: Path) -> str:
-    """The document as JSON text."""
+def generate(plugin: Path, entry: str = ENTRY, extra: Path | None = None) -> dict[str, Any]:
+    """The document of ``entry`` (found in ``extra`` too, when given)."""
     # Our protos have no go_package (they are not Go-specific); the plugin wants one.
     go_packages = [
         f"--openapi_opt=M{p.relative_to(PROTO_ROOT)}=mazzo/v1;mazzov1"
@@ -56,6 +99,7 @@ def generate(plugin: Path) -> str:
                 "-m",
                 "grpc_tools.protoc",
                 *(f"-I{p}" for p in include_paths()),
+                *([f"-I{extra}", f"--openapi_opt=M{entry}=mazzo/v1;mazzov1"] if extra else []),
                 f"--plugin=protoc-gen-openapi={plugin}",
                 f"--openapi_out={out}",
                 "--openapi_opt=naming=json",
@@ -63,12 +107,63 @@ def generate(plugin: Path) -> str:
                 "--openapi_opt=title=Mazzo",
                 f"--openapi_opt=version={package_version()}",
                 *go_packages,
-                ENTRY,
+                entry,
             ],
             check=True,
             cwd=ROOT,
         )
-        document = yaml.safe_load((Path(out) / "openapi.yaml").read_text())
+        document: dict[str, Any] = yaml.safe_load((Path(out) / "openapi.yaml").read_text())
+    return document
+
+
+def _status(description: str, schema: str = "Status") -> dict[str, Any]:
+    ref = {"$ref": f"#/components/schemas/{schema}"}
+    return {"description": description, "content": {"application/json": {"schema": ref}}}
+
+
+def door_document(plugin: Path) -> dict[str, Any]:
+    """The HTTP door's document: the generator's, with what 3.0 cannot derive added."""
+    with tempfile.TemporaryDirectory() as extra:
+        proto = Path(extra) / DOOR_ENTRY
+        proto.parent.mkdir(parents=True)
+        proto.write_text(DOOR_PROTO, encoding="utf-8")
+        document = generate(plugin, DOOR_ENTRY, Path(extra))
+    document["info"]["title"] = "Mazzo gateway, HTTP door"
+    join = document["paths"]["/v1/tables:join"]["post"]
+    lines = join["responses"]["200"]
+    lines["description"] = "The stream: one TableMessage a line, the Welcome first."
+    lines["content"] = {"application/x-ndjson": lines["content"]["application/json"]}
+    join["responses"] |= {
+        str(code): _status(why)
+        for code, why in [
+            (400, "A malformed message (the field named)."),
+            (401, "A wrong token."),
+            (408, "No Hello within the deadline."),
+            (409, "The token's connection is open elsewhere; or a version or games not served."),
+            (413, "A body past the limit."),
+            (429, "Too many connections from the address (Retry-After says when to retry)."),
+        ]
+    }
+    answer = document["paths"]["/v1/tables:answer"]["post"]
+    answer["security"] = [{"bearer": []}]
+    answer["responses"] = {
+        "200": {
+            "description": "Applied.",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        },
+        "400": _status("Refused and counted as a fault: another decision.", "TableMessage"),
+        "401": _status("No token, or an unknown one."),
+        "409": _status("Not pending (already answered), or no stream open.", "TableMessage"),
+        "413": _status("A body past the limit."),
+        "429": _status("Too many guesses from the address (Retry-After)."),
+        "default": answer["responses"]["default"],
+    }
+    schemes = document["components"].setdefault("securitySchemes", {})
+    schemes["bearer"] = {"type": "http", "scheme": "bearer"}
+    return document
+
+
+def _text(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=1) + "\n"
 
 
@@ -91,7 +186,10 @@ def main() -> int:
     parser.add_argument("--plugin", type=Path, required=True, help="protoc-gen-openapi binary")
     parser.add_argument("--check", action="store_true", help="fail if the stored file is stale")
     args = parser.parse_args()
-    return store(TARGET, generate(args.plugin.resolve()), args.check, "make openapi")
+    plugin = args.plugin.resolve()
+    service = store(TARGET, _text(generate(plugin)), args.check, "make openapi")
+    door = store(DOOR_TARGET, _text(door_document(plugin)), args.check, "make openapi")
+    return service or door
 
 
 if __name__ == "__main__":

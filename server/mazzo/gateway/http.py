@@ -12,6 +12,8 @@ in two, with the same messages in the proto's JSON mapping:
   ``Authorization: Bearer TOKEN``: 200 ``{}`` when applied, else the ``Refusal``
   (400 when it counts as a fault, 409 for a decision no longer pending).
 
+The door serves its OpenAPI document at ``GET /openapi.json``.
+
 POST, not GET, for the join: the token travels in a body, never in a URL (which
 proxies and access logs keep). Not a WebSocket: ``curl`` and ``read`` speak this, and
 a browser reads the lines with ``fetch``.
@@ -35,6 +37,7 @@ import math
 import socket
 import ssl
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 import grpc
@@ -77,6 +80,15 @@ _CODES = {
 }
 
 
+def openapi_document() -> bytes:
+    """This door's OpenAPI 3 document, made from the proto by scripts/gen_openapi.py."""
+    return resources.files("mazzo.gateway").joinpath("openapi.json").read_bytes()
+
+
+async def _openapi(request: Request) -> Response:
+    return Response(openapi_document(), media_type="application/json")
+
+
 @dataclass(frozen=True)
 class HttpOptions:
     """What the HTTP door adds to the gateway's ``Limits``."""
@@ -99,6 +111,7 @@ class HttpDoor:
             routes=[
                 Route(JOIN_PATH, self.join, methods=["POST"]),
                 Route(ANSWER_PATH, self.answer, methods=["POST"]),
+                Route("/openapi.json", _openapi, methods=["GET"]),
             ]
         )
         self._server: uvicorn.Server | None = None
