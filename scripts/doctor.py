@@ -26,18 +26,82 @@ class Tool:
     minimum: tuple[int, ...]
     needed_by: str  # "run" or "test"
     purpose: str
+    install: str  # how to get it on Debian or Ubuntu (root)
 
 
 TOOLS = (
-    Tool("python3", ("python3", "--version"), (3, 11), "run", "the service (.venv)"),
-    Tool("node", ("node", "--version"), (20,), "test", "buf, the TypeScript client, the viewer"),
-    Tool("npm", ("npm", "--version"), (9,), "test", "buf, the TypeScript client"),
-    Tool("go", ("go", "version"), (1, 26), "test", "Go client, OpenAPI and API docs plugins"),
-    Tool("java", ("java", "-version"), (17,), "test", "the Java client"),
-    Tool("mvn", ("mvn", "--version"), (3,), "test", "bootstraps the Java client's pinned Maven"),
-    Tool("cargo", ("cargo", "--version"), (1, 88), "test", "the Rust client"),
-    Tool("chromium", ("chromium", "--version"), (120,), "test", "the viewer's browser tests"),
-    Tool("chromedriver", ("chromedriver", "--version"), (120,), "test", "the viewer's tests"),
+    Tool(
+        "python3",
+        ("python3", "--version"),
+        (3, 11),
+        "run",
+        "the service (.venv)",
+        "apt-get install python3 python3-venv",
+    ),
+    Tool(
+        "node",
+        ("node", "--version"),
+        (20,),
+        "test",
+        "buf, the TypeScript client, the viewer",
+        "apt-get install nodejs npm",
+    ),
+    Tool(
+        "npm",
+        ("npm", "--version"),
+        (9,),
+        "test",
+        "buf, the TypeScript client",
+        "apt-get install npm",
+    ),
+    Tool(
+        "go",
+        ("go", "version"),
+        (1, 26),
+        "test",
+        "Go client, OpenAPI and API docs plugins",
+        "apt-get install golang-go (if Debian's is older than 1.26: the Go project's release)",
+    ),
+    Tool(
+        "java",
+        ("java", "-version"),
+        (17,),
+        "test",
+        "the Java client",
+        "apt-get install openjdk-17-jdk-headless",
+    ),
+    Tool(
+        "mvn",
+        ("mvn", "--version"),
+        (3,),
+        "test",
+        "bootstraps the Java client's pinned Maven",
+        "apt-get install maven",
+    ),
+    Tool(
+        "cargo",
+        ("cargo", "--version"),
+        (1, 88),
+        "test",
+        "the Rust client",
+        "apt-get install cargo (if Debian's is older than 1.88: rustup)",
+    ),
+    Tool(
+        "chromium",
+        ("chromium", "--version"),
+        (120,),
+        "test",
+        "the viewer's browser tests",
+        "apt-get install chromium chromium-driver",
+    ),
+    Tool(
+        "chromedriver",
+        ("chromedriver", "--version"),
+        (120,),
+        "test",
+        "the viewer's tests",
+        "apt-get install chromium-driver",
+    ),
 )
 
 VERSION = re.compile(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?")
@@ -92,6 +156,9 @@ def main() -> int:
     if missing:
         names = ", ".join(t.name for t in missing)
         print(f"doctor: missing or too old for make {args.target}: {names}", file=sys.stderr)
+        print("doctor: to install them (as root; run apt-get update first):", file=sys.stderr)
+        for tool in missing:
+            print(f"  {tool.name + ':':<14} {tool.install}", file=sys.stderr)
         return 1
     print(f"doctor: everything make {args.target} needs is here")
     return 0

@@ -54,7 +54,19 @@ def test_every_missing_or_old_tool_is_named_at_once(tmp_path: Path) -> None:
     done = doctor(tmp_path, tools)
     assert done.returncode == 1
     assert "node >= 20         TOO OLD (18.19.0)" in done.stdout
-    assert done.stderr.strip() == "doctor: missing or too old for make test: node, go, cargo"
+    said = done.stderr.strip().splitlines()
+    assert said[0] == "doctor: missing or too old for make test: node, go, cargo"
+    # each with the command that installs it, and nothing for the tools that are here
+    assert [line.split(":")[0].strip() for line in said[2:]] == ["node", "go", "cargo"]
+    assert "apt-get install nodejs npm" in said[2] and "apt-get install cargo" in said[4]
+
+
+def test_a_missing_browser_says_how_to_install_it(tmp_path: Path) -> None:
+    tools = dict(VERSIONS)
+    del tools["chromium"], tools["chromedriver"]
+    done = doctor(tmp_path, tools)
+    assert done.returncode == 1
+    assert "chromium:      apt-get install chromium chromium-driver" in done.stderr
 
 
 def test_make_run_needs_only_python(tmp_path: Path) -> None:
