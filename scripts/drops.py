@@ -1,0 +1,514 @@
+"""``make drops``: dial-in bots whose connections are cut in the middle of decisions.
+
+Issue 33's measure: "1,000 induced drops of 0.5 to 8 s in the middle of decisions: 0
+moves lost, 0 applied twice, 0 forfeits of a bot with time left; drops past the grace
+adjudicated and recorded."
+
+Two processes, as in a real run. This one is the referee: a gateway on a free port
+(grace ``--grace``, 10 s by default) and a two-player Briscola match (one hand) for
+each pair of bots, all at once, with ``--on-fault forfeit`` so that any fault at all
+would end a match and show. The other (``--role bots``, started from here) holds the
+bots, each dialing in through its own TCP proxy, which is the chaos: when a bot's
+planned decision arrives, the proxy kills its connection (both directions, with a
+reset) and refuses the bot's every new connection for the drop's length. Half the
+cuts come before the answer is written, half just after it (the answer then may or may
+not have reached the gateway, and the bot sends it again once back, as a client that
+delivers at least once would). A bot dials again every 0.1 s, so it is back soon after
+its drop ends; each proxy reaches the gateway from its own loopback address, so the
+gateway's per-address limit sees one bot per address, as it would on the internet.
+
+A few more pairs each have one bot that stays away past the grace (``--past-grace``,
+``--past-grace-seconds``): its match must end with its forfeit and a ``crash`` in the
+record. Every other bot has the clock ``--move-time`` plus ``--bank``, enough that only
+a lost decision could fault it.
+
+The check, from the records and the bots' own logs: each bot's moves in its record are
+exactly the moves it chose for the sequences it was sent, in order (none lost, none
+twice, none another decision's), no fault and no forfeit in any match without a
+past-grace drop, and one ``crash`` recorded for each drop past the grace. Prints a JSON
+summary (``--out`` writes it too); exits 1 when a check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.protobuf import json_format
+
+from mazzo.gateway.server import Gateway, Limits
+from mazzo.gateway.tokens import TokenBook
+from mazzo.referee.match import (
+    FaultRules,
+    MatchSpec,
+    OnFault,
+    TimeControl,
+    options_json,
+    run_match,
+)
+from mazzo.referee.verify import verify
+from mazzo.v1 import bot_pb2, tables_pb2, tables_pb2_grpc
+
+GAME, PLAYERS = "briscola", 2
+#: One hand: 20 decisions a bot.
+OPTIONS = options_json(GAME, ["hands_to_win=1"])
+#: A bot's decisions that may be cut: not the first (it has just dialed in), and early
+#: enough that the drops of both bots of a match fit in its 20.
+CUTTABLE = range(2, 19)
+
+
+def source_address(i: int) -> str:
+    """Bot ``i``'s own loopback address (Linux answers for all of 127.0.0.0/8)."""
+    return f"127.77.{i // 250}.{i % 250 + 1}"
+
+
+# The bots' side.
+
+
+class Proxy:
+    """A TCP proxy in front of the gateway for one bot; ``cut`` kills its connections
+    and refuses new ones for a while."""
+
+    def __init__(self, upstream: int, source: str) -> None:
+        self.upstream, self.source = upstream, source
+        self.hold_until = 0.0
+        self.links: set[asyncio.StreamWriter] = set()
+        self.server: asyncio.Server | None = None
+        self.refused = 0
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._link, "127.0.0.1", 0)
+        port: int = self.server.sockets[0].getsockname()[1]
+        return port
+
+    def cut(self, hold: float) -> None:
+        self.hold_until = asyncio.get_running_loop().time() + hold
+        for writer in list(self.links):
+            _reset(writer)
+        self.links.clear()
+
+    async def _link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if asyncio.get_running_loop().time() < self.hold_until:
+            self.refused += 1
+            _reset(writer)
+            return
+        try:
+            up_reader, up_writer = await asyncio.open_connection(
+                "127.0.0.1", self.upstream, local_addr=(self.source, 0)
+            )
+        except OSError:
+            _reset(writer)
+            return
+        self.links |= {writer, up_writer}
+        await asyncio.gather(
+            _pump(reader, up_writer), _pump(up_reader, writer), return_exceptions=True
+        )
+        self.links -= {writer, up_writer}
+        for w in (writer, up_writer):
+            w.close()
+
+
+def _reset(writer: asyncio.StreamWriter) -> None:
+    """Close with a reset, as a dead link or a killed process would: no FIN, no flush."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()
+
+
+async def _pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    finally:
+        if not writer.is_closing():
+            with contextlib.suppress(OSError):
+                writer.write_eof()
+
+
+@dataclass
+class Drop:
+    ordinal: int
+    hold: float
+    #: "before": cut before the answer is written; "in_flight": just after it.
+    kind: str
+    past_grace: bool = False
+    sequence: int = 0
+    cut_at: float = 0.0
+    away: float = 0.0
+    resent: bool = False
+    time_left_on_resend: float = -1.0
+
+
+@dataclass
+class DropBot:
+    """A bot that answers every decision with its first legal move (Briscola: any card
+    is legal), and is cut off at its planned decisions."""
+
+    name: str
+    token: str
+    proxy: Proxy
+    port: int
+    plan: dict[int, Drop]
+    #: sequence -> the move chosen (JSON), and how often it was received and answered.
+    chosen: dict[int, Any] = field(default_factory=dict)
+    received: Counter[int] = field(default_factory=Counter)
+    answered: Counter[int] = field(default_factory=Counter)
+    refusals: list[dict[str, Any]] = field(default_factory=list)
+    connections: int = 0
+    done: list[Drop] = field(default_factory=list)
+    jitter: random.Random = field(default_factory=random.Random)
+
+    async def run(self) -> None:
+        """Dial in, and again 0.1 s after every drop, until the gateway ends the stream."""
+        while True:
+            channel = grpc.aio.insecure_channel(f"127.0.0.1:{self.port}")
+            try:
+                async with channel:
+                    if not await self._stream(tables_pb2_grpc.TablesStub(channel)):
+                        return  # the gateway ended the stream: the run is over
+            except grpc.aio.AioRpcError as e:
+                if e.code() in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.INVALID_ARGUMENT):
+                    raise
+            await asyncio.sleep(0.1)
+
+    async def _stream(self, stub: tables_pb2_grpc.TablesStub) -> bool:
+        """One connection; true when it was cut (by plan)."""
+        loop = asyncio.get_running_loop()
+        out: asyncio.Queue[tables_pb2.BotMessage | None] = asyncio.Queue()
+        hello = tables_pb2.Hello(token=self.token, protocol_version=1)
+        out.put_nowait(tables_pb2.BotMessage(hello=hello))
+
+        async def outgoing() -> Any:
+            while (message := await out.get()) is not None:
+                yield message
+
+        call = stub.Join(outgoing())
+        try:
+            async for message in call:
+                kind = message.WhichOneof("kind")
+                if kind == "welcome":
+                    self.connections += 1
+                    if self.done and not self.done[-1].away:
+                        last = self.done[-1]
+                        last.away = loop.time() - last.cut_at
+                        if last.kind == "in_flight":  # at least once: send it again
+                            out.put_nowait(self._answer(last.sequence))
+                elif kind == "refusal":
+                    r = message.refusal
+                    self.refusals.append({"sequence": r.sequence, "fault": r.fault})
+                elif kind == "decision" and self._decide(message.decision, out):
+                    await self._cut(call)
+                    return True
+        finally:
+            out.put_nowait(None)
+        return False
+
+    def _decide(
+        self, decision: tables_pb2.Decision, out: asyncio.Queue[tables_pb2.BotMessage | None]
+    ) -> bool:
+        """Answer ``decision`` (or not, when cut before); true to cut the connection."""
+        sequence = decision.sequence
+        self.received[sequence] += 1
+        if self.received[sequence] > 1:  # sent again after a drop: same number
+            for d in self.done:
+                if d.sequence == sequence:
+                    d.resent = True
+                    d.time_left_on_resend = decision.request.time_left.ToTimedelta().total_seconds()
+        else:
+            self.chosen[sequence] = json_format.MessageToDict(decision.request.legal_moves[0])
+        drop = self.plan.pop(len(self.chosen), None) if self.received[sequence] == 1 else None
+        if drop is not None:
+            drop.sequence = sequence
+            self.done.append(drop)
+            if drop.kind == "before":
+                return True
+        out.put_nowait(self._answer(sequence))
+        return drop is not None
+
+    def _answer(self, sequence: int) -> tables_pb2.BotMessage:
+        self.answered[sequence] += 1
+        answer = tables_pb2.Answer(sequence=sequence, response=bot_pb2.ActResponse(index=0))
+        return tables_pb2.BotMessage(answer=answer)
+
+    async def _cut(self, call: Any) -> None:
+        drop = self.done[-1]
+        if drop.kind == "in_flight":  # the answer handed to gRPC: cut at once or 2 ms on
+            await asyncio.sleep(self.jitter.choice((0, 0.002)))
+        drop.cut_at = asyncio.get_running_loop().time()
+        self.proxy.cut(drop.hold)
+        call.cancel()
+
+    def log(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "chosen": [self.chosen[s] for s in sorted(self.chosen)],
+            "sequences": sorted(self.chosen),
+            "received": sum(self.received.values()),
+            "answered": sum(self.answered.values()),
+            "answered_sequences": len(self.answered),
+            "refusals": self.refusals,
+            "connections": self.connections,
+            "proxy_refused": self.proxy.refused,
+            "drops": [d.__dict__ for d in self.done],
+            "undone": len(self.plan),
+        }
+
+
+async def bots_role(plan_path: Path, out_path: Path) -> None:
+    plan = json.loads(plan_path.read_text())
+    bots = []
+    for i, b in enumerate(plan["bots"]):
+        proxy = Proxy(plan["gateway_port"], source_address(i))
+        port = await proxy.start()
+        drops = {d["ordinal"]: Drop(**d) for d in b["drops"]}
+        bots.append(DropBot(b["name"], b["token"], proxy, port, drops, jitter=random.Random(i)))
+    tasks = [asyncio.create_task(b.run()) for b in bots]
+    # The referee closes our stdin when its run is over (its gateway stopped, so the
+    # bots' streams ended); then stop any bot still away.
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    _, away = await asyncio.wait(tasks, timeout=0.5)
+    for task in away:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    errors = [repr(t.exception()) for t in tasks if not t.cancelled() and t.exception()]
+    out_path.write_text(json.dumps({"bots": [b.log() for b in bots], "errors": errors}))
+
+
+# The referee's side.
+
+
+def make_plan(args: argparse.Namespace, rng: random.Random) -> list[dict[str, Any]]:
+    """Each main bot: ``--drops-per-bot`` cuts at distinct decisions, lengths uniform
+    in [min, max]; each past-grace pair: its first bot cut once for the long drop."""
+    bots = []
+    for i in range(args.bots):
+        ordinals = rng.sample(CUTTABLE, args.drops_per_bot)
+        drops = [
+            {
+                "ordinal": o,
+                "hold": rng.uniform(args.min, args.max),
+                "kind": "before" if (i + k) % 2 == 0 else "in_flight",
+            }
+            for k, o in enumerate(sorted(ordinals))
+        ]
+        bots.append({"name": f"b{i:04d}", "drops": drops})
+    for j in range(args.past_grace):
+        drop = {
+            "ordinal": rng.choice(CUTTABLE),
+            "hold": args.past_grace_seconds,
+            "kind": "before",
+            "past_grace": True,
+        }
+        bots.append({"name": f"g{j:04d}", "drops": [drop]})
+        bots.append({"name": f"h{j:04d}", "drops": []})
+    return bots
+
+
+async def referee(args: argparse.Namespace) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    bots = make_plan(args, rng)
+    book = TokenBook()
+    for b in bots:
+        b["token"] = book.new(b["name"])
+    gateway = Gateway(book, Limits(grace=args.grace))
+    for b in bots:
+        gateway.seat(b["name"])
+    port = await gateway.start("127.0.0.1", 0)
+    work = Path(tempfile.mkdtemp(prefix="mazzo-drops-"))
+    plan_path, log_path = work / "plan.json", work / "bots.json"
+    plan_path.write_text(json.dumps({"gateway_port": port, "bots": bots}))
+    role = [sys.executable, __file__, "--role", "bots", "--plan", str(plan_path)]
+    child = subprocess.Popen([*role, "--bots-log", str(log_path)], stdin=subprocess.PIPE, text=True)
+    clock = TimeControl(move=args.move_time, bank=args.bank)
+    rules = FaultRules(on_fault=OnFault(args.on_fault))
+    started = time.perf_counter()
+    try:
+        pairs = [(bots[k]["name"], bots[k + 1]["name"]) for k in range(0, len(bots), 2)]
+        records = await asyncio.gather(
+            *(
+                run_match(
+                    MatchSpec(
+                        id=f"drops-{a}-{b}", game=GAME, seed=k, players=PLAYERS, options=OPTIONS
+                    ),
+                    [f"connect:{a}", f"connect:{b}"],
+                    clock=clock,
+                    rules=rules,
+                    gateway=gateway,
+                    dial_in_wait=60,
+                )
+                for k, (a, b) in enumerate(pairs)
+            )
+        )
+        played = time.perf_counter() - started
+        await gateway.stop(1.0)
+    finally:
+        assert child.stdin is not None
+        child.stdin.close()
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+    if args.records:
+        with open(args.records, "w") as f:
+            for record in records:
+                f.write(json.dumps(record) + "\n")
+    logs = json.loads(log_path.read_text())
+    seats = {name: seat for name, seat in gateway.seats.items()}
+    return judge(args, list(records), logs, seats, played)
+
+
+def judge(
+    args: argparse.Namespace,
+    records: list[dict[str, Any]],
+    logs: dict[str, Any],
+    seats: dict[str, Any],
+    played: float,
+) -> dict[str, Any]:
+    """The figures, from the records against what the bots chose and were sent."""
+    by_name = {b["name"]: b for b in logs["bots"]}
+    lost = twice = applied = faults_in_grace = forfeits_in_grace = 0
+    decisions = answers = 0
+    crashes_recorded = past_forfeits = 0
+    for record in records:
+        names = [bot.removeprefix("connect:") for bot in record["seat_bots"]]
+        faults = record["faults"]
+        if any(d["past_grace"] for n in names for d in by_name[n]["drops"]):
+            crashes = [f for f in faults if f["class"] == "crash" and "grace" in f["detail"]]
+            crashes_recorded += len(crashes) == 1 and len(faults) == 1
+            forfeit = record["result"]["forfeit"]
+            past_forfeits += forfeit is not None and forfeit["reason"].startswith("crash")
+            continue
+        faults_in_grace += len(faults)
+        forfeits_in_grace += record["result"]["forfeit"] is not None
+        for seat, name in enumerate(names):
+            log = by_name[name]
+            made = [m["move"] for m in record["moves"] if m["seat"] == seat]
+            clean = [m for m in record["moves"] if m["seat"] == seat and "fault" not in m]
+            applied += len(clean)
+            decisions += len(log["sequences"])
+            answers += log["answered"]
+            chosen = log["chosen"]
+            same = sum(1 for a, b in zip(made, chosen, strict=False) if a == b)
+            # a chosen move that is not the record's at its place: lost; a move the
+            # record has beyond the decisions the bot was sent: applied twice
+            lost += len(chosen) - same
+            twice += max(0, len(made) - len(chosen))
+    drops = [d for b in logs["bots"] for d in b["drops"]]
+    within = [d for d in drops if not d["past_grace"]]
+    past = [d for d in drops if d["past_grace"]]
+    holds = [d["hold"] for d in within]
+    resent = [d for d in within if d["resent"]]
+    wanted_drops = args.bots * args.drops_per_bot
+    summary = {
+        "bots": len(logs["bots"]),
+        "matches": len(records),
+        "grace_s": args.grace,
+        "clock": {"move_s": args.move_time, "bank_s": args.bank, "on_fault": args.on_fault},
+        "drops": len(within),
+        "drops_planned": wanted_drops,
+        "drop_s": {
+            "min": round(min(holds, default=0), 3),
+            "mean": round(statistics.fmean(holds), 3) if holds else 0,
+            "max": round(max(holds, default=0), 3),
+        },
+        "drop_kinds": dict(Counter(d["kind"] for d in within)),
+        "away_s_max": round(max((d["away"] for d in within), default=0), 3),
+        "resent_with_same_sequence": len(resent),
+        # cut before its answer: the decision must come again, with its number
+        "unanswered_resent": f"{sum(d['kind'] == 'before' for d in resent)}"
+        f" of {sum(d['kind'] == 'before' for d in within)}",
+        "answered_before_the_cut": len(within) - len(resent),
+        "min_time_left_on_resend_s": round(
+            min((d["time_left_on_resend"] for d in resent), default=0), 3
+        ),
+        "decisions": decisions,
+        "answers_sent": answers,
+        "moves_applied": applied,
+        "moves_lost": lost,
+        "applied_twice": twice,
+        "duplicates_refused": sum(s.duplicates for s in seats.values()),
+        "answers_refused_as_faults": sum(s.refused for s in seats.values()),
+        "faults_within_grace": faults_in_grace,
+        "forfeits_with_time_left": forfeits_in_grace,
+        "past_grace": {
+            "drops": len(past),
+            "hold_s": args.past_grace_seconds,
+            "crash_recorded": crashes_recorded,
+            "forfeited": past_forfeits,
+        },
+        # `mazzo verify`: fair deals, and every move legal and by the seat to act
+        "records_verified": verify(records).code == 0,
+        "bot_errors": logs["errors"],
+        "play_s": round(played, 1),
+    }
+    summary["ok"] = (
+        len(within) == wanted_drops
+        and all(d["resent"] for d in within if d["kind"] == "before")
+        and lost == 0
+        and twice == 0
+        and applied == decisions
+        and faults_in_grace == 0
+        and forfeits_in_grace == 0
+        and summary["answers_refused_as_faults"] == 0
+        and (not resent or summary["min_time_left_on_resend_s"] >= args.move_time)
+        and crashes_recorded == len(past) == args.past_grace
+        and summary["records_verified"]
+        and not logs["errors"]
+    )
+    return summary
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bots", type=int, default=200, help="bots that drop (even)")
+    parser.add_argument("--drops-per-bot", type=int, default=5)
+    parser.add_argument("--min", type=float, default=0.5, help="shortest drop, s")
+    parser.add_argument("--max", type=float, default=8.0, help="longest drop, s")
+    parser.add_argument("--grace", type=float, default=10.0)
+    parser.add_argument("--past-grace", type=int, default=10, help="drops past the grace")
+    parser.add_argument("--past-grace-seconds", type=float, default=12.0)
+    parser.add_argument("--move-time", type=float, default=2.0)
+    parser.add_argument("--bank", type=float, default=30.0)
+    parser.add_argument("--on-fault", choices=["forfeit", "random"], default="forfeit")
+    parser.add_argument("--seed", type=int, default=33)
+    parser.add_argument("--records", help="write the matches' records here")
+    parser.add_argument("--out", help="write the JSON summary here too")
+    parser.add_argument("--role", choices=["referee", "bots"], default="referee")
+    parser.add_argument("--plan", help=argparse.SUPPRESS)
+    parser.add_argument("--bots-log", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.role == "bots":
+        asyncio.run(bots_role(Path(args.plan), Path(args.bots_log)))
+        return 0
+    if args.bots % 2:
+        parser.error("--bots: an even number (they play in pairs)")
+    if args.drops_per_bot > len(CUTTABLE):
+        parser.error(f"--drops-per-bot: at most {len(CUTTABLE)}")
+    summary = asyncio.run(referee(args))
+    text = json.dumps(summary, indent=2)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+    return 0 if summary["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
