@@ -37,6 +37,7 @@ import contextlib
 import json
 import random
 import socket
+import ssl
 import statistics
 import struct
 import subprocess
@@ -46,11 +47,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import grpc
+import httpx
 from google.protobuf import json_format
 
+from mazzo.gateway.http import ANSWER_PATH, JOIN_PATH, HttpDoor
 from mazzo.gateway.server import Gateway, Limits
 from mazzo.gateway.tokens import TokenBook
 from mazzo.referee.match import (
@@ -179,20 +182,16 @@ class DropBot:
     async def run(self) -> None:
         """Dial in, and again 0.1 s after every drop, until the gateway ends the stream."""
         while True:
-            channel = grpc.aio.insecure_channel(f"127.0.0.1:{self.port}")
+            out: asyncio.Queue[tables_pb2.BotMessage | None] = asyncio.Queue()
             try:
-                async with channel:
-                    if not await self._stream(tables_pb2_grpc.TablesStub(channel)):
-                        return  # the gateway ended the stream: the run is over
-            except grpc.aio.AioRpcError as e:
-                if e.code() in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.INVALID_ARGUMENT):
-                    raise
+                if not await self._connection(out):
+                    return  # the gateway ended the stream: the run is over
+            finally:
+                out.put_nowait(None)
             await asyncio.sleep(0.1)
 
-    async def _stream(self, stub: tables_pb2_grpc.TablesStub) -> bool:
-        """One connection; true when it was cut (by plan)."""
-        loop = asyncio.get_running_loop()
-        out: asyncio.Queue[tables_pb2.BotMessage | None] = asyncio.Queue()
+    async def _connection(self, out: asyncio.Queue[tables_pb2.BotMessage | None]) -> bool:
+        """One connection over gRPC; true when it was cut or refused (dial again)."""
         hello = tables_pb2.Hello(token=self.token, protocol_version=1)
         out.put_nowait(tables_pb2.BotMessage(hello=hello))
 
@@ -200,25 +199,37 @@ class DropBot:
             while (message := await out.get()) is not None:
                 yield message
 
-        call = stub.Join(outgoing())
         try:
-            async for message in call:
-                kind = message.WhichOneof("kind")
-                if kind == "welcome":
-                    self.connections += 1
-                    if self.done and not self.done[-1].away:
-                        last = self.done[-1]
-                        last.away = loop.time() - last.cut_at
-                        if last.kind == "in_flight":  # at least once: send it again
-                            out.put_nowait(self._answer(last.sequence))
-                elif kind == "refusal":
-                    r = message.refusal
-                    self.refusals.append({"sequence": r.sequence, "fault": r.fault})
-                elif kind == "decision" and self._decide(message.decision, out):
-                    await self._cut(call)
-                    return True
-        finally:
-            out.put_nowait(None)
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{self.port}") as channel:
+                call = tables_pb2_grpc.TablesStub(channel).Join(outgoing())
+                async for message in call:
+                    if self._on(message, out):
+                        await self._cut()
+                        call.cancel()
+                        return True
+        except grpc.aio.AioRpcError as e:
+            if e.code() in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.INVALID_ARGUMENT):
+                raise
+            return True
+        return False
+
+    def _on(
+        self, message: tables_pb2.TableMessage, out: asyncio.Queue[tables_pb2.BotMessage | None]
+    ) -> bool:
+        """Handle one message from the gateway; true to cut the connection now."""
+        kind = message.WhichOneof("kind")
+        if kind == "welcome":
+            self.connections += 1
+            if self.done and not self.done[-1].away:
+                last = self.done[-1]
+                last.away = asyncio.get_running_loop().time() - last.cut_at
+                if last.kind == "in_flight":  # at least once: send it again
+                    out.put_nowait(self._answer(last.sequence))
+        elif kind == "refusal":
+            r = message.refusal
+            self.refusals.append({"sequence": r.sequence, "fault": r.fault})
+        elif kind == "decision":
+            return self._decide(message.decision, out)
         return False
 
     def _decide(
@@ -248,17 +259,17 @@ class DropBot:
         answer = tables_pb2.Answer(sequence=sequence, response=bot_pb2.ActResponse(index=0))
         return tables_pb2.BotMessage(answer=answer)
 
-    async def _cut(self, call: Any) -> None:
+    async def _cut(self) -> None:
         drop = self.done[-1]
-        if drop.kind == "in_flight":  # the answer handed to gRPC: cut at once or 2 ms on
+        if drop.kind == "in_flight":  # the answer handed on: cut at once or 2 ms later
             await asyncio.sleep(self.jitter.choice((0, 0.002)))
         drop.cut_at = asyncio.get_running_loop().time()
         self.proxy.cut(drop.hold)
-        call.cancel()
 
     def log(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "door": "http" if isinstance(self, HttpDropBot) else "grpc",
             "chosen": [self.chosen[s] for s in sorted(self.chosen)],
             "sequences": sorted(self.chosen),
             "received": sum(self.received.values()),
@@ -272,14 +283,67 @@ class DropBot:
         }
 
 
+class HttpDropBot(DropBot):
+    """The same bot over the HTTP door: the join's NDJSON lines in, each answer POSTed
+    (on connections of its own, through the same proxy, so a cut takes them too)."""
+
+    tls: ClassVar[ssl.SSLContext | None] = None
+
+    async def _connection(self, out: asyncio.Queue[tables_pb2.BotMessage | None]) -> bool:
+        base = f"http://127.0.0.1:{self.port}"
+        hello = {"hello": {"token": self.token, "protocolVersion": 1}}
+        auth = {"authorization": f"Bearer {self.token}", "content-type": "application/json"}
+        # One TLS context for every attempt: httpx makes one per client even for plain
+        # HTTP, reading the system's roots (~0.1 s a time, which a dial loop feels).
+        HttpDropBot.tls = HttpDropBot.tls or ssl.create_default_context()
+        async with httpx.AsyncClient(base_url=base, timeout=30, verify=HttpDropBot.tls) as http:
+
+            async def post(message: tables_pb2.BotMessage) -> None:
+                with contextlib.suppress(httpx.HTTPError, RuntimeError):  # lost in a cut
+                    body = json_format.MessageToJson(message, indent=None)
+                    reply = await http.post(ANSWER_PATH, content=body, headers=auth)
+                    if "refusal" in reply.json():
+                        r = json_format.ParseDict(reply.json(), tables_pb2.TableMessage())
+                        self.refusals.append(
+                            {"sequence": r.refusal.sequence, "fault": r.refusal.fault}
+                        )
+
+            async def sender() -> None:
+                posts: set[asyncio.Task[None]] = set()
+                while (message := await out.get()) is not None:
+                    if message.HasField("answer"):
+                        task = asyncio.create_task(post(message))
+                        posts.add(task)
+                        task.add_done_callback(posts.discard)
+
+            sending = asyncio.create_task(sender())
+            try:
+                async with http.stream("POST", JOIN_PATH, json=hello) as stream:
+                    if stream.status_code == 401:
+                        raise RuntimeError(f"{self.name}: the gateway refused its token")
+                    if stream.status_code != 200:  # its old stream not yet seen gone: 409
+                        return True
+                    async for line in stream.aiter_lines():
+                        message = json_format.Parse(line, tables_pb2.TableMessage())
+                        if message.WhichOneof("kind") and self._on(message, out):
+                            await self._cut()
+                            return True
+            except httpx.HTTPError:
+                return True
+            finally:
+                sending.cancel()
+        return False
+
+
 async def bots_role(plan_path: Path, out_path: Path) -> None:
     plan = json.loads(plan_path.read_text())
     bots = []
     for i, b in enumerate(plan["bots"]):
-        proxy = Proxy(plan["gateway_port"], source_address(i))
+        proxy = Proxy(plan["ports"][b["door"]], source_address(i))
         port = await proxy.start()
         drops = {d["ordinal"]: Drop(**d) for d in b["drops"]}
-        bots.append(DropBot(b["name"], b["token"], proxy, port, drops, jitter=random.Random(i)))
+        kind = HttpDropBot if b["door"] == "http" else DropBot
+        bots.append(kind(b["name"], b["token"], proxy, port, drops, jitter=random.Random(i)))
     tasks = [asyncio.create_task(b.run()) for b in bots]
     # The referee closes our stdin when its run is over (its gateway stopped, so the
     # bots' streams ended); then stop any bot still away.
@@ -309,7 +373,8 @@ def make_plan(args: argparse.Namespace, rng: random.Random) -> list[dict[str, An
             }
             for k, o in enumerate(sorted(ordinals))
         ]
-        bots.append({"name": f"b{i:04d}", "drops": drops})
+        door = "http" if args.http_every and i % args.http_every == 1 else "grpc"
+        bots.append({"name": f"b{i:04d}", "door": door, "drops": drops})
     for j in range(args.past_grace):
         drop = {
             "ordinal": rng.choice(CUTTABLE),
@@ -317,12 +382,14 @@ def make_plan(args: argparse.Namespace, rng: random.Random) -> list[dict[str, An
             "kind": "before",
             "past_grace": True,
         }
-        bots.append({"name": f"g{j:04d}", "drops": [drop]})
-        bots.append({"name": f"h{j:04d}", "drops": []})
+        door = "http" if args.http_every and j % 2 else "grpc"
+        bots.append({"name": f"g{j:04d}", "door": door, "drops": [drop]})
+        bots.append({"name": f"h{j:04d}", "door": "grpc", "drops": []})
     return bots
 
 
-async def referee(args: argparse.Namespace) -> dict[str, Any]:
+async def referee(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Play the matches, the bots' process beside; the summary (``work``: its files)."""
     rng = random.Random(args.seed)
     bots = make_plan(args, rng)
     book = TokenBook()
@@ -331,10 +398,11 @@ async def referee(args: argparse.Namespace) -> dict[str, Any]:
     gateway = Gateway(book, Limits(grace=args.grace))
     for b in bots:
         gateway.seat(b["name"])
-    port = await gateway.start("127.0.0.1", 0)
-    work = Path(tempfile.mkdtemp(prefix="mazzo-drops-"))
+    ports = {"grpc": await gateway.start("127.0.0.1", 0)}
+    door = HttpDoor(gateway)
+    ports["http"] = await door.start("127.0.0.1", 0)
     plan_path, log_path = work / "plan.json", work / "bots.json"
-    plan_path.write_text(json.dumps({"gateway_port": port, "bots": bots}))
+    plan_path.write_text(json.dumps({"ports": ports, "bots": bots}))
     role = [sys.executable, __file__, "--role", "bots", "--plan", str(plan_path)]
     child = subprocess.Popen([*role, "--bots-log", str(log_path)], stdin=subprocess.PIPE, text=True)
     clock = TimeControl(move=args.move_time, bank=args.bank)
@@ -359,6 +427,7 @@ async def referee(args: argparse.Namespace) -> dict[str, Any]:
         )
         played = time.perf_counter() - started
         await gateway.stop(1.0)
+        await door.stop()
     finally:
         assert child.stdin is not None
         child.stdin.close()
@@ -430,6 +499,9 @@ def judge(
             "max": round(max(holds, default=0), 3),
         },
         "drop_kinds": dict(Counter(d["kind"] for d in within)),
+        "drops_by_door": dict(
+            Counter(b["door"] for b in logs["bots"] for d in b["drops"] if not d["past_grace"])
+        ),
         "away_s_max": round(max((d["away"] for d in within), default=0), 3),
         "resent_with_same_sequence": len(resent),
         # cut before its answer: the decision must come again, with its number
@@ -487,6 +559,9 @@ def main() -> int:
     parser.add_argument("--past-grace-seconds", type=float, default=12.0)
     parser.add_argument("--move-time", type=float, default=2.0)
     parser.add_argument("--bank", type=float, default=30.0)
+    parser.add_argument(
+        "--http-every", type=int, default=4, help="every K-th bot dials in over HTTP (0: none)"
+    )
     parser.add_argument("--on-fault", choices=["forfeit", "random"], default="forfeit")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--records", help="write the matches' records here")
@@ -502,7 +577,8 @@ def main() -> int:
         parser.error("--bots: an even number (they play in pairs)")
     if args.drops_per_bot > len(CUTTABLE):
         parser.error(f"--drops-per-bot: at most {len(CUTTABLE)}")
-    summary = asyncio.run(referee(args))
+    with tempfile.TemporaryDirectory(prefix="mazzo-drops-") as work:
+        summary = asyncio.run(referee(args, Path(work)))
     text = json.dumps(summary, indent=2)
     print(text)
     if args.out:

@@ -1,6 +1,7 @@
 """CI's short run of ``make drops`` (scripts/drops.py): dial-in bots cut off in the
 middle of decisions by a proxy, at scaled-down times (a grace of 1 s, drops of 0.05 to
-0.8 s, one past the grace). The 1,000-drop run is the note's (docs/referee.md)."""
+0.6 s, one past the grace), half the bots over gRPC and half over HTTP. The 1,000-drop
+run is the note's (docs/robustness.md)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ def test_drops_within_the_grace_lose_no_move_and_one_past_it_is_a_recorded_crash
         [
             sys.executable,
             str(ROOT / "scripts" / "drops.py"),
-            "--bots", "10", "--drops-per-bot", "1",
-            "--grace", "1", "--min", "0.05", "--max", "0.8",
+            "--bots", "10", "--drops-per-bot", "1", "--http-every", "2",
+            "--grace", "1", "--min", "0.05", "--max", "0.6",
             "--past-grace", "1", "--past-grace-seconds", "1.5",
             "--out", str(out),
         ],
@@ -35,6 +36,7 @@ def test_drops_within_the_grace_lose_no_move_and_one_past_it_is_a_recorded_crash
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     report = json.loads(out.read_text())
     assert report["drops"] == 10 and report["ok"]
+    assert report["drops_by_door"] == {"grpc": 5, "http": 5}
     assert report["moves_lost"] == report["applied_twice"] == 0
     assert report["moves_applied"] == report["decisions"] > 0
     assert report["faults_within_grace"] == report["forfeits_with_time_left"] == 0
