@@ -234,9 +234,10 @@ SECONDS ?= 600
 soak: $(GEN) $(VENV) $(ENGINES)
 	$(PY) scripts/soak.py --seconds $(SECONDS) --in-flight 64
 
-# Issue 33's drops: 200 dial-in bots in 100 concurrent matches, each cut off 5 times
-# in the middle of a decision by a proxy for 0.5 to 8 s, and 10 more past the 10 s
-# grace; moves lost, applied twice, faults, and the crashes recorded. A JSON report.
+# Issue 33's drops: 200 dial-in bots (a quarter over HTTP) in 100 concurrent matches,
+# each cut off 5 times in the middle of a decision by a proxy for 0.5 to 8 s, and 10
+# more past the 10 s grace; moves lost, applied twice, faults, the crashes recorded.
+# A JSON report; about 2 minutes.
 drops: $(GEN) $(VENV) $(ENGINES)
 	$(PY) scripts/drops.py --bots 200 --drops-per-bot 5 --past-grace 10
 

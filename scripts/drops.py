@@ -10,12 +10,14 @@ each pair of bots, all at once, with ``--on-fault forfeit`` so that any fault at
 would end a match and show. The other (``--role bots``, started from here) holds the
 bots, each dialing in through its own TCP proxy, which is the chaos: when a bot's
 planned decision arrives, the proxy kills its connection (both directions, with a
-reset) and refuses the bot's every new connection for the drop's length. Half the
+reset) and holds the bot's new connections until the drop's length is over. Half the
 cuts come before the answer is written, half just after it (the answer then may or may
 not have reached the gateway, and the bot sends it again once back, as a client that
 delivers at least once would). A bot dials again every 0.1 s, so it is back soon after
 its drop ends; each proxy reaches the gateway from its own loopback address, so the
 gateway's per-address limit sees one bot per address, as it would on the internet.
+Every ``--http-every``-th bot dials in over the HTTP door instead (its stream and its
+answers' POSTs all through its proxy, so a cut takes them all).
 
 A few more pairs each have one bot that stays away past the grace (``--past-grace``,
 ``--past-grace-seconds``): its match must end with its forfeit and a ``crash`` in the
@@ -75,6 +77,37 @@ OPTIONS = options_json(GAME, ["hands_to_win=1"])
 CUTTABLE = range(2, 19)
 
 
+#: A bot's channel has its own subchannel: no other channel's failed connection puts
+#: its dial in gRPC's reconnect backoff. (Not ``grpc.min_reconnect_backoff_ms``: it is
+#: also the connection's deadline, and at 100 ms a loaded gateway's SETTINGS missed it.)
+DIAL_OPTIONS = [("grpc.use_local_subchannel_pool", 1)]
+
+
+class Lag:
+    """How late this process's event loop runs a timer: the time a bot or the gateway
+    would react late by, with all else on the machine."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self.samples: list[float] = []
+
+    async def watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            at = loop.time()
+            await asyncio.sleep(0.05)
+            late = loop.time() - at - 0.05
+            self.samples.append(late)
+            self.worst = max(self.worst, late)
+
+    def figures(self) -> dict[str, float]:
+        ordered = sorted(self.samples) or [0.0]
+        return {
+            "p99_ms": round(ordered[int(len(ordered) * 0.99)] * 1000, 1),
+            "max_ms": round(self.worst * 1000, 1),
+        }
+
+
 def source_address(i: int) -> str:
     """Bot ``i``'s own loopback address (Linux answers for all of 127.0.0.0/8)."""
     return f"127.77.{i // 250}.{i % 250 + 1}"
@@ -85,14 +118,17 @@ def source_address(i: int) -> str:
 
 class Proxy:
     """A TCP proxy in front of the gateway for one bot; ``cut`` kills its connections
-    and refuses new ones for a while."""
+    and holds new ones until the drop is over (a dial that comes meanwhile is put
+    through then: refusing it instead made the bots dial 10 times a second each, and
+    hundreds at once starved the machine they and the gateway share)."""
 
     def __init__(self, upstream: int, source: str) -> None:
         self.upstream, self.source = upstream, source
         self.hold_until = 0.0
         self.links: set[asyncio.StreamWriter] = set()
         self.server: asyncio.Server | None = None
-        self.refused = 0
+        #: Dials that came while the link was down and waited for it.
+        self.held = 0
 
     async def start(self) -> int:
         self.server = await asyncio.start_server(self._link, "127.0.0.1", 0)
@@ -106,10 +142,15 @@ class Proxy:
         self.links.clear()
 
     async def _link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if asyncio.get_running_loop().time() < self.hold_until:
-            self.refused += 1
-            _reset(writer)
-            return
+        held = self.hold_until - asyncio.get_running_loop().time()
+        if held > 0:  # the network is down: the dial waits, as for a SYN retried
+            self.held += 1
+            self.links.add(writer)
+            await asyncio.sleep(held)
+            if writer.is_closing():  # the bot gave up, or was cut again
+                self.links.discard(writer)
+                return
+            self.links.discard(writer)
         try:
             up_reader, up_writer = await asyncio.open_connection(
                 "127.0.0.1", self.upstream, local_addr=(self.source, 0)
@@ -158,6 +199,9 @@ class Drop:
     away: float = 0.0
     resent: bool = False
     time_left_on_resend: float = -1.0
+    #: Why the dials while away failed, and how often.
+    dials: dict[str, int] = field(default_factory=dict)
+    late: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -200,7 +244,8 @@ class DropBot:
                 yield message
 
         try:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{self.port}") as channel:
+            target = f"127.0.0.1:{self.port}"
+            async with grpc.aio.insecure_channel(target, options=DIAL_OPTIONS) as channel:
                 call = tables_pb2_grpc.TablesStub(channel).Join(outgoing())
                 async for message in call:
                     if self._on(message, out):
@@ -210,6 +255,7 @@ class DropBot:
         except grpc.aio.AioRpcError as e:
             if e.code() in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.INVALID_ARGUMENT):
                 raise
+            self._failed(f"{e.code().name}: {(e.details() or '')[:40]}", e.details() or "")
             return True
         return False
 
@@ -259,6 +305,15 @@ class DropBot:
         answer = tables_pb2.Answer(sequence=sequence, response=bot_pb2.ActResponse(index=0))
         return tables_pb2.BotMessage(answer=answer)
 
+    def _failed(self, why: str, detail: str = "") -> None:
+        """A dial that did not get its seat back (the proxy refusing it, most often)."""
+        if self.done and not self.done[-1].away:
+            drop = self.done[-1]
+            drop.dials[why] = drop.dials.get(why, 0) + 1
+            after = asyncio.get_running_loop().time() - drop.cut_at - drop.hold
+            if after > 0:
+                drop.late.append(f"{after:.2f}s {detail[-150:]}")
+
     async def _cut(self) -> None:
         drop = self.done[-1]
         if drop.kind == "in_flight":  # the answer handed on: cut at once or 2 ms later
@@ -277,7 +332,7 @@ class DropBot:
             "answered_sequences": len(self.answered),
             "refusals": self.refusals,
             "connections": self.connections,
-            "proxy_refused": self.proxy.refused,
+            "dials_held": self.proxy.held,
             "drops": [d.__dict__ for d in self.done],
             "undone": len(self.plan),
         }
@@ -322,13 +377,15 @@ class HttpDropBot(DropBot):
                     if stream.status_code == 401:
                         raise RuntimeError(f"{self.name}: the gateway refused its token")
                     if stream.status_code != 200:  # its old stream not yet seen gone: 409
+                        self._failed(f"HTTP {stream.status_code}")
                         return True
                     async for line in stream.aiter_lines():
                         message = json_format.Parse(line, tables_pb2.TableMessage())
                         if message.WhichOneof("kind") and self._on(message, out):
                             await self._cut()
                             return True
-            except httpx.HTTPError:
+            except httpx.HTTPError as e:
+                self._failed(type(e).__name__)
                 return True
             finally:
                 sending.cancel()
@@ -345,6 +402,8 @@ async def bots_role(plan_path: Path, out_path: Path) -> None:
         kind = HttpDropBot if b["door"] == "http" else DropBot
         bots.append(kind(b["name"], b["token"], proxy, port, drops, jitter=random.Random(i)))
     tasks = [asyncio.create_task(b.run()) for b in bots]
+    lag = Lag()
+    watching = asyncio.create_task(lag.watch())
     # The referee closes our stdin when its run is over (its gateway stopped, so the
     # bots' streams ended); then stop any bot still away.
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
@@ -353,7 +412,9 @@ async def bots_role(plan_path: Path, out_path: Path) -> None:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     errors = [repr(t.exception()) for t in tasks if not t.cancelled() and t.exception()]
-    out_path.write_text(json.dumps({"bots": [b.log() for b in bots], "errors": errors}))
+    watching.cancel()
+    log = {"bots": [b.log() for b in bots], "errors": errors, "loop_lag": lag.figures()}
+    out_path.write_text(json.dumps(log))
 
 
 # The referee's side.
@@ -408,6 +469,8 @@ async def referee(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     clock = TimeControl(move=args.move_time, bank=args.bank)
     rules = FaultRules(on_fault=OnFault(args.on_fault))
     started = time.perf_counter()
+    lag = Lag()
+    watching = asyncio.create_task(lag.watch())
     try:
         pairs = [(bots[k]["name"], bots[k + 1]["name"]) for k in range(0, len(bots), 2)]
         records = await asyncio.gather(
@@ -426,6 +489,7 @@ async def referee(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             )
         )
         played = time.perf_counter() - started
+        watching.cancel()
         await gateway.stop(1.0)
         await door.stop()
     finally:
@@ -441,6 +505,7 @@ async def referee(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 f.write(json.dumps(record) + "\n")
     logs = json.loads(log_path.read_text())
     seats = {name: seat for name, seat in gateway.seats.items()}
+    logs["referee_loop_lag"] = lag.figures()
     return judge(args, list(records), logs, seats, played)
 
 
@@ -503,6 +568,20 @@ def judge(
             Counter(b["door"] for b in logs["bots"] for d in b["drops"] if not d["past_grace"])
         ),
         "away_s_max": round(max((d["away"] for d in within), default=0), 3),
+        # the drops back more than 1 s after their end, and why their dials failed
+        "slow_returns": [
+            {
+                "door": door,
+                "hold": round(d["hold"], 2),
+                "away": round(d["away"], 2),
+                **d["dials"],
+                "late": d["late"],
+            }
+            for b in logs["bots"]
+            for door in [b["door"]]
+            for d in b["drops"]
+            if not d["past_grace"] and d["away"] > d["hold"] + 1
+        ][:20],
         "resent_with_same_sequence": len(resent),
         # cut before its answer: the decision must come again, with its number
         "unanswered_resent": f"{sum(d['kind'] == 'before' for d in resent)}"
@@ -528,6 +607,7 @@ def judge(
         },
         # `mazzo verify`: fair deals, and every move legal and by the seat to act
         "records_verified": verify(records).code == 0,
+        "loop_lag": {"referee": logs["referee_loop_lag"], "bots": logs["loop_lag"]},
         "bot_errors": logs["errors"],
         "play_s": round(played, 1),
     }
