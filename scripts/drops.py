@@ -330,6 +330,8 @@ class DropBot:
             "received": sum(self.received.values()),
             "answered": sum(self.answered.values()),
             "answered_sequences": len(self.answered),
+            "answer_counts": Counter(self.answered.values()),
+            "received_again": sum(1 for n in self.received.values() if n > 1),
             "refusals": self.refusals,
             "connections": self.connections,
             "dials_held": self.proxy.held,
@@ -592,6 +594,11 @@ def judge(
         ),
         "decisions": decisions,
         "answers_sent": answers,
+        # how many decisions were answered once, twice, three times
+        "answers_per_decision": dict(
+            sum((Counter(b["answer_counts"]) for b in logs["bots"]), Counter())
+        ),
+        "decisions_received_again": sum(b["received_again"] for b in logs["bots"]),
         "moves_applied": applied,
         "moves_lost": lost,
         "applied_twice": twice,
