@@ -431,3 +431,27 @@ async def test_a_second_answer_before_the_referee_takes_the_first_changes_nothin
     assert outcome.miss is None and outcome.response is not None
     assert outcome.response.index == 1
     assert (seat.duplicates, seat.refused) == (2, 0)
+
+
+async def test_a_decision_answered_just_before_a_drop_is_not_sent_again() -> None:
+    """The answer came on the old connection and the bot dialed in again before the
+    referee took it: the decision is not open any more, so it is not sent again."""
+    seat = Seat("alice", Limits())
+    old = Connection("old", 8)
+    seat.attach(old)
+    request = bot_pb2.ActRequest(legal_moves=[game_pb2.Move(), game_pb2.Move()])
+    deciding = asyncio.create_task(seat.decide("m", request, 5.0, 1.0))
+    await asyncio.sleep(0)  # the decision is sent
+    [sequence] = [m.decision.sequence for m in _sent(old) if m.WhichOneof("kind") == "decision"]
+    answer = tables_pb2.Answer(sequence=sequence, response=bot_pb2.ActResponse(index=1))
+    assert seat.answer(answer) is None
+    seat.detach(old)
+    again = Connection("again", 8)
+    seat.attach(again)  # in the same breath: the referee has not run yet
+    assert [m.WhichOneof("kind") for m in _sent(again)] == ["welcome"]
+    outcome = await deciding
+    assert outcome.response is not None and outcome.response.index == 1
+
+
+def _sent(conn: Connection) -> list[tables_pb2.TableMessage]:
+    return [m for m in (conn.queue.get_nowait() for _ in range(conn.queue.qsize())) if m]

@@ -257,6 +257,8 @@ class Seat:
             conn.send(self._started_message(match_id, match))
         now = asyncio.get_running_loop().time()
         for pending in sorted(self.pending.values(), key=lambda p: p.sequence):
+            if pending.response is not None or pending.wrong:
+                continue  # answered (on the old connection), not yet taken by the referee
             pending.deadline = max(pending.deadline, now + pending.move)
             conn.send(self._decision(pending))
             pending.news.set()
