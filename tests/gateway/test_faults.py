@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -455,3 +456,37 @@ async def test_a_decision_answered_just_before_a_drop_is_not_sent_again() -> Non
 
 def _sent(conn: Connection) -> list[tables_pb2.TableMessage]:
     return [m for m in (conn.queue.get_nowait() for _ in range(conn.queue.qsize())) if m]
+
+
+async def test_an_answer_cut_off_mid_body_is_no_error_of_the_door(rig: type[Rig]) -> None:
+    """A drop in the middle of an answer's POST (its body half sent): the door answers
+    499 (into the void) and logs no application error."""
+    r = rig()
+    await r.start()
+    http = HttpDoor(r.gateway, HttpOptions(flush=0.1))
+    port = await http.start("127.0.0.1", 0)
+    errors: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.ERROR)
+    handler.emit = errors.append  # type: ignore[method-assign]
+    uvicorn_log = logging.getLogger("uvicorn.error")  # its own: it does not propagate
+    uvicorn_log.addHandler(handler)
+    try:
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        head = (
+            f"POST {ANSWER_PATH} HTTP/1.1\r\nhost: x\r\ncontent-length: 400\r\n"
+            f"authorization: Bearer {r.tokens['alice']}\r\n\r\n"
+        )
+        writer.write(head.encode() + b'{"answer": {"sequence": "1", ')
+        await writer.drain()
+        await asyncio.sleep(0.2)  # the door is reading the body
+        writer.transport.abort()
+        await asyncio.sleep(0.2)
+        assert not errors, errors[0].getMessage()
+        # and the door still serves
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
+            headers = {"authorization": f"Bearer {r.tokens['alice']}"}
+            reply = await client.post(ANSWER_PATH, json={"answer": {}}, headers=headers)
+        assert reply.status_code == 409  # no stream open: the door's ordinary answer
+    finally:
+        uvicorn_log.removeHandler(handler)
+        await http.stop()
