@@ -13,7 +13,7 @@ BUFDIR := tools/buf/node_modules/.installed.stamp
 VIEWER := server/mazzo/viewer/static/main.js
 VIEWERNPM := tools/viewer/node_modules/.installed.stamp
 
-.PHONY: compiled compiled-test pure viewer rl-check rl-ismcts doctor api-docs api-docs-check test-long strength soak fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+.PHONY: compiled compiled-test pure viewer rl-check rl-ismcts doctor api-docs api-docs-check test-long strength soak drops fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen viewer
 
@@ -233,6 +233,13 @@ bench: $(GEN) $(VENV) $(ENGINES)
 SECONDS ?= 600
 soak: $(GEN) $(VENV) $(ENGINES)
 	$(PY) scripts/soak.py --seconds $(SECONDS) --in-flight 64
+
+# Issue 33's drops: 200 dial-in bots (a quarter over HTTP) in 100 concurrent matches,
+# each cut off 5 times in the middle of a decision by a proxy for 0.5 to 8 s, and 10
+# more past the 10 s grace; moves lost, applied twice, faults, the crashes recorded.
+# A JSON report; about 2 minutes.
+drops: $(GEN) $(VENV) $(ENGINES)
+	$(PY) scripts/drops.py --bots 200 --drops-per-bot 5 --past-grace 10
 
 # schemathesis's coverage phase over the OpenAPI document (some 35,000 boundary and
 # negative requests), then the fuzz of every RPC, game and form over gRPC and HTTP

@@ -45,7 +45,7 @@ import uvicorn
 from google.protobuf import json_format
 from google.rpc import code_pb2, status_pb2
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
@@ -241,7 +241,9 @@ class HttpDoor:
 
     async def _message(self, request: Request, kind: str) -> tables_pb2.BotMessage | Response:
         """The body as a ``BotMessage`` holding ``kind``, or the refusal: 413 past
-        ``Limits.max_receive``, 408 past ``Limits.hello_seconds``, 400 naming the field."""
+        ``Limits.max_receive``, 408 past ``Limits.hello_seconds``, 400 naming the field,
+        499 (never sent) when the bot is gone before its body came, as a drop leaves it
+        (found by ``make drops``: uvicorn logged each as an application error)."""
         limits = self.gateway.limits
         declared = request.headers.get("content-length", "")
         too_big = f"the body is over {limits.max_receive} bytes"
@@ -258,6 +260,9 @@ class HttpDoor:
         except TimeoutError:
             why = f"the body did not arrive within {limits.hello_seconds:g} s"
             return _status(408, code_pb2.DEADLINE_EXCEEDED, why)
+        except ClientDisconnect:  # a bot dropped mid-request: its doing, no error of ours
+            why = "the bot closed the connection before its body arrived"
+            return _status(499, code_pb2.CANCELLED, why)
         message = tables_pb2.BotMessage()
         try:
             json_format.Parse(b"".join(chunks), message)

@@ -257,6 +257,8 @@ class Seat:
             conn.send(self._started_message(match_id, match))
         now = asyncio.get_running_loop().time()
         for pending in sorted(self.pending.values(), key=lambda p: p.sequence):
+            if pending.response is not None or pending.wrong:
+                continue  # answered (on the old connection), not yet taken by the referee
             pending.deadline = max(pending.deadline, now + pending.move)
             conn.send(self._decision(pending))
             pending.news.set()
@@ -273,6 +275,10 @@ class Seat:
         """Apply an answer to its decision; the refusal to send back, if any."""
         sequence = answer.sequence
         pending = self.pending.get(sequence)
+        if pending is not None and (pending.response is not None or pending.wrong):
+            # Decided, and the referee has not yet taken it: a second answer arriving in
+            # that window must not replace the first (or, wrong, turn it into a fault).
+            pending = None
         if pending is None and 0 < sequence < self._next:
             self.duplicates += 1
             return _refusal(sequence, f"decision {sequence} is no longer pending", fault=False)
@@ -296,6 +302,12 @@ class Seat:
             return self._refuse(pending, sequence, why, "answer.seat")
         pending.response = answer.response
         pending.news.set()
+        if answer.response.WhichOneof("choice") is None:
+            # Taken as the decision's answer (the referee records it ``malformed``), and
+            # said at once, so the bot learns it is broken from the answer, not the record.
+            self.refused += 1
+            why = f"answer for decision {sequence} has neither index nor move"
+            return _refusal(sequence, why, fault=True, field_name="answer.response")
         return None
 
     def _refuse(
