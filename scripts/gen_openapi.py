@@ -49,11 +49,12 @@ import "mazzo/v1/tables.proto";
 service TablesOverHttp {
   // Join with a BotMessage holding the Hello. The answer is the stream of
   // TableMessages, one JSON object a line (application/x-ndjson), the Welcome
-  // first; `{}` lines keep a quiet stream alive. A refused Hello is a
-  // google.rpc.Status: 401 (a wrong token), 408 (no Hello in time), 409 (the
-  // token's connection is open elsewhere, or a protocol version or games this
-  // gateway does not serve), 413 (a body past 64 KiB), 429 with Retry-After (too
-  // many connections from the address), 400 (a malformed message, the field named).
+  // first; `{}` lines keep a quiet stream alive; the stream of a token that joins
+  // again ends (the newer connection takes the seat). A refused Hello is a
+  // google.rpc.Status: 401 (a wrong token), 408 (no Hello in time), 409 (a
+  // protocol version or games this gateway does not serve), 413 (a body past
+  // 64 KiB), 429 with Retry-After (too many connections from the address), 400 (a
+  // malformed message, the field named).
   rpc Join(BotMessage) returns (TableMessage) {
     option (google.api.http) = {post: "/v1/tables:join" body: "*"};
   }
@@ -139,7 +140,7 @@ def door_document(plugin: Path) -> dict[str, Any]:
             (400, "A malformed message (the field named)."),
             (401, "A wrong token."),
             (408, "No Hello within the deadline."),
-            (409, "The token's connection is open elsewhere; or a version or games not served."),
+            (409, "A protocol version or games this gateway does not serve."),
             (413, "A body past the limit."),
             (429, "Too many connections from the address (Retry-After says when to retry)."),
         ]

@@ -58,15 +58,25 @@ async def test_an_oversize_message_is_refused(rig: type[Rig]) -> None:
     assert r.gateway.seats["alice"].conn is None
 
 
-async def test_a_connection_beyond_the_tokens_maximum_is_refused(rig: type[Rig]) -> None:
+async def test_a_newer_connection_of_a_token_replaces_the_older(rig: type[Rig]) -> None:
+    """One live connection per token, the newest: a bot whose network changed dials
+    again before its old connection is seen to be dead, and must not be refused while
+    its clock runs. The older stream ends with a status the starters take as final."""
     r = rig()
     await r.start()
-    welcome = await r.client().join(r.tokens["alice"])
+    older = r.client()
+    welcome = await older.join(r.tokens["alice"])
     assert welcome.name == "alice" and welcome.grace.seconds == 10
-    refused = await refusal(r, r.tokens["alice"])
-    assert refused.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-    assert "connected already" in (refused.details() or "")
-    assert r.gateway.seats["alice"].conn is not None  # the first one keeps its seat
+    first = r.gateway.seats["alice"].conn
+    newer = r.client()
+    assert (await newer.join(r.tokens["alice"])).name == "alice"
+    assert r.gateway.seats["alice"].conn not in (None, first)
+    with pytest.raises(grpc.aio.AioRpcError) as ended:
+        while True:  # what the older stream still had queued, then its end
+            await older.read()
+    assert ended.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "replaced" in (ended.value.details() or "")
+    assert r.gateway.seats["alice"].conn is not None  # the newer one keeps the seat
 
 
 async def test_the_rate_limit_says_when_to_retry(rig: type[Rig]) -> None:

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import grpc
 import httpx
 import pytest
 
@@ -207,11 +208,18 @@ async def test_one_connection_per_token_whichever_transport(
     h = await door()
     client = h.rig.client()
     await client.join(h.rig.tokens["alice"])
-    refused = await h.bot("alice").http.post(JOIN_PATH, json=hello(h.rig.tokens["alice"]))
-    assert refused.status_code == 409 and "connected already" in refused.json()["message"]
-    # and the answers of a seat held over gRPC are not taken over HTTP
-    taken = await h.bot("alice").answer(1, 0)
+    alice = h.bot("alice")
+    # the answers of a seat held over gRPC are not taken over HTTP
+    taken = await alice.answer(1, 0)
     assert taken.status_code == 409 and "no HTTP stream" in taken.json()["message"]
+    # a join over HTTP replaces the gRPC connection, which ends as final
+    async with alice.http.stream("POST", JOIN_PATH, json=hello(h.rig.tokens["alice"])) as lines:
+        assert lines.status_code == 200
+        with pytest.raises(grpc.aio.AioRpcError) as ended:
+            while True:
+                await client.read()
+        assert ended.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert h.rig.gateway.seats["alice"].conn in h.door.connections
 
 
 async def test_a_wrong_token_is_401_on_both_paths(door: Callable[..., Awaitable[HttpRig]]) -> None:

@@ -66,8 +66,6 @@ ANSWER_PATH = "/v1/tables:answer"
 _HTTP_STATUS = {
     grpc.StatusCode.UNAUTHENTICATED: 401,
     grpc.StatusCode.FAILED_PRECONDITION: 409,
-    # One live connection per token: the other one is in the way, not overloading us.
-    grpc.StatusCode.RESOURCE_EXHAUSTED: 409,
     grpc.StatusCode.DEADLINE_EXCEEDED: 408,
     grpc.StatusCode.INVALID_ARGUMENT: 400,
 }

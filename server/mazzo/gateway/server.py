@@ -3,10 +3,10 @@
 Each bot name (``connect:NAME``) is a ``Seat``: the referee asks it for decisions
 (``Seat.decide``), whichever connection carries them. A connection is checked
 before it holds a seat (the address's rate, a Hello within its deadline, the token,
-the protocol version, the games it plays, the connections its token already has);
-a refused one ends with a status and never reaches a table. Every connection has a
-bounded queue of messages to send: a bot that stops reading overflows its own
-queue and is disconnected, and no other table ever waits for it.
+the protocol version, the games it plays); a refused one ends with a status and never
+reaches a table. A token has one live connection: a newer one replaces the older.
+Every connection has a bounded queue of messages to send: a bot that stops reading
+overflows its own queue and is disconnected, and no other table ever waits for it.
 
 A dropped bot keeps its seat for ``Limits.grace``: its pending decisions are sent
 again, with the same sequence numbers, when it comes back; its clock runs
@@ -88,8 +88,10 @@ class Connection:
         self.peer = peer
         self.queue: asyncio.Queue[tables_pb2.TableMessage | None] = asyncio.Queue(size)
         self.done = asyncio.Event()
-        #: Why the gateway ended it ('' for the bot's own end, or the gateway's stop).
+        #: Why the gateway ended it ('' for the bot's own end, or the gateway's stop),
+        #: and the status that says it on a gRPC stream.
         self.why = ""
+        self.code = grpc.StatusCode.RESOURCE_EXHAUSTED
 
     def send(self, message: tables_pb2.TableMessage) -> None:
         """Queue ``message``; a full queue means the bot stopped reading: drop it."""
@@ -100,10 +102,12 @@ class Connection:
         except asyncio.QueueFull:
             self.close(f"did not read its messages ({self.queue.maxsize} waiting)")
 
-    def close(self, why: str = "") -> None:
+    def close(
+        self, why: str = "", code: grpc.StatusCode = grpc.StatusCode.RESOURCE_EXHAUSTED
+    ) -> None:
         if self.done.is_set():
             return
-        self.why = why
+        self.why, self.code = why, code
         self.done.set()
 
 
@@ -245,7 +249,19 @@ class Seat:
 
     def attach(self, conn: Connection) -> None:
         """A connection takes the seat: it is told of its matches in play and sent its
-        pending decisions again, each with at least a move's allowance left."""
+        pending decisions again, each with at least a move's allowance left.
+
+        The newest connection of a token wins: the older one is closed. A bot whose
+        network changed (a laptop's Wi-Fi, a NAT that forgot it) dials again while
+        its old connection still looks open, and keepalive would take seconds to
+        notice; refusing it would let its clock run out. The older stream ends with
+        FAILED_PRECONDITION, which the starters take as final, so two copies of one
+        bot do not take the seat from each other in turn."""
+        if self.conn is not None and self.conn is not conn:
+            self.conn.close(
+                f"{self.name} dialed in again: this older connection is replaced",
+                grpc.StatusCode.FAILED_PRECONDITION,
+            )
         self.conn, self.dropped_at = conn, None
         self.ever_connected.set()
         welcome = tables_pb2.TableMessage()
@@ -486,7 +502,7 @@ class Gateway(tables_pb2_grpc.TablesServicer):
             seat.detach(conn)
             log.info("%s disconnected%s", seat.name, f": {conn.why}" if conn.why else "")
         if conn.why:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, conn.why)
+            await context.abort(conn.code, conn.why)
 
     async def _hello(self, context: grpc.aio.ServicerContext) -> Seat:
         """The seat a Hello takes, or the stream ends with the refusal's status."""
@@ -534,11 +550,7 @@ class Gateway(tables_pb2_grpc.TablesServicer):
         if unplayed:
             wanted = ", ".join(f"{g} with {p} players" for g, p in unplayed)
             return grpc.StatusCode.FAILED_PRECONDITION, f"{name} does not play {wanted}"
-        if seat.conn is not None:  # one name, one token, one live connection
-            return grpc.StatusCode.RESOURCE_EXHAUSTED, (
-                f"{name} is connected already (at most 1 connection per token)"
-            )
-        return None
+        return None  # a connection the token has already is replaced (Seat.attach)
 
     async def _read(self, context: grpc.aio.ServicerContext, seat: Seat, conn: Connection) -> None:
         """Answers until the bot ends its stream; a second Hello is refused, not fatal."""
