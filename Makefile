@@ -30,9 +30,10 @@ $(VIEWER): $(VIEWERNPM) tools/viewer/tsconfig.json $(wildcard tools/viewer/src/*
 	touch $@
 
 # Two steps: what serving needs (make run, and the client builds' proto inputs), then
-# what tests, linters, deploy validators, Ray, mazzo.rl's PettingZoo and OpenSpiel and
-# the bench's anchors add (make test); a user who only serves never pays for the second
-# (Ray, Envoy, kubernetes-validate, OpenSpiel, RLCard: some 500 MB).
+# what tests, linters, deploy validators, Ray, mazzo.rl's PettingZoo and OpenSpiel,
+# the bench's anchors and the arena's PostgreSQL driver add (make test); a user who
+# only serves never pays for the second (Ray, Envoy, kubernetes-validate, OpenSpiel,
+# RLCard: some 500 MB).
 # Both install pure Python (MAZZO_PURE=1), quickly; $(ENGINES) then builds the engines
 # once, for whatever needs them (each reinstall of the package removes the extensions,
 # so it drops the engines' stamp).
@@ -45,7 +46,7 @@ $(SERVE): pyproject.toml setup.py
 	touch $@
 
 $(VENV): $(SERVE)
-	MAZZO_PURE=1 $(PY) -m pip install --quiet -e '.[dev,deploy,ray,rl,anchors]'
+	MAZZO_PURE=1 $(PY) -m pip install --quiet -e '.[dev,deploy,ray,rl,anchors,postgres]'
 	rm -f build/.engines-*.stamp
 	touch $@
 

@@ -44,6 +44,7 @@ GAME_ROLES = (
 LAYERS: list[list[str]] = [
     ["mazzo.cli", "mazzo.__main__"],
     ["mazzo.bench"],  # measures everything below, through the CLI's `mazzo bench`
+    ["mazzo.arena"],  # the standing competition: its storage so far (docs/arena.md)
     ["mazzo.ops"],  # a fleet of service replicas behind Envoy (the bench's, the tests')
     ["mazzo.viewer"],  # draws records and live matches; serves pages
     ["mazzo.referee"],  # matches and tournaments, seats bots (builtin:policy from rl)

@@ -70,6 +70,19 @@ def match_scores(record: Json) -> list[float]:
     return [1 / len(winners) if s in winners else 0.0 for s in range(sides)]
 
 
+def side_ranks(scores: Sequence[float]) -> list[float]:
+    """OpenSkill's ranks for one match (lower is better): the sides with the best score
+    share first place, every other side shares second. The arena rates its matches the
+    same way (arena/store.py)."""
+    return [0.0 if score == max(scores) else 1.0 for score in scores]
+
+
+def rating_model() -> PlackettLuce:
+    """OpenSkill's Plackett-Luce model with its default mu and sigma: teams of any size,
+    any number of sides."""
+    return PlackettLuce()
+
+
 def side_points(record: Json) -> list[float]:
     """Per side: the points scored over the match's hands, or its match total."""
     hands = record.get("hands") or []
@@ -109,7 +122,7 @@ class EntrantStats:
 def standings(records: Iterable[Json], entrants: Sequence[str]) -> Json:
     """The summary of a run: per entrant, per pairing, and ratings."""
     stats = {name: EntrantStats(name) for name in entrants}
-    model = PlackettLuce()
+    model = rating_model()
     skill = {name: model.rating(name=name) for name in entrants}
     pairs: dict[tuple[str, ...], list[Json]] = defaultdict(list)
     two_sided = True
@@ -128,8 +141,7 @@ def standings(records: Iterable[Json], entrants: Sequence[str]) -> Json:
         if record["result"]["forfeit"]:
             stats[record["result"]["forfeit"]["entrant"]].forfeits += 1
         teams = [[skill.setdefault(n, model.rating(name=n))] for n in names]
-        ranks = [0.0 if scores[s] == max(scores) else 1.0 for s in range(len(names))]
-        for new in model.rate(teams, ranks=ranks):
+        for new in model.rate(teams, ranks=side_ranks(scores)):
             skill[new[0].name or ""] = new[0]
         pairs[tuple(sorted(names))].append(record)
     table = []

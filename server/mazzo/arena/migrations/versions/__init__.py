@@ -1,0 +1,1 @@
+"""The arena's migrations, one module per revision, oldest first."""

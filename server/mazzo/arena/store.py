@@ -1,0 +1,630 @@
+"""The arena's storage: owners and their bots, ladders, the match queue and ratings.
+
+Every operation is one transaction, so a process killed at any moment leaves each
+operation done whole or not at all. The ones that matter for crash safety and for
+several workers on one database:
+
+- ``claim`` hands the oldest scheduled match to one worker only. PostgreSQL: its row
+  is read ``FOR UPDATE SKIP LOCKED`` (a second worker skips the row the first holds
+  and takes the next). SQLite: the transaction begins ``IMMEDIATE`` (schema.py), so
+  claims run one at a time.
+- ``finish`` stores the record, the ratings and their audit rows (values before and
+  after) together. A result that arrives twice counts once: the match is already
+  finished, the same record returns what was stored, a different one is refused;
+  ``rating_updates`` is unique per (match, bot) besides.
+- ``void_stale`` voids the matches whose worker stopped sending heartbeats (it died),
+  keeping why: a match is never dropped silently.
+
+Tokens are ``gateway.tokens``'s: 256 random bits, stored as their SHA-256 only, checked
+with ``TokenBook.who`` (``hmac.compare_digest``). A token is found by its hash's
+index: the lookup's time depends on the hash of what was sent, which no one can steer
+towards a stored hash, so it tells nothing about a real token.
+
+SQL goes through SQLAlchemy's expressions only: every value is a bound parameter.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from mazzo.arena import schema
+from mazzo.arena.models import (
+    BUILTIN,
+    DIAL_IN,
+    FINISHED,
+    GRPC,
+    KINDS,
+    MU,
+    PLAYING,
+    SCHEDULED,
+    SIGMA,
+    VOIDED,
+    Bot,
+    Json,
+    Ladder,
+    Match,
+    MatchSeat,
+    Owner,
+    Rating,
+    RatingUpdate,
+    canonical_json,
+    utcnow,
+)
+from mazzo.gateway.tokens import TokenBook, check_name, token_hash
+from mazzo.referee.ratings import match_scores, rating_model, side_ranks
+
+#: Seeds are kept below 2**63: a signed BIGINT on both databases.
+SEED_BITS = 63
+
+
+class Refused(ValueError):
+    """An operation the arena's rules forbid (the message says which rule)."""
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """A new owner's or bot's name and token: the token is shown this once, only its
+    hash is stored."""
+
+    name: str
+    token: str
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    name: str
+    owner: str
+    ladder_id: int
+    kind: str
+    target: str
+    paused_reason: str | None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A match handed to one worker: what it needs to play it."""
+
+    match_id: str
+    ladder_id: int
+    set_id: str
+    set_index: int
+    seed: int
+    #: The bot (by name) deciding for each seat, in seat order.
+    seats: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    bot: str
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What a finish stored; ``repeated`` when the match was already finished with the
+    same record (nothing was counted again)."""
+
+    match_id: str
+    changes: tuple[RatingChange, ...]
+    repeated: bool
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    id: str
+    ladder_id: int
+    set_id: str
+    set_index: int
+    seed: int
+    status: str
+    claimed_by: str | None
+    claimed_at: datetime | None
+    heartbeat_at: datetime | None
+    deal_commitment: str | None
+    record: Json | None
+    voided_reason: str | None
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A bot's line on its ladder; ``ordinal`` (mu - 3 sigma) orders the ladder: a bot
+    is ranked by what it has surely shown, so a new one starts at the bottom."""
+
+    bot: str
+    owner: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    faults: int
+    paused_reason: str | None
+
+
+def _plain(record: Json) -> Json:
+    """The record as the database gives it back (JSON types only), for comparison."""
+    plain: Json = json.loads(json.dumps(record))
+    return plain
+
+
+class Store:
+    """The arena's database at ``url`` (SQLite by default, PostgreSQL by
+    ``postgresql+psycopg://`` URL), migrated to the newest schema unless told not to."""
+
+    def __init__(self, url: str = schema.DEFAULT_URL, migrate: bool = True) -> None:
+        self.url = url
+        self.engine: Engine = schema.make_engine(url)
+        self.postgres = not schema.is_sqlite(url)
+        if migrate:
+            schema.upgrade(engine=self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    # Owners, ladders, bots --------------------------------------------------------
+
+    def add_owner(self, name: str) -> Credentials:
+        book = TokenBook()
+        token = book.new(check_name(name))
+        try:
+            with self._transaction() as s:
+                s.add(Owner(name=name, token_hash=book.hashes[name], created_at=utcnow()))
+        except IntegrityError:
+            raise Refused(f"an owner named {name!r} exists") from None
+        return Credentials(name, token)
+
+    def add_ladder(self, game: str, players: int, options: Json | None = None) -> int:
+        """The ladder of (game, players, options), made if new: its id."""
+        text = canonical_json(options or {})
+        where = (Ladder.game == game, Ladder.players == players, Ladder.options == text)
+        for _attempt in range(2):
+            with self._transaction() as s:
+                found = s.scalar(select(Ladder.id).where(*where))
+                if found is not None:
+                    return found
+            try:
+                with self._transaction() as s:
+                    ladder = Ladder(game=game, players=players, options=text, created_at=utcnow())
+                    s.add(ladder)
+                    s.flush()
+                    return ladder.id
+            except IntegrityError:
+                continue  # another process made it meanwhile: read it
+        raise Refused(f"the ladder {game}/{players} could not be made")
+
+    def add_bot(
+        self, owner: str, name: str, ladder_id: int, kind: str = DIAL_IN, target: str = ""
+    ) -> Credentials:
+        """A bot of ``owner``'s on a ladder: ``target`` is its gRPC URL or builtin spec,
+        empty for a dial-in bot. It starts at OpenSkill's default rating."""
+        if kind not in KINDS:
+            raise Refused(f"a bot's kind is one of {', '.join(KINDS)}, not {kind!r}")
+        if (kind == DIAL_IN) != (target == ""):
+            raise Refused(f"a {kind} bot needs {'no target' if kind == DIAL_IN else 'a target'}")
+        if kind == GRPC and not target.startswith("grpc://"):
+            raise Refused(f"a gRPC bot's target is a grpc:// URL, not {target!r}")
+        if kind == BUILTIN and not target.startswith("builtin:"):
+            raise Refused(f"a builtin bot's target is builtin:NAME, not {target!r}")
+        book = TokenBook()
+        token = book.new(check_name(name))
+        now = utcnow()
+        try:
+            with self._transaction() as s:
+                owner_id = s.scalar(select(Owner.id).where(Owner.name == owner))
+                if owner_id is None:
+                    raise Refused(f"no owner named {owner!r}")
+                if s.get(Ladder, ladder_id) is None:
+                    raise Refused(f"no ladder {ladder_id}")
+                bot = Bot(
+                    owner_id=owner_id,
+                    name=name,
+                    ladder_id=ladder_id,
+                    kind=kind,
+                    target=target,
+                    token_hash=book.hashes[name],
+                    created_at=now,
+                )
+                s.add(bot)
+                s.flush()
+                s.add(Rating(bot_id=bot.id, mu=MU, sigma=SIGMA, games=0, faults=0, updated_at=now))
+        except IntegrityError:
+            raise Refused(f"a bot named {name!r} exists") from None
+        return Credentials(name, token)
+
+    def find_bot(self, token: str) -> BotInfo | None:
+        """The bot ``token`` belongs to, or None."""
+        with self._transaction() as s:
+            row = s.execute(
+                select(Bot, Owner.name)
+                .join(Owner, Bot.owner_id == Owner.id)
+                .where(Bot.token_hash == token_hash(token))
+            ).first()
+            bot, owner = row if row is not None else (None, "")
+            if not _matches(token, bot.name if bot else "", bot.token_hash if bot else None):
+                return None
+            assert bot is not None
+            return _bot_info(bot, owner)
+
+    def find_owner(self, token: str) -> str | None:
+        """The name of the owner ``token`` belongs to, or None."""
+        with self._transaction() as s:
+            owner = s.scalar(select(Owner).where(Owner.token_hash == token_hash(token)))
+            name = owner.name if owner else ""
+            return name if _matches(token, name, owner.token_hash if owner else None) else None
+
+    def owner_bots(self, token: str) -> list[BotInfo]:
+        """The bots of the owner whose token this is (``Refused`` for any other token)."""
+        owner = self.find_owner(token)
+        if owner is None:
+            raise Refused("not an owner's token")
+        with self._transaction() as s:
+            rows = s.execute(
+                select(Bot)
+                .join(Owner, Bot.owner_id == Owner.id)
+                .where(Owner.name == owner)
+                .order_by(Bot.name)
+            ).scalars()
+            return [_bot_info(bot, owner) for bot in rows]
+
+    def pause_bot(self, name: str, reason: str | None) -> None:
+        """Take a bot out of the schedule, saying why (None: back in)."""
+        with self._transaction() as s:
+            done = s.execute(
+                update(Bot)
+                .where(Bot.name == name)
+                .values(paused_reason=reason, paused_at=utcnow() if reason else None)
+            )
+            if getattr(done, "rowcount", 0) != 1:
+                raise Refused(f"no bot named {name!r}")
+
+    # The match queue ----------------------------------------------------------------
+
+    def schedule_set(
+        self,
+        ladder_id: int,
+        seats: Sequence[str],
+        rotations: int | None = None,
+        seed: int | None = None,
+    ) -> list[str]:
+        """A duplicate set: ``rotations`` matches (by default one per seat) on one seed,
+        the bots moved one seat on in each, so every bot holds every hand in turn and
+        the cards' luck cancels. ``seats`` are the bots' names in seat order for the
+        set's first match. Returns the matches' ids, in set order."""
+        n = len(seats)
+        rotations = n if rotations is None else rotations
+        if not 1 <= rotations <= n:
+            raise Refused(f"a set of {n} seats has 1 to {n} rotations, not {rotations}")
+        seed = secrets.randbits(SEED_BITS) if seed is None else seed
+        if not 0 <= seed < 2**SEED_BITS:
+            raise Refused(f"a seed is below 2**{SEED_BITS}")
+        set_id = secrets.token_hex(8)
+        now = utcnow()
+        with self._transaction() as s:
+            ladder = s.get(Ladder, ladder_id)
+            if ladder is None:
+                raise Refused(f"no ladder {ladder_id}")
+            if n != ladder.players:
+                raise Refused(f"ladder {ladder_id} seats {ladder.players} bots, not {n}")
+            bots = {bot.name: bot for bot in s.scalars(select(Bot).where(Bot.name.in_(set(seats))))}
+            for name in seats:
+                bot = bots.get(name)
+                if bot is None or bot.ladder_id != ladder_id:
+                    raise Refused(f"{name!r} is not a bot of ladder {ladder_id}")
+            ids = []
+            for index in range(rotations):
+                match_id = f"{set_id}-{index}"
+                s.add(
+                    Match(
+                        id=match_id,
+                        ladder_id=ladder_id,
+                        set_id=set_id,
+                        set_index=index,
+                        seed=seed,
+                        status=SCHEDULED,
+                        created_at=now,
+                    )
+                )
+                s.flush()
+                s.add_all(
+                    MatchSeat(
+                        match_id=match_id, seat=seat, bot_id=bots[seats[(seat - index) % n]].id
+                    )
+                    for seat in range(n)
+                )
+                ids.append(match_id)
+            return ids
+
+    def claim(self, worker: str, ladder_id: int | None = None) -> Claim | None:
+        """The oldest scheduled match (of ``ladder_id``), now ``worker``'s to play; None
+        when none waits. No two workers ever get the same match (module docstring)."""
+        now = utcnow()
+        with self._transaction() as s:
+            query = select(Match).where(Match.status == SCHEDULED)
+            if ladder_id is not None:
+                query = query.where(Match.ladder_id == ladder_id)
+            query = query.order_by(Match.created_at, Match.set_id, Match.set_index).limit(1)
+            match = s.scalar(query.with_for_update(skip_locked=True))
+            if match is None:
+                return None
+            match.status, match.claimed_by = PLAYING, worker
+            match.claimed_at = match.heartbeat_at = now
+            names = s.execute(
+                select(Bot.name)
+                .join(MatchSeat, MatchSeat.bot_id == Bot.id)
+                .where(MatchSeat.match_id == match.id)
+                .order_by(MatchSeat.seat)
+            ).scalars()
+            return Claim(
+                match.id, match.ladder_id, match.set_id, match.set_index, match.seed, tuple(names)
+            )
+
+    def heartbeat(self, match_id: str, worker: str) -> bool:
+        """``worker`` still plays ``match_id``. False: the claim is gone (voided as
+        stale), and the worker should stop playing it."""
+        with self._transaction() as s:
+            done = s.execute(
+                update(Match)
+                .where(Match.id == match_id, Match.status == PLAYING, Match.claimed_by == worker)
+                .values(heartbeat_at=utcnow())
+            )
+            return getattr(done, "rowcount", 0) == 1
+
+    def publish_commitment(self, match_id: str, worker: str, commitment: str) -> None:
+        """Keep the deal's commitment before the first move (fair-deals.md): the
+        record that finishes the match must carry the same one."""
+        with self._transaction() as s:
+            match = self._lock(s, match_id)
+            if match.status != PLAYING or match.claimed_by != worker:
+                raise Refused(f"match {match_id} is not being played by {worker!r}")
+            if match.deal_commitment not in (None, commitment):
+                raise Refused(f"match {match_id} has another deal commitment already")
+            match.deal_commitment = commitment
+
+    def finish(self, match_id: str, worker: str, record: Json) -> Finished:
+        """Store the finished match's record and update its bots' ratings, in one
+        transaction. Again with the same record: nothing changes, the stored update is
+        returned. With another record, or for a match ``worker`` does not hold:
+        ``Refused``."""
+        record = _plain(record)
+        now = utcnow()
+        with self._transaction() as s:
+            match = self._lock(s, match_id)
+            if match.status == FINISHED:
+                if match.record != record:
+                    raise Refused(f"match {match_id} is finished with another record")
+                return Finished(match_id, self._changes(s, match_id), repeated=True)
+            if match.status != PLAYING or match.claimed_by != worker:
+                why = f"voided: {match.voided_reason}" if match.status == VOIDED else match.status
+                raise Refused(f"match {match_id} is not being played by {worker!r} ({why})")
+            result = record.get("result")
+            if not isinstance(result, dict) or not isinstance(result.get("winners"), list):
+                raise Refused("the record has no result with its winners")
+            if record.get("id") != match_id or record.get("seed") != match.seed:
+                raise Refused(f"the record is not of match {match_id} (its id and seed)")
+            commitment = record.get("deal_commitment")
+            if match.deal_commitment is not None and commitment != match.deal_commitment:
+                raise Refused(
+                    f"the record's deal commitment is not the one match {match_id} published"
+                )
+            seat_bot = {
+                seat: bot_id
+                for seat, bot_id in s.execute(
+                    select(MatchSeat.seat, MatchSeat.bot_id).where(MatchSeat.match_id == match_id)
+                )
+            }
+            teams, faults = _teams_and_faults(record, seat_bot)
+            ratings = {
+                r.bot_id: r
+                for r in s.scalars(
+                    select(Rating)
+                    .where(Rating.bot_id.in_(sorted(seat_bot.values())))
+                    .order_by(Rating.bot_id)  # one lock order for every transaction
+                    .with_for_update()
+                )
+            }
+            model = rating_model()
+            before = [
+                [model.rating(ratings[b].mu, ratings[b].sigma, str(b)) for b in t] for t in teams
+            ]
+            after = model.rate(before, ranks=side_ranks(match_scores(record)))
+            for team, olds, news in zip(teams, before, after, strict=True):
+                for bot_id, old, new in zip(team, olds, news, strict=True):
+                    rating = ratings[bot_id]
+                    rating.mu, rating.sigma = new.mu, new.sigma
+                    rating.games += 1
+                    rating.faults += faults.get(bot_id, 0)
+                    rating.updated_at = now
+                    s.add(
+                        RatingUpdate(
+                            match_id=match_id,
+                            bot_id=bot_id,
+                            mu_before=old.mu,
+                            sigma_before=old.sigma,
+                            mu_after=new.mu,
+                            sigma_after=new.sigma,
+                            created_at=now,
+                        )
+                    )
+            match.status, match.record, match.finished_at = FINISHED, record, now
+            match.deal_commitment = match.deal_commitment or commitment
+            s.flush()
+            return Finished(match_id, self._changes(s, match_id), repeated=False)
+
+    def void(self, match_id: str, reason: str) -> None:
+        """Void a match that will not be finished (scheduled or playing), saying why."""
+        with self._transaction() as s:
+            match = self._lock(s, match_id)
+            if match.status not in (SCHEDULED, PLAYING):
+                raise Refused(f"match {match_id} is {match.status}: it cannot be voided")
+            match.status, match.voided_reason, match.finished_at = VOIDED, reason, utcnow()
+
+    def void_stale(self, max_silence: timedelta, now: datetime | None = None) -> list[str]:
+        """Void every match in play whose worker has sent no heartbeat for
+        ``max_silence`` (it died, or lost the database): their ids."""
+        now = now or utcnow()
+        with self._transaction() as s:
+            stale = s.scalars(
+                select(Match)
+                .where(Match.status == PLAYING, Match.heartbeat_at < now - max_silence)
+                .order_by(Match.id)
+                .with_for_update(skip_locked=True)
+            ).all()
+            for match in stale:
+                assert match.heartbeat_at is not None
+                match.status, match.finished_at = VOIDED, now
+                match.voided_reason = (
+                    f"stale claim: {match.claimed_by} sent no heartbeat since "
+                    f"{match.heartbeat_at.isoformat()} (for more than {max_silence})"
+                )
+            return [m.id for m in stale]
+
+    # Reading ------------------------------------------------------------------------
+
+    def match(self, match_id: str) -> MatchInfo:
+        with self._transaction() as s:
+            m = s.get(Match, match_id)
+            if m is None:
+                raise Refused(f"no match {match_id}")
+            return MatchInfo(
+                m.id,
+                m.ladder_id,
+                m.set_id,
+                m.set_index,
+                m.seed,
+                m.status,
+                m.claimed_by,
+                m.claimed_at,
+                m.heartbeat_at,
+                m.deal_commitment,
+                m.record,
+                m.voided_reason,
+                m.finished_at,
+            )
+
+    def seats(self, match_id: str) -> list[str]:
+        """The bots of a match's seats, by name, in seat order."""
+        with self._transaction() as s:
+            return list(
+                s.scalars(
+                    select(Bot.name)
+                    .join(MatchSeat, MatchSeat.bot_id == Bot.id)
+                    .where(MatchSeat.match_id == match_id)
+                    .order_by(MatchSeat.seat)
+                )
+            )
+
+    def rating_changes(self, match_id: str) -> list[RatingChange]:
+        with self._transaction() as s:
+            return list(self._changes(s, match_id))
+
+    def standings(self, ladder_id: int) -> list[Standing]:
+        """The ladder, best first: by mu - 3 sigma, then by name."""
+        with self._transaction() as s:
+            rows = s.execute(
+                select(Bot, Owner.name, Rating)
+                .join(Owner, Bot.owner_id == Owner.id)
+                .join(Rating, Rating.bot_id == Bot.id)
+                .where(Bot.ladder_id == ladder_id)
+            )
+            table = [
+                Standing(
+                    bot.name,
+                    owner,
+                    r.mu,
+                    r.sigma,
+                    r.mu - 3 * r.sigma,
+                    r.games,
+                    r.faults,
+                    bot.paused_reason,
+                )
+                for bot, owner, r in rows
+            ]
+        return sorted(table, key=lambda row: (-row.ordinal, row.bot))
+
+    # Helpers ------------------------------------------------------------------------
+
+    def _lock(self, s: Session, match_id: str) -> Match:
+        match = s.scalar(select(Match).where(Match.id == match_id).with_for_update())
+        if match is None:
+            raise Refused(f"no match {match_id}")
+        return match
+
+    def _changes(self, s: Session, match_id: str) -> tuple[RatingChange, ...]:
+        rows = s.execute(
+            select(Bot.name, RatingUpdate)
+            .join(Bot, Bot.id == RatingUpdate.bot_id)
+            .where(RatingUpdate.match_id == match_id)
+            .order_by(Bot.name)
+        )
+        return tuple(
+            RatingChange(name, u.mu_before, u.sigma_before, u.mu_after, u.sigma_after)
+            for name, u in rows
+        )
+
+
+def _matches(token: str, name: str, stored: str | None) -> bool:
+    """``token`` is the one whose hash is ``stored``, compared in constant time by the
+    gateway's token book (an absent entry is compared too, against no token's hash)."""
+    book = TokenBook({name: stored} if stored is not None else {})
+    return book.who(token, name or "-") is not None
+
+
+def _bot_info(bot: Bot, owner: str) -> BotInfo:
+    return BotInfo(bot.name, owner, bot.ladder_id, bot.kind, bot.target, bot.paused_reason)
+
+
+def _teams_and_faults(
+    record: Json, seat_bot: dict[int, int]
+) -> tuple[list[list[int]], dict[int, int]]:
+    """Per side of the record, the bots deciding for its seats (partners are a team);
+    and per bot, the faults of the seats it decides for. A seat no bot decides for
+    (Maraffa's dummy) is its side's one bot's. ``Refused`` when the record's sides do
+    not hold the match's bots, each on one side."""
+    sides: list[Any] = record.get("sides") or []
+    teams: list[list[int]] = []
+    side_of_seat: dict[int, int] = {}
+    for index, side in enumerate(sides):
+        seats = [int(seat) for seat in side.get("seats") or []]
+        team = sorted({seat_bot[seat] for seat in seats if seat in seat_bot})
+        if not team:
+            raise Refused(f"the record's side {index} has none of the match's bots")
+        side_of_seat.update(dict.fromkeys(seats, index))
+        teams.append(team)
+    placed = [bot for team in teams for bot in team]
+    if sorted(placed) != sorted(set(seat_bot.values())):
+        raise Refused("the record's sides do not hold the match's bots, each on one side")
+    faults: dict[int, int] = {}
+    for fault in record.get("faults") or []:
+        seat = int(fault["seat"])
+        bot = seat_bot.get(seat)
+        if bot is None:
+            team = teams[side_of_seat[seat]] if seat in side_of_seat else []
+            if len(team) != 1:
+                raise Refused(f"a fault at seat {seat}, which no bot of the match decides for")
+            bot = team[0]
+        faults[bot] = faults.get(bot, 0) + 1
+    return teams, faults
