@@ -12,6 +12,7 @@ Python 3 that can start it: it checks the Python version itself.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -28,6 +29,9 @@ class Tool:
     purpose: str
     install: str  # how to get it on Debian or Ubuntu (root)
 
+
+#: PostgreSQL's server binaries are not on PATH on Debian; the arena's tests look here.
+PG_BIN = os.environ.get("MAZZO_PG_BIN", "/usr/lib/postgresql/15/bin")
 
 TOOLS = (
     Tool(
@@ -85,6 +89,14 @@ TOOLS = (
         "test",
         "the Rust client",
         "apt-get install cargo (if Debian's is older than 1.88: rustup)",
+    ),
+    Tool(
+        "postgres",
+        (os.path.join(PG_BIN, "postgres"), "--version"),
+        (15,),
+        "test",
+        "the arena's tests on PostgreSQL (MAZZO_PG_BIN: another folder)",
+        "apt-get install postgresql-15",
     ),
     Tool(
         "chromium",

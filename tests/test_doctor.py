@@ -22,6 +22,7 @@ VERSIONS = {
     "cargo": "echo 'cargo 1.95.0 (f2d3ce0bd 2026-03-21)'",
     "chromium": "echo 'Chromium 156.0.8078.114 built on Debian GNU/Linux 12 (bookworm)'",
     "chromedriver": "echo 'ChromeDriver 156.0.8078.114 (a1b2c3-refs/branch-heads/8078@{#1})'",
+    "postgres": "echo 'postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)'",
 }
 
 
@@ -34,7 +35,7 @@ def doctor(tmp_path: Path, tools: dict[str, str], *args: str) -> subprocess.Comp
         script.chmod(0o755)
     return subprocess.run(
         [sys.executable, str(DOCTOR), *args],
-        env={"PATH": str(bin_dir)},
+        env={"PATH": str(bin_dir), "MAZZO_PG_BIN": str(bin_dir)},
         capture_output=True,
         text=True,
         timeout=60,
