@@ -35,8 +35,10 @@ The figures, per kind:
   referee, its gateway and its gRPC client channels. The load processes' CPU is
   reported apart (``load_processes_cpu_seconds``), not counted.
   ``dial_in_over_grpc_moves_per_cpu_second`` is the ratio of the two kinds' flat-out
-  figures: above 1, a move costs the referee less through its gateway than through
-  channels to bots that serve.
+  figures, over all rounds: above 1, a move costs the referee less through its
+  gateway than through channels to bots that serve. ``round_ratios`` are each
+  round's, ``median_round_ratio`` their median: on a shared machine one round's
+  ratio can be far off, as other work comes and goes.
 - ``delivery_ms``: one way, from the referee's engine handing over a move's request
   (the match loop then asks the bot: through the gateway's queue and stream, or a
   gRPC call) to the bot holding it, read and parsed.
@@ -53,21 +55,19 @@ the windows, both kinds alike. On a machine with fewer cores than processes the
 referee and the bots take turns on the cores, and waiting for a core is in every
 latency: the report gives the load average at the start (``load_average``).
 
-``python -m mazzo.bench.gateway referee|bots ...`` are the bench's own child
-processes, started by ``gateway()``; they are not a command for people.
+``python -m mazzo.bench.gateway`` (the referee) and ``python -m
+mazzo.bench.gateway_bots`` (the bots) are the bench's own child processes, started by
+``gateway()``; they are not commands for people.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import cProfile
-import hashlib
 import json
 import os
-import random
-import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -75,47 +75,25 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
-
-import grpc
+from typing import Any
 
 from mazzo.bench.common import Report
-from mazzo.gateway.server import PROTOCOL_VERSION, Gateway, Limits
+from mazzo.bench.gateway_bots import (
+    KINDS,
+    START_SECONDS,
+    cpu_seconds,
+    digest,
+    name_of,
+    read_line,
+)
+from mazzo.gateway.server import Gateway, Limits
 from mazzo.gateway.tokens import TokenBook
 from mazzo.referee.engine import LocalEngine, LocalPosition
 from mazzo.referee.match import Entrant, MatchSpec, Pools, TimeControl, play_match
-from mazzo.v1 import bot_pb2, bot_pb2_grpc, game_pb2, tables_pb2, tables_pb2_grpc
+from mazzo.v1 import bot_pb2
 
-KINDS = ("dial_in", "grpc")
 #: Generous, so that a slow moment of a loaded machine is measured, not faulted.
 CLOCK = TimeControl(move=30.0, bank=300.0)
-#: How long the children may take to start, connect and say so.
-START_SECONDS = 120.0
-
-
-def name_of(bot: int) -> str:
-    return f"b{bot:04d}"
-
-
-def safe_index(request: bot_pb2.ActRequest) -> int:
-    """The first legal move that is not a Maraffa claim (a false claim ends a match)."""
-    for i, move in enumerate(request.legal_moves):
-        if not (move.HasField("maraffa") and move.maraffa.HasField("claim")):
-            return i
-    return 0
-
-
-def digest(view: game_pb2.GameView) -> str:
-    """What matches a decision across processes: its view is the seat's, the
-    match's and the ply's alone."""
-    data = view.SerializeToString(deterministic=True)
-    return hashlib.blake2b(data, digest_size=8).hexdigest()
-
-
-def _cpu() -> float:
-    """CPU seconds of this process, every thread (gRPC's own included)."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 # The referee process.
@@ -146,7 +124,15 @@ class _CountingEngine(LocalEngine):
             stamp = [time.monotonic(), 0.0]
             self.watch.stamps.setdefault(phase, {})[digest(request.view)] = stamp
             self._asked[id(position)] = stamp
+        else:
+            # A position's id is reused once it is freed: no stamp of a match stopped
+            # in an earlier window may be taken for this one's.
+            self._asked.pop(id(position), None)
         return request
+
+    def forget(self) -> None:
+        """Drop the stamps of moves asked and never applied (their matches stopped)."""
+        self._asked.clear()
 
     async def apply(self, position: LocalPosition, index: int) -> tuple[LocalPosition, bytes]:
         stamp = self._asked.pop(id(position), None)
@@ -201,7 +187,8 @@ class _Referee:
             for t, lineup in enumerate(lineups)
         ]
         await asyncio.sleep(self.warm)
-        moves, cpu, wall = self.engine.moves, _cpu(), time.perf_counter()
+        self.engine.forget()
+        moves, cpu, wall = self.engine.moves, cpu_seconds(), time.perf_counter()
         self.engine.watch.recording = name
         profile = self.profiles.get(name)
         if profile is not None:
@@ -210,7 +197,8 @@ class _Referee:
         if profile is not None:
             profile.disable()
         self.engine.watch.recording = ""
-        moves, cpu, wall = self.engine.moves - moves, _cpu() - cpu, time.perf_counter() - wall
+        moves = self.engine.moves - moves
+        cpu, wall = cpu_seconds() - cpu, time.perf_counter() - wall
         for task in tasks:
             task.cancel()
         results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -230,13 +218,13 @@ class _Referee:
 
 async def _referee(args: argparse.Namespace) -> None:
     names = [name_of(i) for i in range(4 * args.tables)]
-    ports = [int(p) for p in Path(args.ports).read_text().split()]
     limits = Limits(hello_seconds=START_SECONDS, rate=1 << 30, grace=30.0)
     gateway = Gateway(TokenBook.load(Path(args.tokens)), limits, forms=[("maraffa", 4)])
     for name in names:
         gateway.seat(name)
     port = await gateway.start("127.0.0.1", 0)
     print(json.dumps({"gateway": f"127.0.0.1:{port}"}), flush=True)
+    ports = [int(p) for p in (await read_line(sys.stdin)).split()]  # the bots' servers'
     await gateway.wait_for(names, START_SECONDS)
     seat_bots = {
         "dial_in": [f"connect:{name}" for name in names],
@@ -262,7 +250,7 @@ async def _referee(args: argparse.Namespace) -> None:
                 phases.append(await referee.phase(kind, round_no, paced=False))
         if args.think > 0:
             print(json.dumps({"think": args.think}), flush=True)
-            await _line(sys.stdin)  # every bot thinks now
+            await read_line(sys.stdin)  # every bot thinks now
             for i, kind in enumerate(KINDS):
                 phases.append(await referee.phase(kind, args.rounds + i, paced=True))
     finally:
@@ -276,120 +264,18 @@ async def _referee(args: argparse.Namespace) -> None:
     print(json.dumps({"done": True}), flush=True)
 
 
-# The load process: bots of both kinds.
-
-
-class _Bots:
-    """The bots of one load process: what they received, when, and how long they think."""
-
-    def __init__(self, seed: int) -> None:
-        #: (kind, digest) -> [received, answered].
-        self.stamps: dict[tuple[str, str], list[float]] = {}
-        self.answers = dict.fromkeys(KINDS, 0)
-        self.think = 0.0
-        self.rng = random.Random(seed)
-
-    async def answer(self, kind: str, request: bot_pb2.ActRequest) -> tuple[int, list[float]]:
-        """The move's index, once thought over; the stamps to complete when it is sent."""
-        stamp = [time.monotonic(), 0.0]
-        self.stamps[kind, digest(request.view)] = stamp
-        index = safe_index(request)
-        if self.think > 0:
-            await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
-        self.answers[kind] += 1
-        return index, stamp
-
-
-class _BotServer(bot_pb2_grpc.BotServicer):
-    def __init__(self, bots: _Bots) -> None:
-        self.bots = bots
-
-    async def Act(
-        self, request: bot_pb2.ActRequest, context: grpc.aio.ServicerContext
-    ) -> bot_pb2.ActResponse:
-        index, stamp = await self.bots.answer("grpc", request)
-        stamp[1] = time.monotonic()
-        return bot_pb2.ActResponse(index=index)
-
-
-async def _dial_in(target: str, name: str, token: str, bots: _Bots, joined: asyncio.Event) -> None:
-    """One bot on its own connection: a Hello, then an answer per decision. Decisions
-    are answered in turn: a bot plays one table."""
-    options = [("grpc.use_local_subchannel_pool", 1)]
-    async with grpc.aio.insecure_channel(target, options=options) as channel:
-        call = tables_pb2_grpc.TablesStub(channel).Join()
-        plays = [tables_pb2.GameForm(game="maraffa", players=4)]
-        hello = tables_pb2.Hello(
-            token=token, name=name, plays=plays, protocol_version=PROTOCOL_VERSION
-        )
-        await call.write(tables_pb2.BotMessage(hello=hello))
-        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.CancelledError):
-            while True:
-                message = await call.read()
-                if not isinstance(message, tables_pb2.TableMessage):
-                    break
-                kind = message.WhichOneof("kind")
-                if kind == "decision":
-                    decision = message.decision
-                    index, stamp = await bots.answer("dial_in", decision.request)
-                    answer = tables_pb2.Answer(
-                        sequence=decision.sequence,
-                        response=bot_pb2.ActResponse(index=index),
-                        match_id=decision.match_id,
-                    )
-                    stamp[1] = time.monotonic()
-                    await call.write(tables_pb2.BotMessage(answer=answer))
-                elif kind == "welcome":
-                    joined.set()
-
-
-async def _line(stream: IO[str]) -> str:
-    return (await asyncio.to_thread(stream.readline)).strip()
-
-
-async def _load(args: argparse.Namespace) -> None:
-    tokens: dict[str, str] = json.loads(Path(args.tokens).read_text())
-    mine = [name_of(i) for i in range(args.first, args.first + args.count)]
-    bots = _Bots(args.first)
-    server = grpc.aio.server()
-    bot_pb2_grpc.add_BotServicer_to_server(_BotServer(bots), server)
-    ports = [server.add_insecure_port("127.0.0.1:0") for _ in mine]
-    await server.start()
-    print(json.dumps({"ports": ports}), flush=True)
-    target = await _line(sys.stdin)
-    joined = {name: asyncio.Event() for name in mine}
-    tasks = [
-        asyncio.create_task(_dial_in(target, name, tokens[name], bots, joined[name]))
-        for name in mine
-    ]
-    async with asyncio.timeout(START_SECONDS):
-        for event in joined.values():
-            await event.wait()
-    print(json.dumps({"joined": len(mine)}), flush=True)
-    while (line := await _line(sys.stdin)) != "figures":
-        bots.think = float(line)
-        print(json.dumps({"think": bots.think}), flush=True)
-    stamps = [[kind, key, *stamp] for (kind, key), stamp in bots.stamps.items()]
-    Path(args.out).write_text(json.dumps(stamps))
-    print(json.dumps({"answers": bots.answers, "cpu": _cpu()}), flush=True)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    await server.stop(0)
-
-
 # The bench: starts the children, relays between them, puts the figures together.
 
 
 class _Child:
     """A child process of the bench, speaking JSON lines on stdout."""
 
-    def __init__(self, role: str, args: Sequence[str], folder: Path, label: str) -> None:
+    def __init__(self, module: str, args: Sequence[str], folder: Path, label: str) -> None:
         self.label = label
         self.err_path = folder / f"{label}.stderr"
         self.err = self.err_path.open("w")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "mazzo.bench.gateway", role, *args],
+            [sys.executable, "-m", module, *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.err,
@@ -467,7 +353,7 @@ def gateway(
     seconds: float,
     tables: int = 250,
     clients: int = 2,
-    rounds: int = 2,
+    rounds: int = 4,
     think: float = 0.5,
     profile: Path | None = None,
 ) -> Report:
@@ -479,7 +365,7 @@ def gateway(
         raise ValueError(f"the gateway bench needs a table at least, not {tables}")
     bots = 4 * tables
     clients = max(1, min(clients, bots))
-    warm = min(max(seconds / 2, 0.3), 3.0)
+    warm = min(max(seconds / 2, 0.2), 3.0)
     load_average = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="mazzo-bench-gateway-") as temp:
         folder = Path(temp)
@@ -497,19 +383,19 @@ def gateway(
             for i in range(clients):
                 spec = ["--tokens", str(secret), "--first", str(cut[i])]
                 spec += ["--count", str(cut[i + 1] - cut[i]), "--out", str(folder / f"b{i}.json")]
-                loads.append(_Child("bots", spec, folder, f"bots{i}"))
+                loads.append(_Child("mazzo.bench.gateway_bots", spec, folder, f"bots{i}"))
                 children.append(loads[-1])
-            ports = [p for load in loads for p in load.read()["ports"]]
-            (folder / "ports").write_text(" ".join(map(str, ports)))
-            spec = ["--tokens", str(folder / "tokens.json"), "--ports", str(folder / "ports")]
-            spec += ["--tables", str(tables), "--seconds", str(seconds), "--warm", str(warm)]
-            spec += ["--rounds", str(rounds), "--think", str(think)]
-            spec += ["--out", str(folder / "referee.json")]
+            spec = ["--tokens", str(folder / "tokens.json"), "--tables", str(tables)]
+            spec += ["--seconds", str(seconds), "--warm", str(warm), "--rounds", str(rounds)]
+            spec += ["--think", str(think), "--out", str(folder / "referee.json")]
             if profile is not None:
                 spec += ["--profile", str(profile)]
-            referee = _Child("referee", spec, folder, "referee")
+            # All start at once: the referee's gateway is up before the bots dial.
+            referee = _Child("mazzo.bench.gateway", spec, folder, "referee")
             children.append(referee)
+            ports = [p for load in loads for p in load.read()["ports"]]
             target = referee.read()["gateway"]
+            referee.tell(" ".join(map(str, ports)))
             for load in loads:
                 load.tell(target)
             for load in loads:
@@ -548,8 +434,10 @@ def gateway(
     phases, stamps = result["phases"], result["stamps"]
     for kind in KINDS:
         flat = [p for p in phases if p["phase"] == kind]
-        report[kind] = _figures(flat, stamps.get(kind, {}), received[kind], round_trip=True)
-        report[kind]["answers_by_bots_in_the_run"] = answers[kind]
+        report[kind] = {"answers_by_bots_in_the_run": answers[kind]}
+        if flat:
+            sent = stamps.get(kind, {})
+            report[kind].update(_figures(flat, sent, received[kind], round_trip=True))
         paced = [p for p in phases if p["phase"] == f"{kind}_paced"]
         if paced:
             sent = stamps.get(f"{kind}_paced", {})
@@ -563,35 +451,28 @@ def gateway(
             p["phase"]: p["moves"] / max(p["cpu"], 1e-9) for p in phases if p["round"] == round_no
         }
         ratios.append(round(rate["dial_in"] / rate["grpc"], 3))
-    dial, served = (report[kind]["moves_per_cpu_second"] for kind in KINDS)
+    dial, served = (report[kind].get("moves_per_cpu_second") for kind in KINDS)
     report["dial_in_over_grpc_moves_per_cpu_second"] = (
         round(dial / served, 3) if dial and served else None
     )
     report["round_ratios"] = ratios
+    report["median_round_ratio"] = statistics.median(ratios) if ratios else None
     report["load_processes_cpu_seconds"] = round(load_cpu, 3)
     return report
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The referee's process (``gateway()`` starts it; the bots' ports come on stdin)."""
     parser = argparse.ArgumentParser(prog="python -m mazzo.bench.gateway")
-    sub = parser.add_subparsers(dest="role", required=True)
-    referee = sub.add_parser("referee")
-    referee.add_argument("--tokens", required=True)
-    referee.add_argument("--ports", required=True)
-    referee.add_argument("--tables", type=int, required=True)
-    referee.add_argument("--seconds", type=float, required=True)
-    referee.add_argument("--warm", type=float, required=True)
-    referee.add_argument("--rounds", type=int, required=True)
-    referee.add_argument("--think", type=float, required=True)
-    referee.add_argument("--out", required=True)
-    referee.add_argument("--profile")
-    bots = sub.add_parser("bots")
-    bots.add_argument("--tokens", required=True)
-    bots.add_argument("--first", type=int, required=True)
-    bots.add_argument("--count", type=int, required=True)
-    bots.add_argument("--out", required=True)
-    args = parser.parse_args(argv)
-    asyncio.run(_referee(args) if args.role == "referee" else _load(args))
+    parser.add_argument("--tokens", required=True)
+    parser.add_argument("--tables", type=int, required=True)
+    parser.add_argument("--seconds", type=float, required=True)
+    parser.add_argument("--warm", type=float, required=True)
+    parser.add_argument("--rounds", type=int, required=True)
+    parser.add_argument("--think", type=float, required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--profile")
+    asyncio.run(_referee(parser.parse_args(argv)))
     return 0
 
 
