@@ -65,6 +65,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import json
 import os
 import statistics
@@ -142,6 +143,42 @@ class _CountingEngine(LocalEngine):
         return await super().apply(position, index)
 
 
+class _Stalls:
+    """What holds the referee's event loop up: how late a timer of every ``TICK``
+    seconds runs (a busy loop, or a process waiting for a core), and the garbage
+    collector's pauses."""
+
+    TICK = 0.01
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.pauses: list[float] = []
+        self._gc_start = 0.0
+        self._ticker: asyncio.Task[None] | None = None
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._gc_start)
+
+    async def _tick(self) -> None:
+        while True:
+            due = time.perf_counter() + self.TICK
+            await asyncio.sleep(self.TICK)
+            self.lags.append(max(0.0, time.perf_counter() - due))
+
+    def __enter__(self) -> _Stalls:
+        gc.callbacks.append(self._gc)
+        self._ticker = asyncio.create_task(self._tick())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._gc)
+        if self._ticker is not None:
+            self._ticker.cancel()
+
+
 def _lineups(tables: int, seat_bot: Sequence[str]) -> list[list[Entrant]]:
     """Table ``t``: bots ``4t .. 4t+3`` in seats 0 to 3 (sides: seats 0 and 2, 1 and 3)."""
     lineups = []
@@ -193,7 +230,8 @@ class _Referee:
         profile = self.profiles.get(name)
         if profile is not None:
             profile.enable()
-        await asyncio.sleep(self.seconds)
+        with _Stalls() as stalls:
+            await asyncio.sleep(self.seconds)
         if profile is not None:
             profile.disable()
         self.engine.watch.recording = ""
@@ -213,6 +251,8 @@ class _Referee:
             "cpu": cpu,
             "seconds": wall,
             "bots_started": started,
+            "loop_lag": stalls.lags,
+            "gc_pauses": stalls.pauses,
         }
 
 
@@ -341,6 +381,8 @@ def _figures(
         "moves_per_cpu_second": round(moves / cpu) if cpu else None,
         "referee_cpu_us_per_move": round(cpu / max(moves, 1) * 1e6, 1),
         "bots_started": max(p["bots_started"] for p in phases),
+        "referee_loop_lag_ms": _percentiles([x for p in phases for x in p["loop_lag"]]),
+        "referee_gc_pause_ms": _percentiles([x for p in phases for x in p["gc_pauses"]]),
         "delivery_ms": _percentiles([r[0] - s[0] for s, r in both]),
         "answer_ms": _percentiles([s[1] - r[1] for s, r in both]),
     }
