@@ -78,7 +78,8 @@ def run_all(
         measurements["gateway"] = lambda: gateway_.gateway(seconds, gateway_tables)
     unknown = sorted(set(only or ()) - set(measurements))
     if unknown:
-        raise ValueError(f"no benchmark {unknown[0]!r}; there are: {', '.join(measurements)}")
+        known = ", ".join(dict.fromkeys([*measurements, "anchors", "builds", "gateway"]))
+        raise ValueError(f"no benchmark {unknown[0]!r}; there are: {known}")
     report: Report = {
         "python": sys.version.split()[0],
         "build": current().describe(),
