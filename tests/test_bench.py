@@ -133,6 +133,7 @@ def test_bench_times_each_speed_layer_against_the_plain_protobuf_way() -> None:
         assert pair["layer_us"] > 0 and pair["plain_us"] > 0
 
 
+@pytest.mark.slow
 def test_bench_puts_dial_in_bots_beside_bots_the_referee_dials() -> None:
     """Issue 33's measurement, small: the same tables played through the gateway and
     through gRPC bots in one run, each kind's moves per referee CPU second, the ratio
