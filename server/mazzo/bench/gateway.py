@@ -106,8 +106,11 @@ class _Watch:
 
     #: The phase whose window is open ('dial_in', 'grpc_paced', ...); '' while none is.
     recording: str = ""
-    #: Per phase: a decision's digest -> [request handed over, move applied].
-    stamps: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    #: Per phase: a decision's digest -> when its request was handed over, and when
+    #: its move was applied. Floats in plain dicts: nothing the garbage collector
+    #: scans, however many decisions a run stamps.
+    asked: dict[str, dict[str, float]] = field(default_factory=dict)
+    applied: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 class _CountingEngine(LocalEngine):
@@ -116,15 +119,16 @@ class _CountingEngine(LocalEngine):
     def __init__(self, watch: _Watch) -> None:
         self.watch = watch
         self.moves = 0
-        self._asked: dict[int, list[float]] = {}
+        #: The position's id -> (its phase, its decision's digest).
+        self._asked: dict[int, tuple[str, str]] = {}
 
     async def request(self, position: LocalPosition, seat: int) -> bot_pb2.ActRequest:
         request = await super().request(position, seat)
         phase = self.watch.recording
         if phase:
-            stamp = [time.monotonic(), 0.0]
-            self.watch.stamps.setdefault(phase, {})[digest(request.view)] = stamp
-            self._asked[id(position)] = stamp
+            key = digest(request.view)
+            self.watch.asked.setdefault(phase, {})[key] = time.monotonic()
+            self._asked[id(position)] = (phase, key)
         else:
             # A position's id is reused once it is freed: no stamp of a match stopped
             # in an earlier window may be taken for this one's.
@@ -136,9 +140,10 @@ class _CountingEngine(LocalEngine):
         self._asked.clear()
 
     async def apply(self, position: LocalPosition, index: int) -> tuple[LocalPosition, bytes]:
-        stamp = self._asked.pop(id(position), None)
-        if stamp is not None:
-            stamp[1] = time.monotonic()
+        asked = self._asked.pop(id(position), None)
+        if asked is not None:
+            phase, key = asked
+            self.watch.applied.setdefault(phase, {})[key] = time.monotonic()
         self.moves += 1
         return await super().apply(position, index)
 
@@ -299,7 +304,8 @@ async def _referee(args: argparse.Namespace) -> None:
         await gateway.stop()
     for name, profile in profiles.items():
         profile.dump_stats(f"{args.profile}.{name}.prof")
-    out = {"phases": phases, "stamps": referee.engine.watch.stamps}
+    watch = referee.engine.watch
+    out = {"phases": phases, "asked": watch.asked, "applied": watch.applied}
     Path(args.out).write_text(json.dumps(out))
     print(json.dumps({"done": True}), flush=True)
 
@@ -372,7 +378,7 @@ def _figures(
     moves = sum(p["moves"] for p in phases)
     cpu = sum(p["cpu"] for p in phases)
     wall = sum(p["seconds"] for p in phases)
-    both = [(s, received[key]) for key, s in sent.items() if key in received and s[1]]
+    both = [(s, received[key]) for key, s in sent.items() if key in received]
     figures: Report = {
         "moves": moves,
         "referee_cpu_seconds": round(cpu, 3),
@@ -473,19 +479,23 @@ def gateway(
         "cores": os.cpu_count(),
         "load_average": [round(x, 2) for x in load_average],
     }
-    phases, stamps = result["phases"], result["stamps"]
+    phases = result["phases"]
+
+    def sent(phase: str) -> dict[str, list[float]]:
+        """The phase's decisions applied: digest -> [asked, applied]."""
+        asked, applied = result["asked"].get(phase, {}), result["applied"].get(phase, {})
+        return {key: [t, applied[key]] for key, t in asked.items() if key in applied}
+
     for kind in KINDS:
         flat = [p for p in phases if p["phase"] == kind]
         report[kind] = {"answers_by_bots_in_the_run": answers[kind]}
         if flat:
-            sent = stamps.get(kind, {})
-            report[kind].update(_figures(flat, sent, received[kind], round_trip=True))
+            report[kind].update(_figures(flat, sent(kind), received[kind], round_trip=True))
         paced = [p for p in phases if p["phase"] == f"{kind}_paced"]
         if paced:
-            sent = stamps.get(f"{kind}_paced", {})
             report[kind]["paced"] = {
                 "think_mean_ms": round(think * 1000),
-                **_figures(paced, sent, received[kind], round_trip=False),
+                **_figures(paced, sent(f"{kind}_paced"), received[kind], round_trip=False),
             }
     ratios = []
     for round_no in range(rounds):

@@ -66,21 +66,22 @@ class _Bots:
     """The bots of one load process: what they received, when, and how long they think."""
 
     def __init__(self, seed: int) -> None:
-        #: (kind, digest) -> [received, answered].
-        self.stamps: dict[tuple[str, str], list[float]] = {}
+        #: (kind, digest) -> when the decision was received, and when answered.
+        self.received: dict[tuple[str, str], float] = {}
+        self.answered: dict[tuple[str, str], float] = {}
         self.answers = dict.fromkeys(KINDS, 0)
         self.think = 0.0
         self.rng = random.Random(seed)
 
-    async def answer(self, kind: str, request: bot_pb2.ActRequest) -> tuple[int, list[float]]:
-        """The move's index, once thought over; the stamps to complete when it is sent."""
-        stamp = [time.monotonic(), 0.0]
-        self.stamps[kind, digest(request.view)] = stamp
+    async def answer(self, kind: str, request: bot_pb2.ActRequest) -> tuple[int, tuple[str, str]]:
+        """The move's index, once thought over, and the decision's key in the stamps."""
+        key = kind, digest(request.view)
+        self.received[key] = time.monotonic()
         index = safe_index(request)
         if self.think > 0:
             await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
         self.answers[kind] += 1
-        return index, stamp
+        return index, key
 
 
 class _BotServer(bot_pb2_grpc.BotServicer):
@@ -90,8 +91,8 @@ class _BotServer(bot_pb2_grpc.BotServicer):
     async def Act(
         self, request: bot_pb2.ActRequest, context: grpc.aio.ServicerContext
     ) -> bot_pb2.ActResponse:
-        index, stamp = await self.bots.answer("grpc", request)
-        stamp[1] = time.monotonic()
+        index, key = await self.bots.answer("grpc", request)
+        self.bots.answered[key] = time.monotonic()
         return bot_pb2.ActResponse(index=index)
 
 
@@ -114,13 +115,13 @@ async def _dial_in(target: str, name: str, token: str, bots: _Bots, joined: asyn
                 kind = message.WhichOneof("kind")
                 if kind == "decision":
                     decision = message.decision
-                    index, stamp = await bots.answer("dial_in", decision.request)
+                    index, key = await bots.answer("dial_in", decision.request)
                     answer = tables_pb2.Answer(
                         sequence=decision.sequence,
                         response=bot_pb2.ActResponse(index=index),
                         match_id=decision.match_id,
                     )
-                    stamp[1] = time.monotonic()
+                    bots.answered[key] = time.monotonic()
                     await call.write(tables_pb2.BotMessage(answer=answer))
                 elif kind == "welcome":
                     joined.set()
@@ -152,7 +153,12 @@ async def _load(args: argparse.Namespace) -> None:
     while (line := await read_line(sys.stdin)) != "figures":
         bots.think = float(line)
         print(json.dumps({"think": bots.think}), flush=True)
-    stamps = [[kind, key, *stamp] for (kind, key), stamp in bots.stamps.items()]
+    answered = bots.answered
+    stamps = [
+        [kind, key, got, answered[kind, key]]
+        for (kind, key), got in bots.received.items()
+        if (kind, key) in answered
+    ]
     Path(args.out).write_text(json.dumps(stamps))
     print(json.dumps({"answers": bots.answers, "cpu": cpu_seconds()}), flush=True)
     for task in tasks:
