@@ -13,16 +13,17 @@ matches, each table's matches one after another, in two kinds of phase:
 The bots of both kinds live in ``clients`` load processes of their own (the same
 processes for both kinds). Every bot plays the first legal move that is not a claim,
 so table ``t``'s ``n``-th match of a round, which has the same seed in both kinds, is
-the same match move for move in both. Each phase warms up (connections made, tables
-under way) before its window of ``seconds`` is measured; then its matches are
-stopped where they are.
+the same match move for move in both. Each phase starts with a full garbage
+collection (what the last phase's stopped matches left) and warms up (connections
+made, tables under way) before its window of ``seconds`` is measured; then its
+matches are stopped where they are.
 
 Two modes:
 
 - flat out (``rounds`` rounds, each kind once a round, in the order dial-in, gRPC,
   then gRPC, dial-in, ... so that drift in the machine's load hits both alike): the
   bots answer at once, so the referee process is as busy as it can be;
-- ``paced`` (one phase per kind, after the rounds): each bot thinks a random time,
+- ``paced`` (two more rounds, in both orders): each bot thinks a random time,
   uniform between 0 and twice ``think`` seconds, before it answers, as bots do: a
   load the machine carries, at which latency is the transport's, not a queue's. Flat
   out, every table has a decision in flight at all times, so a move's round trip is
@@ -222,6 +223,9 @@ class _Referee:
         """Play every table for ``warm`` seconds, then measure a window of ``seconds``."""
         name = f"{kind}_paced" if paced else kind
         lineups = self.lineups[kind]
+        # What the last phase left (its stopped matches) is collected before this one
+        # starts, so that no phase pays for another's garbage.
+        gc.collect()
         tasks = [
             asyncio.create_task(
                 _table(t, round_no, len(lineups), lineup, self.engine, self.pools[kind])
@@ -296,7 +300,8 @@ async def _referee(args: argparse.Namespace) -> None:
         if args.think > 0:
             print(json.dumps({"think": args.think}), flush=True)
             await read_line(sys.stdin)  # every bot thinks now
-            for i, kind in enumerate(KINDS):
+            # Two rounds, in both orders, as flat out.
+            for i, kind in enumerate([*KINDS, *KINDS[::-1]]):
                 phases.append(await referee.phase(kind, args.rounds + i, paced=True))
     finally:
         for pool in referee.pools.values():
