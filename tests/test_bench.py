@@ -159,5 +159,5 @@ def test_bench_puts_dial_in_bots_beside_bots_the_referee_dials() -> None:
     # Rounds alternate the kinds (dial-in first, then gRPC first): each has its ratio.
     ratios = figures["round_ratios"]
     assert len(ratios) == figures["rounds"] == 4 and all(r > 0 for r in ratios)
-    assert figures["median_round_ratio"] == statistics.median(ratios)
+    assert figures["median_round_ratio"] == pytest.approx(statistics.median(ratios), abs=1e-3)
     assert figures["dial_in_over_grpc_moves_per_cpu_second"] > 0

@@ -513,7 +513,7 @@ def gateway(
         round(dial / served, 3) if dial and served else None
     )
     report["round_ratios"] = ratios
-    report["median_round_ratio"] = statistics.median(ratios) if ratios else None
+    report["median_round_ratio"] = round(statistics.median(ratios), 3) if ratios else None
     report["load_processes_cpu_seconds"] = round(load_cpu, 3)
     return report
 
