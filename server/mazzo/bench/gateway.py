@@ -159,6 +159,8 @@ class _Stalls:
     def __init__(self) -> None:
         self.lags: list[float] = []
         self.pauses: list[float] = []
+        #: Pauses of full collections (the oldest generation's, the whole heap).
+        self.full: list[float] = []
         self._gc_start = 0.0
         self._ticker: asyncio.Task[None] | None = None
 
@@ -166,7 +168,10 @@ class _Stalls:
         if phase == "start":
             self._gc_start = time.perf_counter()
         else:
-            self.pauses.append(time.perf_counter() - self._gc_start)
+            pause = time.perf_counter() - self._gc_start
+            self.pauses.append(pause)
+            if info["generation"] == 2:
+                self.full.append(pause)
 
     async def _tick(self) -> None:
         while True:
@@ -262,6 +267,7 @@ class _Referee:
             "bots_started": started,
             "loop_lag": stalls.lags,
             "gc_pauses": stalls.pauses,
+            "full_gc_pauses": stalls.full,
         }
 
 
@@ -394,6 +400,7 @@ def _figures(
         "bots_started": max(p["bots_started"] for p in phases),
         "referee_loop_lag_ms": _percentiles([x for p in phases for x in p["loop_lag"]]),
         "referee_gc_pause_ms": _percentiles([x for p in phases for x in p["gc_pauses"]]),
+        "referee_full_gc_pause_ms": _percentiles([x for p in phases for x in p["full_gc_pauses"]]),
         "delivery_ms": _percentiles([r[0] - s[0] for s, r in both]),
         "answer_ms": _percentiles([s[1] - r[1] for s, r in both]),
     }
