@@ -131,3 +131,33 @@ def test_bench_times_each_speed_layer_against_the_plain_protobuf_way() -> None:
     assert len(pairs) == 2 + 4 * 3 + 2
     for pair in pairs:
         assert pair["layer_us"] > 0 and pair["plain_us"] > 0
+
+
+@pytest.mark.slow
+def test_bench_puts_dial_in_bots_beside_bots_the_referee_dials() -> None:
+    """Issue 33's measurement, small: the same tables played through the gateway and
+    through gRPC bots in one run, each kind's moves per referee CPU second, the ratio
+    of the two, and the decisions' delivery one way, matched across processes.
+    Figures only: the bound of the ratio and of the latency are for the full size
+    (docs/referee.md#speed)."""
+    report = run_bench("--seconds", "0.2", "--only", "gateway", "--gateway-tables", "2")
+    figures = report["gateway"]
+    assert isinstance(figures, dict)
+    assert figures["bots"] == 8 and figures["tables"] == 2
+    for kind in ("dial_in", "grpc"):
+        flat, paced = figures[kind], figures[kind]["paced"]
+        assert flat["moves"] > 0 and flat["moves_per_cpu_second"] > 0, (kind, flat)
+        # Every bot was dialed or dialed in once, and answered every move it was asked.
+        assert flat["bots_started"] == 8
+        assert flat["answers_by_bots_in_the_run"] >= flat["moves"]
+        for latency in (flat["delivery_ms"], flat["answer_ms"], flat["round_trip_ms"]):
+            assert latency["count"] > 0 and 0 < latency["p50"] <= latency["p99"], (kind, flat)
+        assert flat["delivery_ms"]["p50"] < flat["round_trip_ms"]["p50"]
+        # Paced, each bot thinks half a second on average: too long for this window to
+        # see many moves, but the phase was played and reported.
+        assert paced["think_mean_ms"] > 0 and "delivery_ms" in paced
+    # Rounds alternate the kinds (dial-in first, then gRPC first): each has its ratio.
+    ratios = figures["round_ratios"]
+    assert len(ratios) == figures["rounds"] == 4 and all(r > 0 for r in ratios)
+    assert figures["median_round_ratio"] == pytest.approx(statistics.median(ratios), abs=1e-3)
+    assert figures["dial_in_over_grpc_moves_per_cpu_second"] > 0

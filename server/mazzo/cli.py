@@ -384,6 +384,12 @@ def _add_bench(sub: _Subparsers) -> None:
         action="store_true",
         help="also the compiled build against pure Python, in child processes (make compiled)",
     )
+    bench.add_argument(
+        "--gateway-tables",
+        type=int,
+        default=250,
+        help="four-player tables of --only gateway (4 bots each; default 250)",
+    )
 
 
 def _add_tournament(sub: _Subparsers) -> None:
@@ -967,7 +973,12 @@ def _bench(args: argparse.Namespace) -> int:
         if only is not None:
             only = [*only, *(name for name in ("anchors", "builds") if vars(args)[name])]
         report = run_all(
-            args.seconds, only, args.closure_hands, anchors=args.anchors, builds=args.builds
+            args.seconds,
+            only,
+            args.closure_hands,
+            anchors=args.anchors,
+            builds=args.builds,
+            gateway_tables=args.gateway_tables,
         )
     except ValueError as e:
         print(f"mazzo: {e}", file=sys.stderr)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from mazzo.bench import anchors as anchors_
 from mazzo.bench import builds as builds_
+from mazzo.bench import gateway as gateway_
 from mazzo.bench import layers, rl, sealing, search
 from mazzo.bench.common import Report
 from mazzo.bench.engines import (
@@ -34,10 +35,12 @@ def run_all(
     closure_hands: int = 2000,
     anchors: bool = False,
     builds: bool = False,
+    gateway_tables: int = 250,
 ) -> Report:
     """Every measurement (or ``only`` these); ``anchors``: also ``bench.anchors``, which
     needs the ``anchors`` extra; ``builds``: also ``bench.builds``, compiled against pure
-    Python."""
+    Python. ``gateway`` (``bench.gateway``: ``4 * gateway_tables`` bots in processes of
+    their own) runs only when named in ``only``."""
     measurements: dict[str, Callable[[], Report]] = {
         "maraffa_random_hands_4p": lambda: maraffa_random_hands(4, seconds),
         "maraffa_random_hands_3p": lambda: maraffa_random_hands(3, seconds / 2),
@@ -71,9 +74,12 @@ def run_all(
         measurements["anchors"] = lambda: anchors_.anchors(seconds)
     if builds or (only is not None and "builds" in only):
         measurements["builds"] = lambda: builds_.builds(seconds, closure_hands)
+    if only is not None and "gateway" in only:
+        measurements["gateway"] = lambda: gateway_.gateway(seconds, gateway_tables)
     unknown = sorted(set(only or ()) - set(measurements))
     if unknown:
-        raise ValueError(f"no benchmark {unknown[0]!r}; there are: {', '.join(measurements)}")
+        known = ", ".join(dict.fromkeys([*measurements, "anchors", "builds", "gateway"]))
+        raise ValueError(f"no benchmark {unknown[0]!r}; there are: {known}")
     report: Report = {
         "python": sys.version.split()[0],
         "build": current().describe(),
