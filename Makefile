@@ -19,9 +19,13 @@ all: venv gen
 # The viewer's page (docs/viewer.md) is plain ES modules typed with JSDoc, committed in
 # the package's static folder and served as they are: nothing is built, so a package
 # installed without Node has the whole viewer. Node only type-checks them (tsc
-# --checkJs --noEmit, pinned by the committed lock file), as part of make lint.
-viewer-check: $(VIEWERNPM)
+# --checkJs --noEmit, pinned by the committed lock file), as part of make lint; again
+# only when a script, the settings or the compiler changed.
+VIEWERCHECKED := build/.viewer-checked.stamp
+viewer-check: $(VIEWERCHECKED)
+$(VIEWERCHECKED): $(VIEWERNPM) tools/viewer/tsconfig.json $(wildcard server/mazzo/viewer/static/*.js)
 	tools/viewer/node_modules/.bin/tsc -p tools/viewer/tsconfig.json
+	@mkdir -p build && touch $@
 $(VIEWERNPM): tools/viewer/package-lock.json
 	npm ci --prefix tools/viewer --prefer-offline --ignore-scripts --no-audit --no-fund
 	touch $@
