@@ -10,23 +10,24 @@ DEPS   := build/proto-deps/.copied.stamp
 BUF    := tools/buf/node_modules/.bin/buf
 BUFDIR := tools/buf/node_modules/.installed.stamp
 
-VIEWER := server/mazzo/viewer/static/main.js
 VIEWERNPM := tools/viewer/node_modules/.installed.stamp
 
-.PHONY: compiled compiled-test pure viewer rl-check rl-ismcts doctor api-docs api-docs-check test-long strength soak drops fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+.PHONY: compiled compiled-test pure viewer-check rl-check rl-ismcts doctor api-docs api-docs-check test-long strength soak drops fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
-all: venv gen viewer
+all: venv gen
 
-# The viewer's page (docs/viewer.md): TypeScript compiled by tsc, pinned by the
-# committed lock file, into the package's static folder (shipped in the wheel; never
-# committed). Without Node the service runs and the page says it is missing.
-viewer: $(VIEWER)
+# The viewer's page (docs/viewer.md) is plain ES modules typed with JSDoc, committed in
+# the package's static folder and served as they are: nothing is built, so a package
+# installed without Node has the whole viewer. Node only type-checks them (tsc
+# --checkJs --noEmit, pinned by the committed lock file), as part of make lint; again
+# only when a script, the settings or the compiler changed.
+VIEWERCHECKED := build/.viewer-checked.stamp
+viewer-check: $(VIEWERCHECKED)
+$(VIEWERCHECKED): $(VIEWERNPM) tools/viewer/tsconfig.json $(wildcard server/mazzo/viewer/static/*.js)
+	tools/viewer/node_modules/.bin/tsc -p tools/viewer/tsconfig.json
+	@mkdir -p build && touch $@
 $(VIEWERNPM): tools/viewer/package-lock.json
 	npm ci --prefix tools/viewer --prefer-offline --ignore-scripts --no-audit --no-fund
-	touch $@
-
-$(VIEWER): $(VIEWERNPM) tools/viewer/tsconfig.json $(wildcard tools/viewer/src/*.ts)
-	tools/viewer/node_modules/.bin/tsc -p tools/viewer/tsconfig.json
 	touch $@
 
 # Two steps: what serving needs (make run, and the client builds' proto inputs), then
@@ -180,7 +181,7 @@ breaking: $(BUFDIR) $(DEPS)
 	$(BUF) breaking build/current.binpb --against build/against.binpb
 
 # Runs every checker, then fails if any failed, so one run shows all problems.
-lint: lint-protos openapi-check api-docs-check deploy-check $(GEN) $(VENV)
+lint: lint-protos openapi-check api-docs-check deploy-check viewer-check $(GEN) $(VENV)
 	@status=0; \
 	.venv/bin/ruff check . || status=1; \
 	.venv/bin/ruff format --check . || status=1; \
@@ -191,10 +192,7 @@ lint: lint-protos openapi-check api-docs-check deploy-check $(GEN) $(VENV)
 doctor:
 	@python3 scripts/doctor.py
 
-# The viewer is built when Node is here; without it the service runs and its page says
-# the viewer is missing.
 run: $(GEN) $(ENGINES)
-	@$(MAKE) --no-print-directory viewer || echo "make run: no viewer page (Node and npm build it)"
 	.venv/bin/mazzo serve
 
 # Lint first (ruff, mypy --strict, buf lint): CI holds the code to the same bar.
@@ -208,7 +206,7 @@ run: $(GEN) $(ENGINES)
 TEST_WORKERS ?= $(shell python3 -c 'import os; print((os.cpu_count() or 1) + 1)')
 # On a compiled build, the tests that pin the rules' bytes run again on pure Python,
 # and a short differential run compares the two builds' answers.
-test: doctor lint $(VIEWER) $(ENGINES)
+test: doctor lint $(ENGINES)
 	.venv/bin/pytest -n $(TEST_WORKERS) --durations=30 -m "not long and not readme and not clients" tests/
 	@if .venv/bin/mazzo --version | grep -q compiled; then \
 		echo "== the same rules on pure Python"; \
@@ -218,7 +216,7 @@ test: doctor lint $(VIEWER) $(ENGINES)
 	$(MAKE) clients-test
 	.venv/bin/pytest -n 2 --durations=7 -m readme tests/test_readme_examples.py
 
-test-fast: lint $(VIEWER)
+test-fast: lint
 	.venv/bin/pytest -n auto -m "not slow and not readme" tests/
 
 # The property tests' ten-times tiers and many-hands runs (about 9 CPU minutes; make
@@ -282,7 +280,7 @@ rl-ismcts: $(GEN) $(VENV) $(ENGINES)
 
 clean:
 	rm -rf build dist server/*.egg-info server/mazzo/v1 tools/buf/node_modules \
-		tools/viewer/node_modules server/mazzo/viewer/static/*.js \
+		tools/viewer/node_modules \
 		.mypy_cache .ruff_cache .pytest_cache .hypothesis
 	find . -path ./.venv -prune -o -name __pycache__ -type d -exec rm -rf {} +
 	find server -name '*.so' -delete  # a compiled editable install's extensions

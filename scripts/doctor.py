@@ -47,7 +47,7 @@ TOOLS = (
         ("node", "--version"),
         (20,),
         "test",
-        "buf, the TypeScript client, the viewer",
+        "buf, the TypeScript client, the viewer's type check",
         "apt-get install nodejs npm",
     ),
     Tool(

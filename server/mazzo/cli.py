@@ -551,13 +551,10 @@ def _live_view(
         yield None
         return
     from mazzo.viewer.live import LiveHub, LiveServer, linger
-    from mazzo.viewer.web import viewer_built
 
     hub = LiveHub(title, entrants, total, args.ui_delay)
     server = LiveServer(hub, args.ui_host, args.ui)
     print(f"live view: {server.start()}", flush=True)
-    if not viewer_built():
-        print("the viewer page is missing from this build (make viewer)", flush=True)
     try:
         yield hub
         if hub.over:  # not after a Ctrl-C

@@ -4,7 +4,7 @@ The watch the referee is given (``viewer.watch``) sends public payloads to a
 ``LiveHub``; the hub keeps what a page opened now must see (the tables in play,
 standings, faults, progress, the ratings so far, the finished matches) and pushes every
 payload to each open page as a server-sent event. The page
-(``tools/viewer/src/live.ts``) only draws what it gets.
+(``static/live.js``) only draws what it gets.
 
 Bounded everywhere: the referee's call only appends to per-page queues under a lock
 and never waits; a page's queue holds at most ``QUEUE_MESSAGES`` messages and

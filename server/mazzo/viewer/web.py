@@ -4,9 +4,9 @@ The same routes serve ``mazzo serve``'s REST port (a record opened in the page i
 posted one match at a time, within the body limit) and ``mazzo view RECORDS.jsonl``,
 which adds the file's list of matches. Frames are built in the viewer's own process
 pool (``viewer.pool``), never on the event loop the rules calls share. Everything is
-served from the package: the page's script is built from TypeScript by ``make
-viewer``; without it (no Node when the package was built) the page says the viewer is
-missing, and the frames endpoint still works.
+served from the package as committed: the page's scripts are plain ES modules (typed
+with JSDoc, type-checked by ``make lint``), so nothing is built and an install without
+Node has the whole viewer.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from google.protobuf import any_pb2, json_format
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from mazzo.core.errors import InvalidArgument, RulesError
@@ -35,14 +35,6 @@ from mazzo.service.rest import read_body, status_response
 from mazzo.viewer import pool
 
 JSON = "application/json"
-#: The built script; the page needs it.
-SCRIPT = "main.js"
-MISSING = (
-    "<!doctype html><title>Mazzo viewer</title><h1>The viewer is missing</h1>"
-    "<p>This build of Mazzo has no viewer page: it is built from TypeScript with "
-    "<code>make viewer</code> (Node and npm), and shipped in the package. The frames "
-    "endpoint (<code>POST /viewer/frames</code>) works without it.</p>"
-)
 _TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 _NAME = re.compile(r"^[a-z0-9_-]+\.(?:html|js|css)$")
 log = logging.getLogger("mazzo.viewer")
@@ -53,7 +45,7 @@ ReadBody = Callable[[Request], Awaitable[bytes | Response]]
 
 
 def static_file(name: str) -> bytes | None:
-    """A file of the built page, or None when it is not there."""
+    """A file of the page (``static/NAME``), or None for a name that is not one."""
     if not _NAME.match(name):
         return None
     path = resources.files("mazzo.viewer").joinpath("static", name)
@@ -64,15 +56,12 @@ def static_file(name: str) -> bytes | None:
 
 
 def page_response(name: str) -> Response:
-    """A page of the viewer, or why it cannot be shown (the scripts are not built)."""
+    """A page of the viewer (``index.html``, ``live.html``): shipped in the package, so
+    always there."""
     body = static_file(name)
-    if body is None or not viewer_built():
-        return HTMLResponse(MISSING, 503)
+    if body is None:  # only a package with files deleted by hand
+        raise FileNotFoundError(f"the viewer's {name} is not in the package")
     return Response(body, media_type="text/html")
-
-
-def viewer_built() -> bool:
-    return static_file(SCRIPT) is not None
 
 
 def busy() -> Response:
@@ -248,7 +237,5 @@ def serve_view(path: Path, host: str, port: int, announce: Callable[[str], None]
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     announce(f"http://{shown}:{bound}/viewer/")
-    if not viewer_built():
-        announce("the viewer page is missing from this build (make viewer); frames still work")
     config = view_config(path)
     asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))

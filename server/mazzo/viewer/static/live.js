@@ -5,150 +5,176 @@
 
 import { drawTable } from "./board.js";
 import { cardFace } from "./cards.js";
-import type { Frame, Match, Table } from "./types.js";
+/** @import { Deck, Frame, Match, Table } from "./types.js" */
 
-interface Position {
-  id: string;
-  ply: number;
-  at: number;
-  toAct: number | null;
-  finished: boolean;
-  matchScore: number[];
-  hand: number;
-  table: Table;
-}
+/**
+ * @typedef {object} Position
+ * @property {string} id
+ * @property {number} ply
+ * @property {number} at
+ * @property {number | null} toAct
+ * @property {boolean} finished
+ * @property {number[]} matchScore
+ * @property {number} hand
+ * @property {Table} table
+ */
 
-interface Start extends Position {
-  type: "match";
-  game: string;
-  players: number;
-  names: string[];
-  deck: "italian" | "french";
-  entrants: string[];
-}
+/**
+ * @typedef {Position & {
+ *   type: "match";
+ *   game: string;
+ *   players: number;
+ *   names: string[];
+ *   deck: Deck;
+ *   entrants: string[];
+ * }} Start
+ */
 
-interface Move extends Position {
-  type: "move";
-  seat: number;
-  move: string;
-  fault: string | null;
-  events: string[];
-}
+/**
+ * @typedef {Position & {
+ *   type: "move";
+ *   seat: number;
+ *   move: string;
+ *   fault: string | null;
+ *   events: string[];
+ * }} Move
+ */
 
-interface Reveal {
-  type: "reveal";
-  id: string;
-  ply: number;
-  hand: number;
-  reason: string;
-  table: Table;
-  dealt?: string[][];
-  at: number;
-}
+/**
+ * @typedef {object} Reveal
+ * @property {"reveal"} type
+ * @property {string} id
+ * @property {number} ply
+ * @property {number} hand
+ * @property {string} reason
+ * @property {Table} table
+ * @property {string[][]} [dealt]
+ * @property {number} at
+ */
 
-interface End {
-  type: "end";
-  id: string;
-  winners: string[];
-  totals: number[];
-  forfeit: { entrant: string; reason: string } | null;
-  moves: number;
-  faults: number;
-}
+/**
+ * @typedef {object} End
+ * @property {"end"} type
+ * @property {string} id
+ * @property {string[]} winners
+ * @property {number[]} totals
+ * @property {{ entrant: string; reason: string } | null} forfeit
+ * @property {number} moves
+ * @property {number} faults
+ */
 
-interface Row {
-  name: string;
-  matches: number;
-  win_rate: number;
-  win_rate_ci: [number, number];
-  elo?: { elo: number; ci: [number, number] };
-  openskill: { mu: number; sigma: number };
-  faults: number;
-}
+/**
+ * @typedef {object} Row
+ * @property {string} name
+ * @property {number} matches
+ * @property {number} win_rate
+ * @property {[number, number]} win_rate_ci
+ * @property {{ elo: number; ci: [number, number] }} [elo]
+ * @property {{ mu: number; sigma: number }} openskill
+ * @property {number} faults
+ */
 
-interface ChartPoint {
-  matches: number;
-  ratings: Record<string, [number, number]>;
-}
+/**
+ * @typedef {object} ChartPoint
+ * @property {number} matches
+ * @property {Record<string, [number, number]>} ratings
+ */
 
-interface Fault {
-  id: string;
-  ply: number;
-  seat: number;
-  class: string;
-}
+/**
+ * @typedef {object} Fault
+ * @property {string} id
+ * @property {number} ply
+ * @property {number} seat
+ * @property {string} class
+ */
 
-interface Standings {
-  type: "standings" | "over";
-  progress: { done: number; total: number };
-  standings: Row[];
-  chart: ChartPoint[];
-  faults: Fault[];
-}
+/**
+ * @typedef {object} Standings
+ * @property {"standings" | "over"} type
+ * @property {{ done: number; total: number }} progress
+ * @property {Row[]} standings
+ * @property {ChartPoint[]} chart
+ * @property {Fault[]} faults
+ */
 
-interface Live {
-  start: Start;
-  last: Move | null;
-  log: string[];
-  reveal: Reveal | null;
-}
+/**
+ * @typedef {object} Live
+ * @property {Start} start
+ * @property {Move | null} last
+ * @property {string[]} log
+ * @property {Reveal | null} reveal
+ */
 
-interface Snapshot {
-  type: "snapshot";
-  title: string;
-  entrants: string[];
-  revealAfter: number | null;
-  progress: { done: number; total: number };
-  standings: Row[];
-  chart: ChartPoint[];
-  faults: Fault[];
-  tables: Live[];
-  finished: End[];
-  over: boolean;
-}
+/**
+ * @typedef {object} Snapshot
+ * @property {"snapshot"} type
+ * @property {string} title
+ * @property {string[]} entrants
+ * @property {number | null} revealAfter
+ * @property {{ done: number; total: number }} progress
+ * @property {Row[]} standings
+ * @property {ChartPoint[]} chart
+ * @property {Fault[]} faults
+ * @property {Live[]} tables
+ * @property {End[]} finished
+ * @property {boolean} over
+ */
 
-type Message = Snapshot | Start | Move | Reveal | End | Standings;
+/** @typedef {Snapshot | Start | Move | Reveal | End | Standings} Message */
 
 /** Kept for tests and for measuring: every event's data as received, when, and each
  * move's delay from the referee's move (ms). Bounded: the oldest go first. */
 const KEEP = 50000;
 const record = {
   loadedAt: `${Date.now()}-${Math.random()}`,
-  events: [] as string[],
-  latencies: [] as number[],
+  events: /** @type {string[]} */ ([]),
+  latencies: /** @type {number[]} */ ([]),
   snapshots: 0,
 };
-(window as unknown as { mazzoLive: typeof record }).mazzoLive = record;
+/** @type {{ mazzoLive: typeof record }} */ (/** @type {unknown} */ (window)).mazzoLive = record;
 
 const state = {
   title: "",
-  tables: new Map<string, Live>(),
-  finished: [] as End[],
-  standings: [] as Row[],
-  chart: [] as ChartPoint[],
-  faults: [] as Fault[],
+  tables: /** @type {Map<string, Live>} */ (new Map()),
+  finished: /** @type {End[]} */ ([]),
+  standings: /** @type {Row[]} */ ([]),
+  chart: /** @type {ChartPoint[]} */ ([]),
+  faults: /** @type {Fault[]} */ ([]),
   progress: { done: 0, total: 0 },
   over: false,
-  revealAfter: null as number | null,
+  revealAfter: /** @type {number | null} */ (null),
 };
 
-function byId<T extends HTMLElement>(id: string): T {
+/**
+ * @template {HTMLElement} T
+ * @param {string} id
+ * @returns {T}
+ */
+function byId(id) {
   const node = document.getElementById(id);
   if (node === null) throw new Error(`the page has no #${id}`);
-  return node as T;
+  return /** @type {T} */ (node);
 }
 
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} className
+ * @param {...(Node | string)} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+function h(tag, className, ...children) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   for (const child of children) node.append(child);
   return node;
 }
 
-const dirty = { tables: new Set<string>(), all: true, standings: true };
+const dirty = { tables: /** @type {Set<string>} */ (new Set()), all: true, standings: true };
 let scheduled = false;
 
-function schedule(): void {
+/** @returns {void} */
+function schedule() {
   if (scheduled) return;
   scheduled = true;
   requestAnimationFrame(() => {
@@ -157,15 +183,20 @@ function schedule(): void {
   });
 }
 
-function now(): number {
+/** @returns {number} */
+function now() {
   return performance.timeOrigin + performance.now();
 }
 
-function receive(data: string): void {
+/**
+ * @param {string} data
+ * @returns {void}
+ */
+function receive(data) {
   const received = now();
   record.events.push(data);
   if (record.events.length > KEEP) record.events.splice(0, record.events.length - KEEP);
-  const message = JSON.parse(data) as Message;
+  const message = /** @type {Message} */ (JSON.parse(data));
   switch (message.type) {
     case "snapshot":
       record.snapshots += 1;
@@ -234,10 +265,16 @@ function receive(data: string): void {
 
 // ------------------------------------------------------------------------- drawing
 
-function matchOf(live: Live): Match {
-  const position: Position = live.last ?? live.start;
+/**
+ * @param {Live} live
+ * @returns {Match}
+ */
+function matchOf(live) {
+  /** @type {Position} */
+  const position = live.last ?? live.start;
   const last = live.last;
-  const frame: Frame = {
+  /** @type {Frame} */
+  const frame = {
     ply: position.ply,
     hand: position.hand,
     seat: last?.seat ?? null,
@@ -254,7 +291,11 @@ function matchOf(live: Live): Match {
   return { id: start.id, game: start.game, players: start.players, names: start.names, deck: start.deck, handStarts: [], scores: [], frames: [frame] };
 }
 
-function drawLive(live: Live): HTMLElement {
+/**
+ * @param {Live} live
+ * @returns {HTMLElement}
+ */
+function drawLive(live) {
   const match = matchOf(live);
   const frame = match.frames[0];
   const panel = h("article", "live-table");
@@ -275,7 +316,8 @@ function drawLive(live: Live): HTMLElement {
   if (reveal !== null) {
     const details = h("details", "reveal");
     details.append(h("summary", "", `Shown: ${reveal.reason} (position after move ${reveal.ply})`));
-    const shown: Match = { ...match, frames: [{ ...(match.frames[0] as Frame), table: reveal.table, ply: reveal.ply }] };
+    /** @type {Match} */
+    const shown = { ...match, frames: [{ .../** @type {Frame} */ (match.frames[0]), table: reveal.table, ply: reveal.ply }] };
     details.append(drawTable(shown, 0, "all"));
     if (reveal.dealt !== undefined) {
       reveal.dealt.forEach((hand, seat) => {
@@ -289,16 +331,25 @@ function drawLive(live: Live): HTMLElement {
   return panel;
 }
 
-function percent(x: number): string {
+/**
+ * @param {number} x
+ * @returns {string}
+ */
+function percent(x) {
   return `${(x * 100).toFixed(1)}%`;
 }
 
-function signed(x: number): string {
+/**
+ * @param {number} x
+ * @returns {string}
+ */
+function signed(x) {
   const r = Math.round(x);
   return r > 0 ? `+${r}` : `${r}`;
 }
 
-function drawStandings(): HTMLElement {
+/** @returns {HTMLElement} */
+function drawStandings() {
   const table = h("table", "standings");
   const elo = state.standings.some((r) => r.elo !== undefined);
   const head = h("tr", "");
@@ -323,21 +374,28 @@ const SVG = "http://www.w3.org/2000/svg";
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 4", "10 4"];
 const COLOURS = ["#1b6ca8", "#c0392b", "#2e7d32", "#8e44ad", "#b9770e", "#34495e"];
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+/**
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string | number>} attrs
+ * @returns {SVGElementTagNameMap[K]}
+ */
+function svg(tag, attrs) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
 }
 
 /** OpenSkill μ of each entrant as matches finish, with its ±σ band. Lines differ by
- * dash and carry their names: colour is never the only signal. */
-function drawChart(): SVGSVGElement {
+ * dash and carry their names: colour is never the only signal.
+ * @returns {SVGSVGElement} */
+function drawChart() {
   const W = 640;
   const H = 240;
   const pad = { l: 40, r: 110, t: 12, b: 28 };
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "chart" });
   chart.append(svg("title", {}));
-  (chart.firstChild as SVGTitleElement).textContent = "OpenSkill rating of each entrant as matches finish";
+  /** @type {SVGTitleElement} */ (chart.firstChild).textContent = "OpenSkill rating of each entrant as matches finish";
   const points = state.chart;
   const names = [...new Set(points.flatMap((p) => Object.keys(p.ratings)))];
   if (points.length === 0) {
@@ -353,11 +411,11 @@ function drawChart(): SVGSVGElement {
     hi = Math.max(hi, mu + sigma);
   }
   const maxX = Math.max(state.progress.total, points[points.length - 1]?.matches ?? 1, 1);
-  const x = (m: number): number => pad.l + (m / maxX) * (W - pad.l - pad.r);
-  const y = (v: number): number => pad.t + (1 - (v - lo) / Math.max(hi - lo, 1e-9)) * (H - pad.t - pad.b);
+  const x = (/** @type {number} */ m) => pad.l + (m / maxX) * (W - pad.l - pad.r);
+  const y = (/** @type {number} */ v) => pad.t + (1 - (v - lo) / Math.max(hi - lo, 1e-9)) * (H - pad.t - pad.b);
   chart.append(svg("line", { x1: pad.l, y1: H - pad.b, x2: W - pad.r, y2: H - pad.b, stroke: "#555" }));
   chart.append(svg("line", { x1: pad.l, y1: pad.t, x2: pad.l, y2: H - pad.b, stroke: "#555" }));
-  for (const [value, anchor] of [[lo, H - pad.b], [hi, pad.t + 10]] as const) {
+  for (const [value, anchor] of /** @type {const} */ ([[lo, H - pad.b], [hi, pad.t + 10]])) {
     const label = svg("text", { x: 4, y: anchor, class: "axis" });
     label.textContent = value.toFixed(0);
     chart.append(label);
@@ -366,13 +424,13 @@ function drawChart(): SVGSVGElement {
   xLabel.textContent = `matches finished (of ${maxX}); μ, band μ ± σ`;
   chart.append(xLabel);
   names.forEach((name, i) => {
-    const series = points.filter((p) => p.ratings[name] !== undefined).map((p) => [p.matches, ...(p.ratings[name] as [number, number])] as const);
-    const colour = COLOURS[i % COLOURS.length] as string;
+    const series = points.filter((p) => p.ratings[name] !== undefined).map((p) => /** @type {const} */ ([p.matches, .../** @type {[number, number]} */ (p.ratings[name])]));
+    const colour = /** @type {string} */ (COLOURS[i % COLOURS.length]);
     const upper = series.map(([m, mu, s]) => `${x(m).toFixed(1)},${y(mu + s).toFixed(1)}`);
     const lower = series.map(([m, mu, s]) => `${x(m).toFixed(1)},${y(mu - s).toFixed(1)}`).reverse();
     chart.append(svg("polygon", { points: [...upper, ...lower].join(" "), fill: colour, "fill-opacity": 0.12, stroke: "none" }));
     const line = series.map(([m, mu]) => `${x(m).toFixed(1)},${y(mu).toFixed(1)}`).join(" ");
-    chart.append(svg("polyline", { points: line, fill: "none", stroke: colour, "stroke-width": 2, "stroke-dasharray": DASHES[i % DASHES.length] as string, "data-name": name }));
+    chart.append(svg("polyline", { points: line, fill: "none", stroke: colour, "stroke-width": 2, "stroke-dasharray": /** @type {string} */ (DASHES[i % DASHES.length]), "data-name": name }));
     const end = series[series.length - 1];
     if (end !== undefined) {
       const label = svg("text", { x: x(end[0]) + 6, y: y(end[1]) + 4, fill: colour, class: "series" });
@@ -383,10 +441,12 @@ function drawChart(): SVGSVGElement {
   return chart;
 }
 
-function render(): void {
+/** @returns {void} */
+function render() {
   byId("title").textContent = state.title ? `Live: ${state.title}` : "Live";
   const { done, total } = state.progress;
-  const bar = byId<HTMLProgressElement>("progress");
+  /** @type {HTMLProgressElement} */
+  const bar = byId("progress");
   bar.max = Math.max(total, 1);
   bar.value = done;
   byId("progress-text").textContent = `${done} of ${total} matches` + (state.over ? " · the event is over" : ` · ${state.tables.size} in play`);
@@ -434,7 +494,7 @@ function render(): void {
 }
 
 const source = new EventSource("events");
-source.onmessage = (event: MessageEvent<string>) => receive(event.data);
+source.onmessage = (/** @type {MessageEvent<string>} */ event) => receive(event.data);
 source.onerror = () => {
   byId("connection").textContent = state.over ? "the event is over; the server has stopped" : "connection lost: reconnecting…";
 };

@@ -2,19 +2,20 @@
 // denari, spade, bastoni) and the French deck with jokers for Burraco and Ramino.
 // Every face carries its rank and its suit's symbol: colour is never the only signal.
 
+/** @import { Deck } from "./types.js" */
+
 const SVG = "http://www.w3.org/2000/svg";
 
-type Deck = "italian" | "french";
-
-interface SuitLook {
-  name: string;
-  colour: string;
-  /** Path(s) of the symbol in a 20 x 20 box centred on (0, 0). */
-  draw: string[];
-}
+/**
+ * @typedef {object} SuitLook
+ * @property {string} name
+ * @property {string} colour
+ * @property {string[]} draw Path(s) of the symbol in a 20 x 20 box centred on (0, 0).
+ */
 
 // French suits: code letters S, H, D, C.
-const FRENCH: Record<string, SuitLook> = {
+/** @type {Record<string, SuitLook>} */
+const FRENCH = {
   S: {
     name: "spades",
     colour: "#1a1a1a",
@@ -40,7 +41,8 @@ const FRENCH: Record<string, SuitLook> = {
 
 // Italian suits on the same letters (docs/rules/README.md): S spade (swords), H coppe
 // (cups), D denari (coins), C bastoni (batons).
-const ITALIAN: Record<string, SuitLook> = {
+/** @type {Record<string, SuitLook>} */
+const ITALIAN = {
   S: {
     name: "spade",
     colour: "#1f4e9c",
@@ -63,13 +65,15 @@ const ITALIAN: Record<string, SuitLook> = {
   },
 };
 
-const ITALIAN_RANKS: Record<string, [string, string]> = {
+/** @type {Record<string, [string, string]>} */
+const ITALIAN_RANKS = {
   A: ["A", "asso"],
   J: ["F", "fante"],
   Q: ["C", "cavallo"],
   K: ["R", "re"],
 };
-const FRENCH_RANKS: Record<string, [string, string]> = {
+/** @type {Record<string, [string, string]>} */
+const FRENCH_RANKS = {
   A: ["A", "ace"],
   T: ["10", "10"],
   J: ["J", "jack"],
@@ -77,23 +81,38 @@ const FRENCH_RANKS: Record<string, [string, string]> = {
   K: ["K", "king"],
 };
 
-function el<K extends keyof SVGElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string | number>,
-): SVGElementTagNameMap[K] {
+/**
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string | number>} attrs
+ * @returns {SVGElementTagNameMap[K]}
+ */
+function el(tag, attrs) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
 }
 
-function symbol(look: SuitLook, x: number, y: number, scale: number): SVGGElement {
+/**
+ * @param {SuitLook} look
+ * @param {number} x
+ * @param {number} y
+ * @param {number} scale
+ * @returns {SVGGElement}
+ */
+function symbol(look, x, y, scale) {
   const g = el("g", { transform: `translate(${x} ${y}) scale(${scale})`, fill: look.colour });
   for (const d of look.draw) g.appendChild(el("path", { d, "fill-rule": "evenodd" }));
   return g;
 }
 
-/** The words for a card, e.g. "3 di denari" or "queen of hearts". */
-export function cardName(code: string, deck: Deck): string {
+/**
+ * The words for a card, e.g. "3 di denari" or "queen of hearts".
+ * @param {string} code
+ * @param {Deck} deck
+ * @returns {string}
+ */
+export function cardName(code, deck) {
   if (code === "JK") return "joker";
   const rank = code[0] ?? "?";
   const suit = code[1] ?? "?";
@@ -106,8 +125,13 @@ export function cardName(code: string, deck: Deck): string {
   return `${word} of ${FRENCH[suit]?.name ?? suit}`;
 }
 
-/** A card face: rank in two corners, the suit's symbol in the corners and the middle. */
-export function cardFace(code: string, deck: Deck): SVGSVGElement {
+/**
+ * A card face: rank in two corners, the suit's symbol in the corners and the middle.
+ * @param {string} code
+ * @param {Deck} deck
+ * @returns {SVGSVGElement}
+ */
+export function cardFace(code, deck) {
   const svg = el("svg", { viewBox: "0 0 50 70", class: "card", role: "img" });
   svg.dataset["card"] = code;
   svg.setAttribute("aria-label", cardName(code, deck));
@@ -152,8 +176,11 @@ export function cardFace(code: string, deck: Deck): SVGSVGElement {
   return svg;
 }
 
-/** The back of a card, for hidden hands and face-down heaps. */
-export function cardBack(): SVGSVGElement {
+/**
+ * The back of a card, for hidden hands and face-down heaps.
+ * @returns {SVGSVGElement}
+ */
+export function cardBack() {
   const svg = el("svg", { viewBox: "0 0 50 70", class: "card back", "aria-hidden": "true" });
   svg.appendChild(el("rect", { x: 1, y: 1, width: 48, height: 68, rx: 5, fill: "#24527a", stroke: "#555" }));
   svg.appendChild(el("rect", { x: 6, y: 6, width: 38, height: 58, rx: 3, fill: "none", stroke: "#9cc3e6" }));

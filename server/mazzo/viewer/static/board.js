@@ -2,23 +2,32 @@
 // perspective, it builds the DOM of the table. It knows nothing of the network.
 
 import { cardBack, cardFace } from "./cards.js";
-import type { Area, Match, Seat, Table } from "./types.js";
+/** @import { Area, Match, Seat, Table } from "./types.js" */
 
-/** "all": everything; a number: exactly what that seat's GetView shows. */
-export type Perspective = "all" | number;
+/** @typedef {"all" | number} Perspective "all": everything; a number: exactly what that seat's GetView shows. */
 
-function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className: string,
-  ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] {
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} className
+ * @param {...(Node | string)} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+function h(tag, className, ...children) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   for (const child of children) node.append(child);
   return node;
 }
 
-function cardRow(codes: string[], match: Match, by: (number | null)[] | null = null, signals: string[] = []): HTMLElement {
+/**
+ * @param {string[]} codes
+ * @param {Match} match
+ * @param {(number | null)[] | null} by
+ * @param {string[]} signals
+ * @returns {HTMLElement}
+ */
+function cardRow(codes, match, by = null, signals = []) {
   const row = h("div", "cards");
   codes.forEach((code, i) => {
     const face = cardFace(code, match.deck);
@@ -34,14 +43,25 @@ function cardRow(codes: string[], match: Match, by: (number | null)[] | null = n
   return row;
 }
 
-function heap(count: number): HTMLElement {
+/**
+ * @param {number} count
+ * @returns {HTMLElement}
+ */
+function heap(count) {
   const row = h("div", "cards heap");
   if (count > 0) row.append(cardBack());
   row.append(h("span", "count", `${count} card${count === 1 ? "" : "s"}`));
   return row;
 }
 
-function seatPanel(seat: Seat, match: Match, table: Table, perspective: Perspective): HTMLElement {
+/**
+ * @param {Seat} seat
+ * @param {Match} match
+ * @param {Table} table
+ * @param {Perspective} perspective
+ * @returns {HTMLElement}
+ */
+function seatPanel(seat, match, table, perspective) {
   const panel = h("section", "seat");
   panel.dataset["seat"] = String(seat.seat);
   if (seat.notes.includes("to act")) panel.classList.add("to-act");
@@ -63,7 +83,12 @@ function seatPanel(seat: Seat, match: Match, table: Table, perspective: Perspect
   return panel;
 }
 
-function areaPanel(area: Area, match: Match): HTMLElement {
+/**
+ * @param {Area} area
+ * @param {Match} match
+ * @returns {HTMLElement}
+ */
+function areaPanel(area, match) {
   const panel = h("section", "area");
   panel.append(h("h3", "", area.label));
   if (area.cards.length) panel.append(cardRow(area.cards, match, area.by, area.signals ?? []));
@@ -72,8 +97,14 @@ function areaPanel(area: Area, match: Match): HTMLElement {
   return panel;
 }
 
-/** The table of frame `index` from `perspective`. */
-export function drawTable(match: Match, index: number, perspective: Perspective): HTMLElement {
+/**
+ * The table of frame `index` from `perspective`.
+ * @param {Match} match
+ * @param {number} index
+ * @param {Perspective} perspective
+ * @returns {HTMLElement}
+ */
+export function drawTable(match, index, perspective) {
   const frame = match.frames[index];
   if (frame === undefined) return h("div", "board");
   const table = perspective === "all" ? frame.table : frame.seats[perspective];
@@ -90,8 +121,13 @@ export function drawTable(match: Match, index: number, perspective: Perspective)
   return board;
 }
 
-/** The score after every hand so far, and the match score now. */
-export function drawScores(match: Match, index: number): HTMLElement {
+/**
+ * The score after every hand so far, and the match score now.
+ * @param {Match} match
+ * @param {number} index
+ * @returns {HTMLElement}
+ */
+export function drawScores(match, index) {
   const frame = match.frames[index];
   const wrap = h("div", "scores");
   const table = h("table", "");
@@ -119,8 +155,14 @@ export function drawScores(match: Match, index: number): HTMLElement {
   return wrap;
 }
 
-/** The moves and events up to frame `index`, newest last (the last `keep`). */
-export function drawLog(match: Match, index: number, keep = 40): HTMLElement {
+/**
+ * The moves and events up to frame `index`, newest last (the last `keep`).
+ * @param {Match} match
+ * @param {number} index
+ * @param {number} keep
+ * @returns {HTMLElement}
+ */
+export function drawLog(match, index, keep = 40) {
   const list = h("ol", "log");
   const start = Math.max(1, index - keep + 1);
   list.start = start;

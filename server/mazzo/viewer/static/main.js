@@ -2,41 +2,65 @@
 // changes. Records come from `mazzo view`'s list, or from a file opened in the page and
 // posted one match at a time to /viewer/frames (the service's REST port).
 
-import { drawLog, drawScores, drawTable, type Perspective } from "./board.js";
-import type { Match, RecordLine } from "./types.js";
+import { drawLog, drawScores, drawTable } from "./board.js";
+/** @import { Perspective } from "./board.js" */
+/** @import { Match, RecordLine } from "./types.js" */
 
-interface Player {
-  match: Match | null;
-  index: number;
-  perspective: Perspective;
-  timer: number | null;
-}
+/**
+ * @typedef {object} Player
+ * @property {Match | null} match
+ * @property {number} index
+ * @property {Perspective} perspective
+ * @property {number | null} timer
+ */
 
-const player: Player = { match: null, index: 0, perspective: "all", timer: null };
+/** @type {Player} */
+const player = { match: null, index: 0, perspective: "all", timer: null };
 
-function byId<T extends HTMLElement>(id: string): T {
+/**
+ * @template {HTMLElement} T
+ * @param {string} id
+ * @returns {T}
+ */
+function byId(id) {
   const node = document.getElementById(id);
   if (node === null) throw new Error(`the page has no #${id}`);
-  return node as T;
+  return /** @type {T} */ (node);
 }
 
-const status = byId<HTMLParagraphElement>("status");
-const picker = byId<HTMLSelectElement>("match");
-const fileInput = byId<HTMLInputElement>("file");
-const slider = byId<HTMLInputElement>("slider");
-const moveBox = byId<HTMLInputElement>("move");
-const speed = byId<HTMLSelectElement>("speed");
-const seatPicker = byId<HTMLSelectElement>("perspective");
-const playButton = byId<HTMLButtonElement>("play");
+/** @type {HTMLParagraphElement} */
+const status = byId("status");
+/** @type {HTMLSelectElement} */
+const picker = byId("match");
+/** @type {HTMLInputElement} */
+const fileInput = byId("file");
+/** @type {HTMLInputElement} */
+const slider = byId("slider");
+/** @type {HTMLInputElement} */
+const moveBox = byId("move");
+/** @type {HTMLSelectElement} */
+const speed = byId("speed");
+/** @type {HTMLSelectElement} */
+const seatPicker = byId("perspective");
+/** @type {HTMLButtonElement} */
+const playButton = byId("play");
 
-/** Lines of the opened file, when records come from a file opened in the page. */
-let fileLines: string[] = [];
+/**
+ * Lines of the opened file, when records come from a file opened in the page.
+ * @type {string[]}
+ */
+let fileLines = [];
 
-function say(text: string): void {
+/**
+ * @param {string} text
+ * @returns {void}
+ */
+function say(text) {
   status.textContent = text;
 }
 
-function draw(): void {
+/** @returns {void} */
+function draw() {
   const match = player.match;
   if (match === null) return;
   const last = match.frames.length - 1;
@@ -57,12 +81,20 @@ function draw(): void {
   document.body.dataset["index"] = String(player.index);
 }
 
-function go(index: number): void {
+/**
+ * @param {number} index
+ * @returns {void}
+ */
+function go(index) {
   player.index = index;
   draw();
 }
 
-function handStep(direction: 1 | -1): void {
+/**
+ * @param {1 | -1} direction
+ * @returns {void}
+ */
+function handStep(direction) {
   const match = player.match;
   if (match === null) return;
   const starts = match.handStarts;
@@ -75,14 +107,16 @@ function handStep(direction: 1 | -1): void {
   }
 }
 
-function stop(): void {
+/** @returns {void} */
+function stop() {
   if (player.timer !== null) window.clearInterval(player.timer);
   player.timer = null;
   playButton.textContent = "Play";
   playButton.setAttribute("aria-pressed", "false");
 }
 
-function play(): void {
+/** @returns {void} */
+function play() {
   if (player.timer !== null) return stop();
   const match = player.match;
   if (match === null) return;
@@ -95,7 +129,11 @@ function play(): void {
   }, Number(speed.value));
 }
 
-function show(match: Match): void {
+/**
+ * @param {Match} match
+ * @returns {void}
+ */
+function show(match) {
   stop();
   player.match = match;
   player.index = 0;
@@ -113,11 +151,17 @@ function show(match: Match): void {
  * an earlier choice (or the page's own first load) never replaces a later choice. */
 let loads = 0;
 
-async function loadFrames(response: Promise<Response>): Promise<void> {
+/**
+ * @param {Promise<Response>} response
+ * @returns {Promise<void>}
+ */
+async function loadFrames(response) {
   const load = ++loads;
   say("loading…");
-  let reply: Response;
-  let body: unknown;
+  /** @type {Response} */
+  let reply;
+  /** @type {unknown} */
+  let body;
   try {
     reply = await response;
     body = await reply.json();
@@ -127,18 +171,26 @@ async function loadFrames(response: Promise<Response>): Promise<void> {
   }
   if (load !== loads) return;
   if (!reply.ok) {
-    const message = (body as { message?: string }).message ?? reply.statusText;
+    const message = /** @type {{ message?: string }} */ (body).message ?? reply.statusText;
     say(`refused: ${message}`);
     return;
   }
-  show(body as Match);
+  show(/** @type {Match} */ (body));
 }
 
-function postRecord(line: string): Promise<void> {
+/**
+ * @param {string} line
+ * @returns {Promise<void>}
+ */
+function postRecord(line) {
   return loadFrames(fetch("frames", { method: "POST", headers: { "content-type": "application/json" }, body: line }));
 }
 
-function listMatches(lines: RecordLine[]): void {
+/**
+ * @param {RecordLine[]} lines
+ * @returns {void}
+ */
+function listMatches(lines) {
   picker.replaceChildren(new Option("choose a match", ""));
   for (const line of lines) {
     const text = `${line.id}: ${line.game} ${line.players}p, ${line.moves} moves`;
@@ -151,10 +203,11 @@ function listMatches(lines: RecordLine[]): void {
  * a list that arrives after a later one was opened is dropped. */
 let opens = 0;
 
-async function openServerFile(): Promise<void> {
+/** @returns {Promise<void>} */
+async function openServerFile() {
   const open = ++opens;
   const reply = await fetch("records");
-  const body = (await reply.json()) as { file: string | null; records: RecordLine[] };
+  const body = /** @type {{ file: string | null; records: RecordLine[] }} */ (await reply.json());
   if (open !== opens) return; // a file opened in the page meanwhile
   if (body.file === null) return; // the service, not `mazzo view`: open a file in the page
   fileLines = [];
@@ -169,15 +222,20 @@ async function openServerFile(): Promise<void> {
   }
 }
 
-async function openLocalFile(file: File): Promise<void> {
+/**
+ * @param {File} file
+ * @returns {Promise<void>}
+ */
+async function openLocalFile(file) {
   const open = ++opens;
   const text = await file.text();
   if (open !== opens) return;
   fileLines = text.split("\n").filter((line) => line.trim() !== "");
-  const lines: RecordLine[] = [];
+  /** @type {RecordLine[]} */
+  const lines = [];
   fileLines.forEach((line, index) => {
     try {
-      const record = JSON.parse(line) as Record<string, unknown>;
+      const record = /** @type {Record<string, unknown>} */ (JSON.parse(line));
       const moves = Array.isArray(record["moves"]) ? record["moves"].length : 0;
       lines.push({
         index,
@@ -228,10 +286,11 @@ byId("hand-next").addEventListener("click", () => handStep(1));
 byId("last").addEventListener("click", () => go(Number.MAX_SAFE_INTEGER));
 
 document.addEventListener("keydown", (event) => {
-  const target = event.target as HTMLElement | null;
-  if (target?.tagName === "INPUT" && (target as HTMLInputElement).type !== "range") return;
+  const target = /** @type {HTMLElement | null} */ (event.target);
+  if (target?.tagName === "INPUT" && /** @type {HTMLInputElement} */ (target).type !== "range") return;
   if (target?.tagName === "SELECT") return;
-  const keys: Record<string, () => void> = {
+  /** @type {Record<string, () => void>} */
+  const keys = {
     ArrowRight: () => go(player.index + 1),
     ArrowLeft: () => go(player.index - 1),
     ArrowDown: () => handStep(1),
@@ -250,11 +309,11 @@ document.addEventListener("keydown", (event) => {
 });
 
 /** For tests and scripts: the player's state. */
-(window as unknown as { mazzoViewer: unknown }).mazzoViewer = {
+/** @type {{ mazzoViewer: unknown }} */ (/** @type {unknown} */ (window)).mazzoViewer = {
   go,
   frames: () => player.match?.frames.length ?? 0,
   index: () => player.index,
-  perspective: (p: Perspective) => {
+  perspective: (/** @type {Perspective} */ p) => {
     player.perspective = p;
     seatPicker.value = String(p);
     draw();
