@@ -26,6 +26,14 @@ def reduce_frozen(record: Any) -> Reduced:
     return type(record), tuple(getattr(record, f.name) for f in fields(record))
 
 
+def table_hand_number(state: Any) -> int:
+    """The ``hand_key`` of a game whose table numbers its hands (``table.hand_number``):
+    every game's state but Trionfo's. Typed ``Any``, as ``Rules`` holds any game's
+    states, so that one function serves them all (compiled, as it runs every move of a
+    playout)."""
+    return int(state.table.hand_number)
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One option as ListGames describes it."""

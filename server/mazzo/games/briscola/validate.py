@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.core.cards import code
+from mazzo.core.checks import check_dealing, check_hand_number, options_in_state
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.briscola.cards import IN_DECK, TOTAL_POINTS, deck_of
 from mazzo.games.briscola.options import sides_of
@@ -31,15 +32,6 @@ from mazzo.games.briscola.tricks import (
 
 P: Final = "state.briscola."
 T: Final = P + "table."
-#: Far more deals than any match makes, and room to count on within 64 bits.
-MAX_COUNTER: Final = 2**63
-#: Far more hands than any match has, and room on the wire (uint32) for the next one.
-MAX_HAND_NUMBER: Final = 2**31
-
-
-def _seat(value: int, players: int, field: str) -> None:
-    if not 0 <= value < players:
-        raise InvalidState(field, f"seat {value} is out of range 0..{players - 1}")
 
 
 @lru_cache(maxsize=256)
@@ -52,15 +44,9 @@ def check_table(table: Table) -> None:
     try:
         check_options(table.options, n)
     except InvalidArgument as e:
-        field = T + "options." + e.field.removeprefix("options.briscola.")
-        raise InvalidState(field, e.reason) from e
-    if not 0 <= table.seed < 2**64:
-        raise InvalidState(P + "rng.seed", "the seed must fit in 64 bits")
-    if not 1 <= table.counter < MAX_COUNTER:
-        raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
-    _seat(table.dealer, n, T + "dealer")
-    if not 1 <= table.hand_number <= MAX_HAND_NUMBER:
-        raise InvalidState(T + "hand_number", f"hand numbers are 1..{MAX_HAND_NUMBER}")
+        raise options_in_state(e, T, "briscola") from e
+    check_dealing(table, n, P)
+    check_hand_number(table.hand_number, T + "hand_number")
     sides = sides_of(n)
     won = table.hands_won
     if len(won) != sides:

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.core.cards import code
+from mazzo.core.checks import check_dealing, check_hand_number, check_seat, options_in_state
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa.cards import BIT, DECK, FOUR_OF_COINS, IN_DECK, MARAFONA, SUIT, TRUMP_ACE
 from mazzo.games.maraffa.moves import Signal
@@ -35,12 +36,6 @@ from mazzo.games.maraffa.tricks import seat_of_play, trick_leaders
 FULL_DECK: Final = sum(BIT[c] for c in DECK)
 P = "state.maraffa."
 T = P + "table."
-#: Far more deals than any match makes, and room to count on within 64 bits.
-MAX_COUNTER: Final = 2**63
-#: Far more hands than any match has (its target is at most 1,000,000 points, and each
-#: hand gives the sides 10 points or more together), and room on the wire (uint32) for
-#: the next hand's number: a state at hand 2**32 - 1 could not be written after it.
-MAX_HAND_NUMBER: Final = 2**31
 
 
 def hand_mask(cards: Collection[int], field: str) -> int:
@@ -89,11 +84,6 @@ def validate(state: State) -> None:
     _check_marafona(state, leaders)
 
 
-def _seat(value: int, seats: int, field: str) -> None:
-    if not 0 <= value < seats:
-        raise InvalidState(field, f"seat {value} is out of range 0..{seats - 1}")
-
-
 # A table changes once a hand: a few new ones a second under load; 256 is four times
 # the 64 matches in flight of the soak and the bench (codec.common.TABLE_ENTRIES).
 @lru_cache(maxsize=256)
@@ -107,22 +97,16 @@ def check_table(table: Table) -> None:
     try:
         check_options(options, table.players)
     except InvalidArgument as e:
-        field = T + "options." + e.field.removeprefix("options.maraffa.")
-        raise InvalidState(field, e.reason) from e
+        raise options_in_state(e, T, "maraffa") from e
     if seats != seats_for(options, table.players):
         raise InvalidState(
             "state.players",
             f"players must be 2, 3 or 4 and fit the table: {seats} seats for {table.players}",
         )
     sides = sides_of(seats)
-    if not 0 <= table.seed < 2**64:
-        raise InvalidState(P + "rng.seed", "the seed must fit in 64 bits")
-    if not 1 <= table.counter < MAX_COUNTER:
-        raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
-    _seat(table.dealer, seats, T + "dealer")
-    _seat(table.battezzante, seats, T + "battezzante")
-    if not 1 <= table.hand_number <= MAX_HAND_NUMBER:
-        raise InvalidState(T + "hand_number", f"hand numbers are 1..{MAX_HAND_NUMBER}")
+    check_dealing(table, seats, P)
+    check_seat(table.battezzante, seats, T + "battezzante")
+    check_hand_number(table.hand_number, T + "hand_number")
     if table.hand_number > 1 and table.battezzante != (table.dealer + 1) % seats:
         raise InvalidState(T + "battezzante", "from hand 2 the battezzante is next(dealer)")
     best_of_three = options.series is Series.BEST_OF_THREE
@@ -140,14 +124,14 @@ def check_table(table: Table) -> None:
     if table.redeal_requests and not options.redeal_weak_hand:
         raise InvalidState(T + "redeal_requests", "redeals are off in this match")
     for i, s in enumerate(table.redeal_requests):
-        _seat(s, seats, f"{T}redeal_requests[{i}]")
+        check_seat(s, seats, f"{T}redeal_requests[{i}]")
     if len(table.last_hand) not in (0, sides):
         raise InvalidState(T + "last_hand_scores", "last hand scores need one entry per side")
     for i, score in enumerate(table.last_hand):
         _check_hand_score(score, options.keep_thirds, f"{T}last_hand_scores[{i}]")
     claim = table.last_claim
     if claim is not None:
-        _seat(claim.seat, seats, T + "last_claim.seat")
+        check_seat(claim.seat, seats, T + "last_claim.seat")
         if claim.team != side_of(claim.seat, seats) or claim.valid != (claim.value >= claim.needed):
             raise InvalidState(T + "last_claim", "the claim result is inconsistent")
 
@@ -312,7 +296,7 @@ def _check_marafona(state: State, leaders: list[int]) -> None:
     if seat == NO_SEAT:
         return
     seats = state.table.seats
-    _seat(seat, seats, P + "marafona_seat")
+    check_seat(seat, seats, P + "marafona_seat")
     if not 0 <= state.trump < 4:
         raise InvalidState(P + "marafona_seat", "no marafona before trump is declared")
     table = state.table

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.core.cards import code
+from mazzo.core.checks import check_dealing, check_hand_number, check_seat, options_in_state
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa.cards import BIT, DECK, IN_DECK, SUIT
 from mazzo.games.maraffa.moves import Contract
@@ -38,19 +39,12 @@ from mazzo.games.maraffa.trionfo.state import (
     TrionfoState,
     TrionfoTable,
 )
-from mazzo.games.maraffa.validate import MAX_HAND_NUMBER
 
 P = "state.maraffa."
 T = P + "table."
 R = P + "trionfo."
 FULL_DECK: Final = sum(BIT[c] for c in DECK)
-MAX_COUNTER: Final = 2**63
 ALL_THIRDS: Final = 35
-
-
-def _seat(value: int, field: str) -> None:
-    if not 0 <= value < SEATS:
-        raise InvalidState(field, f"seat {value} is out of range 0..{SEATS - 1}")
 
 
 def validate(state: TrionfoState) -> None:
@@ -78,17 +72,10 @@ def check_table(table: TrionfoTable) -> None:
     try:
         check_options(table.options)
     except InvalidArgument as e:
-        raise InvalidState(
-            T + "options." + e.field.removeprefix("options.maraffa."), e.reason
-        ) from e
-    if not 0 <= table.seed < 2**64:
-        raise InvalidState(P + "rng.seed", "the seed must fit in 64 bits")
-    if not 1 <= table.counter < MAX_COUNTER:
-        raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
-    _seat(table.dealer, T + "dealer")
-    _seat(table.first_speaker, R + "first_speaker")
-    if not 1 <= table.deal_number <= MAX_HAND_NUMBER:
-        raise InvalidState(T + "hand_number", f"deal numbers are 1..{MAX_HAND_NUMBER}")
+        raise options_in_state(e, T, "maraffa") from e
+    check_dealing(table, SEATS, P)
+    check_seat(table.first_speaker, SEATS, R + "first_speaker")
+    check_hand_number(table.deal_number, T + "hand_number", "deal")
     if table.deal_number > 1 and table.first_speaker != (table.dealer + 1) % SEATS:
         raise InvalidState(R + "first_speaker", "from deal 2 the first speaker is next(dealer)")
     if len(table.totals) != SEATS or sum(table.totals) != 0:
@@ -136,10 +123,10 @@ def _check_deal_score(score: DealScore, field: str) -> None:
         return
     if not 1 <= score.contract <= Contract.MASO_DEI_MASI:
         raise InvalidState(field + ".contract", f"unknown contract {score.contract}")
-    _seat(score.declarer, field + ".declarer")
+    check_seat(score.declarer, SEATS, field + ".declarer")
     chiamo = score.contract == Contract.CHIAMO
     if chiamo:
-        _seat(score.amico, field + ".amico")
+        check_seat(score.amico, SEATS, field + ".amico")
     elif score.amico != NO_SEAT:
         raise InvalidState(field + ".amico", "only CHIAMO has an amico")
     if score.signori is None or score.popolo is None or score.won is None:
