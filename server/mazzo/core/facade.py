@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from mazzo.core.errors import NotAllowedNow
-from mazzo.core.rules import OptionSpec, ScoreReport, table_hand_number
+from mazzo.core.rules import OptionSpec, ScoreReport, seat_to_act, table_hand_number
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -72,8 +72,6 @@ class Engine(Protocol[S, M, Opt_in]):
 
     def deal(self, options: Opt_in, players: int, seed: int, /) -> tuple[S, Sequence[Any]]: ...
 
-    def to_act(self, state: S, /) -> int: ...
-
     def finished(self, state: S, /) -> bool: ...
 
     def legal_moves(self, state: S, /) -> Sequence[M]: ...
@@ -108,7 +106,7 @@ def engine_rules(
         *info,
         default_options,
         engine.deal,
-        engine.to_act,
+        seat_to_act,
         engine.finished,
         engine.legal_moves,
         engine.apply,

@@ -26,6 +26,12 @@ def reduce_frozen(record: Any) -> Reduced:
     return type(record), tuple(getattr(record, f.name) for f in fields(record))
 
 
+def seat_to_act(state: Any) -> int:
+    """The ``to_act`` of every game: its states name the seat that decides now
+    (meaningless once the match is over)."""
+    return int(state.to_act)
+
+
 def table_hand_number(state: Any) -> int:
     """The ``hand_key`` of a game whose table numbers its hands (``table.hand_number``):
     every game's state but Trionfo's. Typed ``Any``, as ``Rules`` holds any game's

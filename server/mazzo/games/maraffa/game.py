@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, Generic, NamedTuple, Protocol, TypeVar
 
 from mazzo.core.facade import EngineRules, Sampler, own_seat
-from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
+from mazzo.core.rules import OptionSpec, ScoreReport, SideScore, seat_to_act
 from mazzo.games.maraffa import determinize, rules
 from mazzo.games.maraffa.events import Event
 from mazzo.games.maraffa.moves import Move
@@ -255,10 +255,6 @@ def _deal(options: Options, players: int, seed: int) -> tuple[AnyState, list[Any
     return state, list(events)
 
 
-def _to_act(state: AnyState) -> int:
-    return state.to_act
-
-
 def _finished(state: AnyState) -> bool:
     return state.finished
 
@@ -310,7 +306,7 @@ RULES: Final[EngineRules[AnyState, Move, Options]] = EngineRules(
     options=OPTIONS,
     default_options=Options,
     deal=_deal,
-    to_act=_to_act,
+    to_act=seat_to_act,
     finished=_finished,
     legal_moves=_legal_moves,
     apply=_apply,

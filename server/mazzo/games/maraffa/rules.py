@@ -752,11 +752,6 @@ def _end_game(state: State, winner: int, events: list[ev.Event]) -> tuple[State,
 # --------------------------------------------------------------------------- queries
 
 
-def to_act(state: State) -> int:
-    """Who decides now (meaningless once the match is over)."""
-    return state.to_act
-
-
 def match_winner(state: State) -> int | None:
     """The side that won the match, once it is over."""
     if state.phase is not Phase.OVER:

@@ -409,7 +409,3 @@ def match_winners(totals: tuple[int, ...]) -> tuple[int, ...]:
     """The seats with the highest total; a tie makes every tied seat a winner (A.7.3)."""
     best = max(totals)
     return tuple(s for s, t in enumerate(totals) if t == best)
-
-
-def to_act(state: TrionfoState) -> int:
-    return state.to_act
