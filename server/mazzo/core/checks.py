@@ -8,9 +8,12 @@ once, with the same bounds and the same words for every game.
 
 from __future__ import annotations
 
-from typing import Final, Protocol
+from collections.abc import Callable
+from typing import Final, Protocol, TypeVar
 
 from mazzo.core.errors import InvalidArgument, InvalidState
+
+Opt = TypeVar("Opt")
 
 #: Far more deals than any match makes, and room to count on within 64 bits.
 MAX_COUNTER: Final = 2**63
@@ -64,3 +67,14 @@ def options_in_state(error: InvalidArgument, table: str, game: str) -> InvalidSt
     field (``options.<game>.…``); in a state they stand at ``table`` + ``options.…``."""
     field = table + "options." + error.field.removeprefix(f"options.{game}.")
     return InvalidState(field, error.reason)
+
+
+def check_state_options(
+    check: Callable[[Opt, int], None], options: Opt, players: int, table: str, game: str
+) -> None:
+    """The options a state carries, checked by the game's ``check_options`` as a
+    request's are, the error moved to the state's table (``options_in_state``)."""
+    try:
+        check(options, players)
+    except InvalidArgument as e:
+        raise options_in_state(e, table, game) from e

@@ -13,8 +13,8 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.core.cards import code
-from mazzo.core.checks import check_dealing, check_hand_number, options_in_state
-from mazzo.core.errors import InvalidArgument, InvalidState
+from mazzo.core.checks import check_dealing, check_hand_number, check_state_options
+from mazzo.core.errors import InvalidState
 from mazzo.games.briscola.cards import IN_DECK, TOTAL_POINTS, deck_of
 from mazzo.games.briscola.options import sides_of
 from mazzo.games.briscola.rules import check_options
@@ -41,10 +41,7 @@ def check_table(table: Table) -> None:
     n = table.players
     if n not in DECK_SIZE:
         raise InvalidState("state.players", "players must be 2, 3 or 4")
-    try:
-        check_options(table.options, n)
-    except InvalidArgument as e:
-        raise options_in_state(e, T, "briscola") from e
+    check_state_options(check_options, table.options, n, T, "briscola")
     check_dealing(table, n, P)
     check_hand_number(table.hand_number, T + "hand_number")
     sides = sides_of(n)

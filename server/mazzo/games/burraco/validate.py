@@ -15,8 +15,8 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.core.cards import code
-from mazzo.core.checks import check_dealing, check_seat, options_in_state
-from mazzo.core.errors import InvalidArgument, InvalidState
+from mazzo.core.checks import check_dealing, check_seat, check_state_options
+from mazzo.core.errors import InvalidState
 from mazzo.games.burraco.cards import COPIES, DECK
 from mazzo.games.burraco.melds import COMBINATION, interpret, signature
 from mazzo.games.burraco.options import THREE_PLAYER_SWITCH
@@ -64,10 +64,7 @@ def check_table(table: Table) -> None:
     n = table.players
     if n not in (2, 3, 4):
         raise InvalidState("state.players", "Burraco is for 2, 3 or 4 players")
-    try:
-        check_options(table.options, n)
-    except InvalidArgument as e:
-        raise options_in_state(e, T, "burraco") from e
+    check_state_options(check_options, table.options, n, T, "burraco")
     check_dealing(table, n, P)
     if table.hand_number < 1:
         raise InvalidState(T + "hand_number", "hand numbers start at 1")

@@ -13,8 +13,8 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.core.cards import code
-from mazzo.core.checks import check_dealing, check_hand_number, check_seat, options_in_state
-from mazzo.core.errors import InvalidArgument, InvalidState
+from mazzo.core.checks import check_dealing, check_hand_number, check_seat, check_state_options
+from mazzo.core.errors import InvalidState
 from mazzo.games.maraffa.cards import BIT, DECK, FOUR_OF_COINS, IN_DECK, MARAFONA, SUIT, TRUMP_ACE
 from mazzo.games.maraffa.moves import Signal
 from mazzo.games.maraffa.options import MarafonaRule, Series, seats_for
@@ -94,10 +94,7 @@ def check_table(table: Table) -> None:
     options = table.options
     if table.players not in (2, 3, 4):
         raise InvalidState("state.players", "players must be 2, 3 or 4")
-    try:
-        check_options(options, table.players)
-    except InvalidArgument as e:
-        raise options_in_state(e, T, "maraffa") from e
+    check_state_options(check_options, options, table.players, T, "maraffa")
     if seats != seats_for(options, table.players):
         raise InvalidState(
             "state.players",

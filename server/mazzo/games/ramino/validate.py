@@ -15,8 +15,8 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.core.cards import code
-from mazzo.core.checks import check_dealing, check_hand_number, check_seat, options_in_state
-from mazzo.core.errors import IllegalMove, InvalidArgument, InvalidState
+from mazzo.core.checks import check_dealing, check_hand_number, check_seat, check_state_options
+from mazzo.core.errors import IllegalMove, InvalidState
 from mazzo.games.ramino import rules
 from mazzo.games.ramino.cards import CODES, COPIES, IN_PACK
 from mazzo.games.ramino.moves import Kind, Move
@@ -82,10 +82,7 @@ def check_table(table: Table) -> None:
     options = table.options
     if players not in PLAYER_COUNTS:
         raise InvalidState("state.players", f"Ramino is for 2 to 6 players, not {players}")
-    try:
-        check_options(options, players)
-    except InvalidArgument as e:
-        raise options_in_state(e, T, "ramino") from e
+    check_state_options(check_options, options, players, T, "ramino")
     if options.buio is None or options.match_hands is None:
         raise InvalidState(T + "options", "a state carries its options resolved")
     check_dealing(table, players, P)
