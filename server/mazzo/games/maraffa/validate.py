@@ -8,9 +8,9 @@ winners, a seat to act that matches the phase. Errors name the wire field at fau
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from functools import lru_cache
-from typing import Final
+from typing import Final, NoReturn
 
 from mazzo.core.cards import code
 from mazzo.core.checks import check_dealing, check_hand_number, check_seat, check_state_options
@@ -146,19 +146,27 @@ def _first_battezzante(state: State, leaders: list[int]) -> int:
 
 
 def _check_hand_score(score: HandScore, keep_thirds: bool, field: str) -> None:
+    if not hand_score_adds_up(score, keep_thirds, marafona=True):
+        raise InvalidState(field, "the hand score's components do not add up")
+
+
+def hand_score_adds_up(score: HandScore, keep_thirds: bool, marafona: bool) -> bool:
+    """Whether a hand's recorded score is what its components make: the thirds of the
+    aces, the third cards and the last trick; the points of those thirds (kept, or
+    dropped each hand); and the marafona's bonus, in the forms that have it (Trionfo
+    has none)."""
     thirds = 3 * score.aces + score.third_cards + LAST_TRICK_THIRDS * score.last_trick
     bonus_unit = 9 if keep_thirds else 3
     expected = (thirds if keep_thirds else thirds // 3) + score.marafona_bonus
-    if (
+    return not (
         score.aces > 4
         or score.third_cards > 20
         or score.last_trick > 1
         or score.thirds != thirds
         or score.card_points != thirds // 3
-        or score.marafona_bonus not in (0, bonus_unit)
+        or score.marafona_bonus not in ((0, bonus_unit) if marafona else (0,))
         or score.hand_score != expected
-    ):
-        raise InvalidState(field, "the hand score's components do not add up")
+    )
 
 
 def _check_cards(state: State) -> None:
@@ -182,16 +190,28 @@ def _check_cards(state: State) -> None:
 
 def _find_card_error(state: State) -> None:
     """The slow path of ``_check_cards``: name the first field at fault."""
-    seen = 0
     removed = BIT[state.table.options.removed_four] if state.table.seats == 3 else 0
     out = f"{code(state.table.options.removed_four)} is out of the 39-card deck (removed_four)"
-    for s, hand in enumerate(state.hands):
+    card_error(state.hands, (("played", state.played), ("stock", state.stock)), removed, out)
+
+
+def card_error(
+    hands: Sequence[int],
+    lists: Sequence[tuple[str, Sequence[int]]],
+    removed: int = 0,
+    out: str = "",
+) -> NoReturn:
+    """The slow path of a check of the cards, in either form: the first field at fault
+    among the hands (masks) and the ``lists`` of cards (field name, cards), named;
+    ``removed`` are the cards out of the pack, refused with ``out``."""
+    seen = 0
+    for s, hand in enumerate(hands):
         if hand & seen:
             raise InvalidState(f"{P}hands[{s}].cards", "a card appears more than once in the state")
         if hand & removed:
             raise InvalidState(f"{P}hands[{s}].cards", out)
         seen |= hand
-    for field, cards in (("played", state.played), ("stock", state.stock)):
+    for field, cards in lists:
         for i, c in enumerate(cards):
             bit = BIT[c] if c in IN_DECK else 0
             if not bit:

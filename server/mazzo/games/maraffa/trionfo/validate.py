@@ -39,6 +39,7 @@ from mazzo.games.maraffa.trionfo.state import (
     TrionfoState,
     TrionfoTable,
 )
+from mazzo.games.maraffa.validate import card_error, hand_score_adds_up
 
 P = "state.maraffa."
 T = P + "table."
@@ -102,16 +103,8 @@ def _check_progress(table: TrionfoTable, over: bool) -> None:
 
 
 def _check_hand_score(score: HandScore, field: str) -> None:
-    thirds = 3 * score.aces + score.third_cards + 3 * score.last_trick
-    if (
-        score.aces > 4
-        or score.third_cards > 20
-        or score.last_trick > 1
-        or score.thirds != thirds
-        or score.card_points != thirds // 3
-        or score.marafona_bonus != 0
-        or score.hand_score != score.card_points
-    ):
+    """A side's hand within a deal: scored as a classic hand whose fractions are dropped."""
+    if not hand_score_adds_up(score, keep_thirds=False, marafona=False):
         raise InvalidState(field, "the score's components do not add up")
 
 
@@ -153,20 +146,7 @@ def _check_cards(state: TrionfoState) -> None:
     total = sum(h.bit_count() for h in state.hands) + len(played)
     if total == len(DECK) and held | played_mask == FULL_DECK:
         return
-    seen = 0
-    for s, hand in enumerate(state.hands):
-        if hand & seen:
-            raise InvalidState(f"{P}hands[{s}].cards", "a card appears more than once in the state")
-        seen |= hand
-    for i, c in enumerate(played):
-        bit = BIT[c] if c in IN_DECK else 0
-        if not bit:
-            raise InvalidState(f"{P}played[{i}]", f"card {c} is not in the Maraffa pack")
-        if seen & bit:
-            raise InvalidState(f"{P}played[{i}]", f"{code(c)} appears more than once")
-        seen |= bit
-    missing = " ".join(code(c) for c in DECK if not seen & BIT[c])
-    raise InvalidState(P + "hands", f"cards missing from the state: {missing}")
+    card_error(state.hands, (("played", played),))
 
 
 def _check_auction(state: TrionfoState) -> Auction:
