@@ -29,7 +29,8 @@ def reduce_frozen(record: Any) -> Reduced:
 def seat_to_act(state: Any) -> int:
     """The ``to_act`` of every game: its states name the seat that decides now
     (meaningless once the match is over)."""
-    return int(state.to_act)
+    seat: int = state.to_act  # no int() call: this runs every move
+    return seat
 
 
 def table_hand_number(state: Any) -> int:
@@ -37,7 +38,8 @@ def table_hand_number(state: Any) -> int:
     every game's state but Trionfo's. Typed ``Any``, as ``Rules`` holds any game's
     states, so that one function serves them all (compiled, as it runs every move of a
     playout)."""
-    return int(state.table.hand_number)
+    number: int = state.table.hand_number
+    return number
 
 
 @dataclass(frozen=True)
