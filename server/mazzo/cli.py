@@ -379,13 +379,7 @@ def _add_tournament(sub: _Subparsers) -> None:
         help="stop a two-entrant run once the sequential test decides",
     )
     tour.add_argument("--no-progress", action="store_true", help="no progress output")
-    tour.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
-    tour.add_argument(
-        "--ca",
-        type=Path,
-        metavar="PEM",
-        help="check grpcs:// bots and a grpcs:// --service against this CA (default: system roots)",
-    )
+    _add_bot_options(tour)
     tour.add_argument(
         "--backend",
         choices=("local", "ray"),
@@ -529,6 +523,18 @@ def _watcher(args: argparse.Namespace, hub: Any) -> Any:
     return None if hub is None else Watcher(hub.send, args.ui_delay, args.ui_pace)
 
 
+def _add_bot_options(cmd: argparse.ArgumentParser) -> None:
+    """Where the bots' stderr goes, and the CA their grpcs:// addresses are checked
+    against: for ``match`` and ``tournament``."""
+    cmd.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
+    cmd.add_argument(
+        "--ca",
+        type=Path,
+        metavar="PEM",
+        help="check grpcs:// bots and a grpcs:// --service against this CA (default: system roots)",
+    )
+
+
 def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument(
         "--service",
@@ -552,13 +558,7 @@ def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument(
         "--disqualify-after", type=int, default=0, metavar="K", help="faults that disqualify"
     )
-    cmd.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
-    cmd.add_argument(
-        "--ca",
-        type=Path,
-        metavar="PEM",
-        help="check grpcs:// bots and a grpcs:// --service against this CA (default: system roots)",
-    )
+    _add_bot_options(cmd)
 
 
 def _add_match(sub: _Subparsers) -> None:
