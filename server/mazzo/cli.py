@@ -190,18 +190,30 @@ def _add_tls_options(cmd: argparse.ArgumentParser, what: str, env: bool = True) 
     )
 
 
+def _add_listener(cmd: argparse.ArgumentParser, flag: str, what: str, help: str) -> None:
+    """``flag`` PORT to serve ``what`` on (no server without it), and ``flag``-host, the
+    address it listens at: local unless given, so that nothing is served to the network
+    by surprise."""
+    cmd.add_argument(flag, type=_port, metavar="PORT", help=help)
+    cmd.add_argument(
+        f"{flag}-host", default=DEFAULT_HOST, help=f"address of {what} (default local)"
+    )
+
+
+def _add_seconds(cmd: argparse.ArgumentParser, flag: str, default: float | None, help: str) -> None:
+    """An option that is a number of seconds (``_seconds`` says which)."""
+    cmd.add_argument(flag, type=_seconds, default=default, metavar="SECONDS", help=help)
+
+
 def _add_gateway_options(cmd: argparse.ArgumentParser) -> None:
     """The dial-in gateway's options (docs/referee.md#dial-in-seats), for ``match`` and
     ``tournament``."""
-    cmd.add_argument(
+    _add_listener(
+        cmd,
         "--gateway",
-        type=_port,
-        metavar="PORT",
-        help="open a gateway that connect:NAME bots dial in to (0: any free port; the "
+        "the gateway",
+        "open a gateway that connect:NAME bots dial in to (0: any free port; the "
         "address is printed)",
-    )
-    cmd.add_argument(
-        "--gateway-host", default="127.0.0.1", help="address of the gateway (default local)"
     )
     cmd.add_argument(
         "--gateway-http",
@@ -217,19 +229,14 @@ def _add_gateway_options(cmd: argparse.ArgumentParser) -> None:
         help="the bots' token hashes (mazzo token new; env MAZZO_TOKENS; "
         f"default {DEFAULT_TOKENS})",
     )
-    cmd.add_argument(
-        "--grace",
-        type=_seconds,
-        default=10.0,
-        metavar="SECONDS",
-        help="how long a dropped bot may take to dial in again (default 10)",
+    _add_seconds(
+        cmd, "--grace", 10.0, "how long a dropped bot may take to dial in again (default 10)"
     )
-    cmd.add_argument(
+    _add_seconds(
+        cmd,
         "--dial-in-wait",
-        type=_seconds,
-        default=60.0,
-        metavar="SECONDS",
-        help="how long to wait for the connect: bots before the first deal (default 60)",
+        60.0,
+        "how long to wait for the connect: bots before the first deal (default 60)",
     )
     _add_tls_options(cmd, "the gateway", env=False)
 
@@ -418,13 +425,7 @@ def _add_tournament(sub: _Subparsers) -> None:
         help="stop a two-entrant run once the sequential test decides",
     )
     tour.add_argument("--no-progress", action="store_true", help="no progress output")
-    tour.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
-    tour.add_argument(
-        "--ca",
-        type=Path,
-        metavar="PEM",
-        help="check grpcs:// bots and a grpcs:// --service against this CA (default: system roots)",
-    )
+    _add_bot_options(tour)
     tour.add_argument(
         "--backend",
         choices=("local", "ray"),
@@ -508,14 +509,11 @@ def _seconds(text: str) -> float:
 
 def _add_ui_options(cmd: argparse.ArgumentParser) -> None:
     """The live view's options (docs/viewer.md#live), for ``match`` and ``tournament``."""
-    cmd.add_argument(
+    _add_listener(
+        cmd,
         "--ui",
-        type=_port,
-        metavar="PORT",
-        help="serve a live page of the event on this port (0: any free one; the URL is printed)",
-    )
-    cmd.add_argument(
-        "--ui-host", default="127.0.0.1", help="address of the live page (default local)"
+        "the live page",
+        "serve a live page of the event on this port (0: any free one; the URL is printed)",
     )
     cmd.add_argument(
         "--ui-delay",
@@ -524,18 +522,17 @@ def _add_ui_options(cmd: argparse.ArgumentParser) -> None:
         help="show every hand on the live page this many moves late (default: only once the "
         "hand is over; 0 shows them at once: only when no bot's operator is watching)",
     )
-    cmd.add_argument(
+    _add_seconds(
+        cmd,
         "--ui-pace",
-        type=_seconds,
-        default=0.0,
-        metavar="SECONDS",
-        help="wait this long after each move, to follow the play by eye (default 0)",
+        0.0,
+        "wait this long after each move, to follow the play by eye (default 0)",
     )
-    cmd.add_argument(
+    _add_seconds(
+        cmd,
         "--ui-linger",
-        type=_seconds,
-        metavar="SECONDS",
-        help="keep the live page up this long after the event (default: until Ctrl-C)",
+        None,
+        "keep the live page up this long after the event (default: until Ctrl-C)",
     )
 
 
@@ -569,6 +566,18 @@ def _watcher(args: argparse.Namespace, hub: Any) -> Any:
     return None if hub is None else Watcher(hub.send, args.ui_delay, args.ui_pace)
 
 
+def _add_bot_options(cmd: argparse.ArgumentParser) -> None:
+    """Where the bots' stderr goes, and the CA their grpcs:// addresses are checked
+    against: for ``match`` and ``tournament``."""
+    cmd.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
+    cmd.add_argument(
+        "--ca",
+        type=Path,
+        metavar="PEM",
+        help="check grpcs:// bots and a grpcs:// --service against this CA (default: system roots)",
+    )
+
+
 def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument(
         "--service",
@@ -592,13 +601,7 @@ def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument(
         "--disqualify-after", type=int, default=0, metavar="K", help="faults that disqualify"
     )
-    cmd.add_argument("--bot-logs", type=Path, help="folder for the bots' stderr")
-    cmd.add_argument(
-        "--ca",
-        type=Path,
-        metavar="PEM",
-        help="check grpcs:// bots and a grpcs:// --service against this CA (default: system roots)",
-    )
+    _add_bot_options(cmd)
 
 
 def _add_match(sub: _Subparsers) -> None:

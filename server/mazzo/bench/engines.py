@@ -309,7 +309,7 @@ def trionfo_random_deals(seconds: float, seed: int = 1) -> Report:
 def state_codec(seconds: float) -> Report:
     """Microseconds to encode a mid-hand state to bytes, and to decode and validate it."""
     state, _ = sample_state()
-    seat = maraffa.to_act(state)
+    seat = state.to_act
 
     def encode() -> bytes:
         msg = game_pb2.GameState()

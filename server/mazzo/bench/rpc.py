@@ -20,7 +20,6 @@ from mazzo.bench.common import (
     sample_state,
     server_process,
 )
-from mazzo.games.maraffa import rules as maraffa
 from mazzo.games.maraffa import wire as codec
 from mazzo.ops.replicas import fleet
 from mazzo.v1 import game_service_pb2, game_service_pb2_grpc
@@ -55,7 +54,7 @@ def _requests() -> tuple[game_service_pb2.ApplyMoveRequest, health_pb2.HealthChe
     request it is measured against."""
     state, move = sample_state()
     request = game_service_pb2.ApplyMoveRequest()
-    codec.state_to_wire(state, maraffa.to_act(state), request.state)
+    codec.state_to_wire(state, state.to_act, request.state)
     codec.move_to_wire(move, request.move)
     return request, health_pb2.HealthCheckRequest()
 

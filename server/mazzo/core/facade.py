@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from mazzo.core.errors import NotAllowedNow
-from mazzo.core.rules import OptionSpec, ScoreReport
+from mazzo.core.rules import OptionSpec, ScoreReport, seat_to_act, table_hand_number
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -72,8 +72,6 @@ class Engine(Protocol[S, M, Opt_in]):
 
     def deal(self, options: Opt_in, players: int, seed: int, /) -> tuple[S, Sequence[Any]]: ...
 
-    def to_act(self, state: S, /) -> int: ...
-
     def finished(self, state: S, /) -> bool: ...
 
     def legal_moves(self, state: S, /) -> Sequence[M]: ...
@@ -81,32 +79,41 @@ class Engine(Protocol[S, M, Opt_in]):
     def apply(self, state: S, move: M, /) -> tuple[S, Sequence[Any]]: ...
 
 
+class Sampler(Protocol[S]):
+    """The functions a game's sampler module (``games.<id>.determinize``) provides: what
+    search asks of a game beyond its rules."""
+
+    def determinize(self, view: Any, count: int, seed: int, /) -> Sequence[S]: ...
+
+    def moves_bound(self, state: S, to_match_end: bool, /) -> int: ...
+
+
 def engine_rules(
     info: tuple[str, str, tuple[int, ...], int, tuple[OptionSpec, ...]],
     default_options: Callable[[], Opt],
     engine: Engine[S, M, Opt],
+    sampler: Sampler[S],
     *,
     view: Callable[[S, int], Any],
     validate: Callable[[S], None],
     score: Callable[[S], ScoreReport],
-    determinize: Callable[[Any, int, int], Sequence[S]] = cannot_determinize,
-    moves_bound: Callable[[S, bool], int] = unbounded,
-    hand_key: Callable[[S], Hashable] = no_hands,
+    hand_key: Callable[[S], Hashable] = table_hand_number,
 ) -> EngineRules[S, M, Opt]:
-    """The ``Rules`` of a game with one engine module: ``info`` is its id, display name,
-    player counts, default players and option specs."""
+    """The ``Rules`` of a game with one engine module and one sampler module: ``info`` is
+    its id, display name, player counts, default players and option specs. A hand ends
+    where the table's ``hand_number`` changes, unless ``hand_key`` says otherwise."""
     return EngineRules(
         *info,
         default_options,
         engine.deal,
-        engine.to_act,
+        seat_to_act,
         engine.finished,
         engine.legal_moves,
         engine.apply,
         view,
         validate,
         score,
-        determinize=determinize,
-        moves_bound=moves_bound,
+        determinize=sampler.determinize,
+        moves_bound=sampler.moves_bound,
         hand_key=hand_key,
     )

@@ -26,6 +26,22 @@ def reduce_frozen(record: Any) -> Reduced:
     return type(record), tuple(getattr(record, f.name) for f in fields(record))
 
 
+def seat_to_act(state: Any) -> int:
+    """The ``to_act`` of every game: its states name the seat that decides now
+    (meaningless once the match is over)."""
+    seat: int = state.to_act  # no int() call: this runs every move
+    return seat
+
+
+def table_hand_number(state: Any) -> int:
+    """The ``hand_key`` of a game whose table numbers its hands (``table.hand_number``):
+    every game's state but Trionfo's. Typed ``Any``, as ``Rules`` holds any game's
+    states, so that one function serves them all (compiled, as it runs every move of a
+    playout)."""
+    number: int = state.table.hand_number
+    return number
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One option as ListGames describes it."""

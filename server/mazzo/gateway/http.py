@@ -184,18 +184,10 @@ class HttpDoor:
         message = await self._message(request, "hello")
         if isinstance(message, Response):
             return message
-        hello = message.hello
-        name = gateway.tokens.who(hello.token, hello.name)
-        if name is None:
-            return _status(401, code_pb2.UNAUTHENTICATED, "unknown token for this name")
-        seat = gateway.seats.get(name)
-        refusal = gateway._refusal(hello, name, seat)
-        if refusal is not None:
-            code, why = refusal
-            if seat is not None:
-                seat.last_refusal = why
+        seat = gateway.admit(message.hello)
+        if not isinstance(seat, Seat):
+            code, why = seat
             return _status(_HTTP_STATUS.get(code, 400), _CODES.get(code, code_pb2.UNKNOWN), why)
-        assert seat is not None
         conn = Connection(f"http:{host}", limits.queue)
         gateway._connections.add(conn)
         self.connections.add(conn)

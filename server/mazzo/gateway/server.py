@@ -516,18 +516,25 @@ class Gateway(tables_pb2_grpc.TablesServicer):
             )
         if not isinstance(first, tables_pb2.BotMessage) or not first.HasField("hello"):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message is a Hello")
-        hello = first.hello
+        admitted = self.admit(first.hello)
+        if not isinstance(admitted, Seat):
+            await context.abort(*admitted)
+        assert isinstance(admitted, Seat)
+        return admitted
+
+    def admit(self, hello: tables_pb2.Hello) -> Seat | tuple[grpc.StatusCode, str]:
+        """The seat a Hello takes, or the status and reason it is refused with (kept as
+        the seat's ``last_refusal``, which the referee names if the bot never comes):
+        the same for a bot on the stream and one over HTTP."""
         name = self.tokens.who(hello.token, hello.name)
         if name is None:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown token for this name")
-        assert name is not None
+            return grpc.StatusCode.UNAUTHENTICATED, "unknown token for this name"
         seat = self.seats.get(name)
         refusal = self._refusal(hello, name, seat)
         if refusal is not None:
-            code, why = refusal
             if seat is not None:
-                seat.last_refusal = why
-            await context.abort(code, why)
+                seat.last_refusal = refusal[1]
+            return refusal
         assert seat is not None
         return seat
 

@@ -14,6 +14,7 @@ import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 from urllib.parse import parse_qsl
 
 import grpc
@@ -70,6 +71,21 @@ def parse_builtin(text: str) -> tuple[str, dict[str, str]]:
 
 
 @dataclass(frozen=True)
+class Launch:
+    """Where a run's bots start, one value from the run down to each bot it starts:
+    the folder ``exec:`` bots run in, the CA that checks ``grpcs://`` bots'
+    certificates (the system's without it), the gateway ``connect:`` bots dial in to."""
+
+    cwd: Path | None = None
+    ca: Path | None = None
+    gateway: Gateway | None = None
+
+
+#: Bots started here, with the system's CAs and no gateway.
+LOCAL: Final = Launch()
+
+
+@dataclass(frozen=True)
 class BotSpec:
     """A parsed bot spec; ``text`` is how it was written (and is recorded)."""
 
@@ -120,23 +136,17 @@ class BotSpec:
             return f"{self.text!r}: cannot start {program!r}: no such executable program"
         return ""
 
-    def transport(
-        self,
-        cwd: Path | None = None,
-        stderr: Path | None = None,
-        ca: Path | None = None,
-        gateway: Gateway | None = None,
-    ) -> Transport:
-        """A new running-to-be bot; ``ca`` checks a ``grpcs://`` bot's certificate;
-        ``gateway`` carries a ``connect:`` bot's decisions."""
+    def transport(self, launch: Launch = LOCAL, stderr: Path | None = None) -> Transport:
+        """A new running-to-be bot, started as ``launch`` says; an ``exec:`` bot's
+        standard error goes to ``stderr``."""
         if self.kind == "connect":
-            if gateway is None:
+            if launch.gateway is None:
                 raise ValueError(f"{self.text!r}: a dial-in seat needs a gateway (--gateway PORT)")
-            return DialInBot(gateway.seat(self.target))
+            return DialInBot(launch.gateway.seat(self.target))
         if self.kind in ("grpc", "grpcs"):
-            return GrpcBot(self.target, tls=self.kind == "grpcs", ca=ca)
+            return GrpcBot(self.target, tls=self.kind == "grpcs", ca=launch.ca)
         if self.kind == "exec":
-            return ExecBot(self.target, cwd=cwd, stderr=stderr)
+            return ExecBot(self.target, cwd=launch.cwd, stderr=stderr)
         make, params = BUILTINS[self.target], self.params
         return InProcessBot(lambda seed: make(seed, params))
 
@@ -204,19 +214,10 @@ class BotPool:
     for every match would cost more than many matches). A bot that crashed is closed
     when its match returns it, and the next match gets a fresh one."""
 
-    def __init__(
-        self,
-        spec: BotSpec,
-        cwd: Path | None = None,
-        stderr: Path | None = None,
-        ca: Path | None = None,
-        gateway: Gateway | None = None,
-    ):
+    def __init__(self, spec: BotSpec, launch: Launch = LOCAL, stderr: Path | None = None):
         self.spec = spec
-        self._cwd = cwd
+        self._launch = launch
         self._stderr = stderr
-        self._ca = ca
-        self._gateway = gateway
         self._idle: list[Transport] = []
         self._all: list[Transport] = []
         self.started = 0
@@ -228,7 +229,7 @@ class BotPool:
                 break
             await self._drop(bot)
         else:
-            bot = self.spec.transport(self._cwd, self._stderr, self._ca, self._gateway)
+            bot = self.spec.transport(self._launch, self._stderr)
             await bot.start()
             self._all.append(bot)
             self.started += 1

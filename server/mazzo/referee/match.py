@@ -35,8 +35,10 @@ from mazzo.games.registry import CODECS, GAMES, rules_for
 from mazzo.gateway.server import Gateway
 from mazzo.players.builtins import random_index
 from mazzo.referee.bots import (
+    LOCAL,
     BotPool,
     BotSpec,
+    Launch,
     await_dialed_in,
     await_reachable,
     check_startable,
@@ -135,18 +137,10 @@ def log_name(entrant: str, slot: int) -> str:
 class Pools:
     """One pool of running bots per (entrant, bot slot), shared by a run's matches."""
 
-    def __init__(
-        self,
-        cwd: Path | None = None,
-        logs: Path | None = None,
-        ca: Path | None = None,
-        gateway: Gateway | None = None,
-    ) -> None:
+    def __init__(self, launch: Launch = LOCAL, logs: Path | None = None) -> None:
         self._pools: dict[tuple[str, int], BotPool] = {}
-        self._cwd = cwd
+        self._launch = launch
         self._logs = logs
-        self._ca = ca
-        self._gateway = gateway
 
     def pool(self, entrant: Entrant, slot: int) -> BotPool:
         key = (entrant.name, slot)
@@ -154,7 +148,7 @@ class Pools:
         if pool is None:
             log = None if self._logs is None else self._logs / log_name(entrant.name, slot)
             spec = BotSpec.parse(entrant.bots[slot])
-            pool = BotPool(spec, self._cwd, log, self._ca, self._gateway)
+            pool = BotPool(spec, self._launch, log)
             self._pools[key] = pool
         return pool
 
@@ -676,7 +670,7 @@ async def run_match(
     await await_reachable(specs, ca)
     await await_dialed_in(specs, gateway, dial_in_wait)
     engine = engine_for(service, ca, seal)
-    pools = Pools(logs=logs, ca=ca, gateway=gateway)
+    pools = Pools(Launch(ca=ca, gateway=gateway), logs)
     try:
         return await play_match(
             spec, lineup, engine, pools, clock, rules, on_deal=on_deal, watcher=watcher

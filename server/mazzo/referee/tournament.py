@@ -33,7 +33,14 @@ from typing import Any, Protocol
 
 from mazzo.core import fair
 from mazzo.gateway.server import Gateway
-from mazzo.referee.bots import await_dialed_in, await_reachable, check_startable, dial_in_names
+from mazzo.referee.bots import (
+    LOCAL,
+    Launch,
+    await_dialed_in,
+    await_reachable,
+    check_startable,
+    dial_in_names,
+)
 from mazzo.referee.engine import Engine, engine_for, players_for
 from mazzo.referee.match import (
     Entrant,
@@ -348,7 +355,7 @@ async def play_task(task: MatchTask) -> tuple[Json, dict[str, int]]:
     logs = Path(task.logs) if task.logs and os.path.isdir(task.logs) else None
     ca = Path(task.ca) if task.ca else None
     engine = engine_for(task.service or None, ca, task.seal)
-    pools = Pools(cwd=cwd, logs=logs, ca=ca)
+    pools = Pools(Launch(cwd, ca), logs)
     ledger = FaultLedger(task.faults.disqualify_after, dict(task.prior_faults))
     try:
         job = task.job
@@ -384,18 +391,15 @@ class LocalBackend:
     name = "local"
 
     def __init__(
-        self,
-        logs: Path | None = None,
-        ca: Path | None = None,
-        watcher: Watcher | None = None,
-        gateway: Gateway | None = None,
+        self, launch: Launch = LOCAL, logs: Path | None = None, watcher: Watcher | None = None
     ) -> None:
         self._logs = logs
         self._watcher = watcher
-        self._ca = ca
+        #: The service's CA too, where the engine is remote (``engine_for``).
+        self._ca = launch.ca
         self._config: Config | None = None
         self._engine: Engine | None = None
-        self._pools = Pools(logs=logs, ca=ca, gateway=gateway)
+        self._pools = Pools(launch, logs)
         #: Given each match's header before its first move (``run_tournament``
         #: publishes its deal commitment with it).
         self.on_deal: Callable[[Json], None] | None = None
@@ -536,7 +540,8 @@ async def run_tournament(
     run = _Run(config, names, sprt, ledger, list(existing), on_record, stop_after)
     pending = iter([] if run.decision else [j for j in jobs if j.spec.id not in done])
     bar = Progress(len(jobs), len(done), progress)
-    backend = backend if backend is not None else LocalBackend(logs, ca, watcher, gateway)
+    launch = Launch(ca=ca, gateway=gateway)
+    backend = backend if backend is not None else LocalBackend(launch, logs, watcher)
     # Ray's workers play their matches elsewhere: their commitments are in the records only.
     published: RecordWriter | None = None
     if isinstance(backend, LocalBackend):

@@ -144,7 +144,7 @@ class Gate:
                 self.in_flight -= 1
 
 
-def _ready(niceness: int, parent: int) -> None:
+def ready(niceness: int, parent: int) -> None:
     """In each new process: ended with the server, and nicer than it if asked."""
     die_with(parent)
     if niceness > 0:
@@ -247,9 +247,17 @@ class Processes:
     A worker that died (killed, out of memory) breaks the whole pool: the call fails,
     and the next one gets a new pool rather than the same error forever."""
 
-    def __init__(self, processes: int, niceness: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        processes: int,
+        niceness: Callable[[], int],
+        initializer: Callable[[int, int], None] = ready,
+    ) -> None:
         self.processes = processes
         self._niceness = niceness
+        #: Run first in each new process, with the niceness and the server's pid; a
+        #: module's function (spawned processes import it), ``ready`` or one that calls it.
+        self._initializer = initializer
         self._pool: ProcessPoolExecutor | None = None
 
     def executor(self) -> ProcessPoolExecutor:
@@ -258,7 +266,7 @@ class Processes:
             self._pool = ProcessPoolExecutor(
                 self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_ready,
+                initializer=self._initializer,
                 initargs=(self._niceness(), os.getpid()),
             )
         return self._pool

@@ -16,15 +16,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-import multiprocessing
-import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from mazzo.core.errors import InvalidArgument
-from mazzo.service.lifetime import die_with
+from mazzo.service.simulator import Processes, pool_niceness, ready
 from mazzo.viewer.frames import frames_body
 
 #: Processes building frames: one. Frames are the viewer's convenience; the cores are
@@ -45,9 +43,7 @@ def _ready(niceness: int, parent: int) -> None:
     first), and the games loaded now rather than during the first request."""
     from mazzo.games.registry import CODECS, rules_for
 
-    die_with(parent)
-    if niceness > 0:
-        os.nice(niceness)
+    ready(niceness, parent)
     for game in CODECS:
         rules_for(game)
 
@@ -71,20 +67,14 @@ class FramesPool:
         self.capacity = processes + waiting
         self.in_flight = 0
         self._lock = threading.Lock()  # ``mazzo tournament --ui`` serves on its own thread
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Processes | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
+        """The simulator's kind of pool (spawned, ended with the server), started at the
+        first request."""
         if self._pool is None:
-            from mazzo.service.simulator import pool_niceness
-
-            # Not fork: the server's gRPC threads must not be copied mid-flight.
-            self._pool = ProcessPoolExecutor(
-                self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_ready,
-                initargs=(pool_niceness(), os.getpid()),
-            )
-        return self._pool
+            self._pool = Processes(self.processes, pool_niceness, _ready)
+        return self._pool.executor()
 
     def _enter(self) -> None:
         with self._lock:
@@ -119,8 +109,7 @@ class FramesPool:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            self._pool.close()
 
 
 #: The pool every viewer route of this process uses.

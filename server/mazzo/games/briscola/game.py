@@ -6,8 +6,7 @@ from typing import Final, NamedTuple
 
 from mazzo.core.facade import engine_rules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
-from mazzo.games.briscola import rules
-from mazzo.games.briscola.determinize import determinize, moves_bound
+from mazzo.games.briscola import determinize, rules
 from mazzo.games.briscola.options import DEFAULT_PLAYERS, PLAYER_COUNTS, Options, side_seats
 from mazzo.games.briscola.state import HandScore, Phase, State
 from mazzo.games.briscola.tricks import side_points, trick_leaders
@@ -62,20 +61,8 @@ def _score(state: State) -> ScoreReport:
     return ScoreReport(sides, state.phase is Phase.OVER, () if winner is None else (winner,))
 
 
-def _hand_key(state: State) -> int:
-    return state.table.hand_number
-
-
 _INFO: Final = ("briscola", "Briscola", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
 RULES: Final = engine_rules(
-    _INFO,
-    Options,
-    rules,
-    view=view,
-    validate=validate,
-    score=_score,
-    determinize=determinize,
-    moves_bound=moves_bound,
-    hand_key=_hand_key,
+    _INFO, Options, rules, determinize, view=view, validate=validate, score=_score
 )
 """Briscola for 2, 3 and 4 players (docs/rules/briscola.md)."""

@@ -192,11 +192,6 @@ def _end_hand(state: State, events: list[ev.Event]) -> tuple[State, list[ev.Even
 # --------------------------------------------------------------------------- queries
 
 
-def to_act(state: State) -> int:
-    """Who plays now (meaningless once the match is over)."""
-    return state.to_act
-
-
 def finished(state: State) -> bool:
     return state.phase is Phase.OVER
 

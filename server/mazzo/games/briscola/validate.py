@@ -13,7 +13,8 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.core.cards import code
-from mazzo.core.errors import InvalidArgument, InvalidState
+from mazzo.core.checks import check_dealing, check_hand_number, check_state_options
+from mazzo.core.errors import InvalidState
 from mazzo.games.briscola.cards import IN_DECK, TOTAL_POINTS, deck_of
 from mazzo.games.briscola.options import sides_of
 from mazzo.games.briscola.rules import check_options
@@ -31,15 +32,6 @@ from mazzo.games.briscola.tricks import (
 
 P: Final = "state.briscola."
 T: Final = P + "table."
-#: Far more deals than any match makes, and room to count on within 64 bits.
-MAX_COUNTER: Final = 2**63
-#: Far more hands than any match has, and room on the wire (uint32) for the next one.
-MAX_HAND_NUMBER: Final = 2**31
-
-
-def _seat(value: int, players: int, field: str) -> None:
-    if not 0 <= value < players:
-        raise InvalidState(field, f"seat {value} is out of range 0..{players - 1}")
 
 
 @lru_cache(maxsize=256)
@@ -49,18 +41,9 @@ def check_table(table: Table) -> None:
     n = table.players
     if n not in DECK_SIZE:
         raise InvalidState("state.players", "players must be 2, 3 or 4")
-    try:
-        check_options(table.options, n)
-    except InvalidArgument as e:
-        field = T + "options." + e.field.removeprefix("options.briscola.")
-        raise InvalidState(field, e.reason) from e
-    if not 0 <= table.seed < 2**64:
-        raise InvalidState(P + "rng.seed", "the seed must fit in 64 bits")
-    if not 1 <= table.counter < MAX_COUNTER:
-        raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
-    _seat(table.dealer, n, T + "dealer")
-    if not 1 <= table.hand_number <= MAX_HAND_NUMBER:
-        raise InvalidState(T + "hand_number", f"hand numbers are 1..{MAX_HAND_NUMBER}")
+    check_state_options(check_options, table.options, n, T, "briscola")
+    check_dealing(table, n, P)
+    check_hand_number(table.hand_number, T + "hand_number")
     sides = sides_of(n)
     won = table.hands_won
     if len(won) != sides:

@@ -6,8 +6,7 @@ from typing import Final, NamedTuple
 
 from mazzo.core.facade import engine_rules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
-from mazzo.games.burraco import rules
-from mazzo.games.burraco.determinize import determinize, moves_bound
+from mazzo.games.burraco import determinize, rules
 from mazzo.games.burraco.options import DEFAULT_PLAYERS, PLAYER_COUNTS, Options
 from mazzo.games.burraco.scoring import credits, hand_scores
 from mazzo.games.burraco.state import HandScore, Stage, State, match_sides
@@ -80,20 +79,8 @@ def _score(state: State) -> ScoreReport:
     return ScoreReport(tuple(sides), state.stage is Stage.OVER, won)
 
 
-def _hand_key(state: State) -> int:
-    return state.table.hand_number
-
-
 _INFO: Final = ("burraco", "Burraco", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
 RULES: Final = engine_rules(
-    _INFO,
-    Options,
-    rules,
-    view=view,
-    validate=validate,
-    score=_score,
-    determinize=determinize,
-    moves_bound=moves_bound,
-    hand_key=_hand_key,
+    _INFO, Options, rules, determinize, view=view, validate=validate, score=_score
 )
 """Burraco, FIBUR Italian rules (docs/rules/burraco.md)."""

@@ -773,11 +773,6 @@ def end_hand(state: State, events: list[ev.Event], closer: int) -> tuple[State, 
 # --------------------------------------------------------------------------- queries
 
 
-def to_act(state: State) -> int:
-    """Who decides now (0 once the match is over)."""
-    return state.to_act
-
-
 def finished(state: State) -> bool:
     """Whether the match is over."""
     return state.stage is _OVER

@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.core.cards import code
-from mazzo.core.errors import InvalidArgument, InvalidState
+from mazzo.core.checks import check_dealing, check_seat, check_state_options
+from mazzo.core.errors import InvalidState
 from mazzo.games.burraco.cards import COPIES, DECK
 from mazzo.games.burraco.melds import COMBINATION, interpret, signature
 from mazzo.games.burraco.options import THREE_PLAYER_SWITCH
@@ -38,8 +39,6 @@ from mazzo.games.burraco.state import (
 
 P = "state.burraco."
 T = P + "table."
-#: Far more deals than any match makes, and room to count on within 64 bits.
-MAX_COUNTER: Final = 2**63
 _SORTED_DECK: Final = sorted(DECK)
 POZZETTO_SIZE: Final = 11
 THREE_PLAYER_P1: Final = 18
@@ -56,11 +55,6 @@ def validate(state: State) -> None:
     _check_turn(state)
 
 
-def _seat(value: int, seats: int, field: str) -> None:
-    if not 0 <= value < seats:
-        raise InvalidState(field, f"seat {value} is out of range 0..{seats - 1}")
-
-
 # A table changes once a hand: a few new ones a second under load; 256 is four times
 # the 64 matches in flight of the soak and the bench (codec.common.TABLE_ENTRIES).
 @lru_cache(maxsize=256)
@@ -70,16 +64,8 @@ def check_table(table: Table) -> None:
     n = table.players
     if n not in (2, 3, 4):
         raise InvalidState("state.players", "Burraco is for 2, 3 or 4 players")
-    try:
-        check_options(table.options, n)
-    except InvalidArgument as e:
-        field = T + "options." + e.field.removeprefix("options.burraco.")
-        raise InvalidState(field, e.reason) from e
-    if not 0 <= table.seed < 2**64:
-        raise InvalidState(P + "rng.seed", "the seed must fit in 64 bits")
-    if not 1 <= table.counter < MAX_COUNTER:
-        raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
-    _seat(table.dealer, n, T + "dealer")
+    check_state_options(check_options, table.options, n, T, "burraco")
+    check_dealing(table, n, P)
     if table.hand_number < 1:
         raise InvalidState(T + "hand_number", "hand numbers start at 1")
     options = table.options
@@ -234,7 +220,7 @@ def _check_pozzetti(state: State) -> None:
             if len(cards) != size:
                 raise InvalidState(field + ".cards", f"an untaken pozzetto holds {size} cards")
             continue
-        _seat(taker, n, field + ".taken_by")
+        check_seat(taker, n, field + ".taken_by")
         if untaken_seen:
             raise InvalidState(field + ".taken_by", "pozzetti are taken in order, P1 first (§3.4)")
         if cards:
@@ -272,7 +258,7 @@ def _check_melds(state: State) -> None:
     combinations: dict[tuple[int, int], list[int]] = {}
     for i, meld in enumerate(state.melds):
         field = f"{P}melds[{i}]"
-        _seat(meld.seat, n, field + ".seat")
+        check_seat(meld.seat, n, field + ".seat")
         sig = signature(meld.cards)
         if isinstance(sig, str):
             raise InvalidState(field + ".cards", sig)
@@ -306,7 +292,7 @@ def _check_turn(state: State) -> None:
         raise InvalidState(P + "stock", "the last two cards of the stock are never drawn (§3.6)")
     if stage is Stage.OVER:
         return
-    _seat(state.to_act, n, "state.to_act")
+    check_seat(state.to_act, n, "state.to_act")
     seat = state.to_act
     for s, hand in enumerate(state.hands):
         if not hand:

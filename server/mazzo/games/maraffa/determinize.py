@@ -48,7 +48,7 @@ from mazzo.games.maraffa.moves import REDEAL, Signal
 from mazzo.games.maraffa.options import MarafonaRule, Series
 from mazzo.games.maraffa.rules import WEAK_HAND_THIRDS, apply
 from mazzo.games.maraffa.scoring import tally, target_units, tricks_per_hand
-from mazzo.games.maraffa.signals import enabled
+from mazzo.games.maraffa.signals import LEADER_SIGNALS, enabled
 from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, sides_of
 from mazzo.games.maraffa.tricks import winning_index
 from mazzo.games.maraffa.validate import check_table, validate
@@ -60,17 +60,7 @@ from mazzo.games.maraffa.view import View, controller_of
 #: most 40 hidden cards, hence at most 40 classes: k < 128.
 _COUNTERS: Final = 128
 _STOCK: Final = -2
-_LEADER_SIGNALS: Final = frozenset(
-    {
-        Signal.BUSSO,
-        Signal.STRISCIO,
-        Signal.VOLO,
-        Signal.FUORI_TUTTO,
-        Signal.TAGLIA,
-        Signal.RISTRISCIO,
-        Signal.BUONA,
-    }
-)
+_LEADER_SIGNALS: Final = frozenset(LEADER_SIGNALS)
 _FACTORIAL: Final = [math.factorial(n) for n in range(41)]
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final, Generic, NamedTuple, TypeVar
+from typing import Any, Final, Generic, NamedTuple, Protocol, TypeVar
 
-from mazzo.core.facade import EngineRules, own_seat
-from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
+from mazzo.core.facade import EngineRules, Sampler, own_seat
+from mazzo.core.rules import OptionSpec, ScoreReport, SideScore, seat_to_act
 from mazzo.games.maraffa import determinize, rules
 from mazzo.games.maraffa.events import Event
 from mazzo.games.maraffa.moves import Move
@@ -125,6 +125,18 @@ S = TypeVar("S")
 V = TypeVar("V")
 
 
+class FormEngine(Protocol[S]):
+    """The functions a form's engine module (``rules``, ``trionfo.rules``) provides."""
+
+    def deal(
+        self, options: Options, players: int, seed: int, /
+    ) -> tuple[S, Sequence[AnyEvent]]: ...
+
+    def legal_moves(self, state: S, /) -> Sequence[Move]: ...
+
+    def apply(self, state: S, move: Move, /) -> tuple[S, Sequence[AnyEvent]]: ...
+
+
 class Form(Generic[S, V]):
     """One form of Maraffa: its engine's functions, and the classes of its values.
 
@@ -136,19 +148,16 @@ class Form(Generic[S, V]):
 
     def __init__(
         self,
-        *,
         name: str,
         players: tuple[int, ...],
         kinds: tuple[type, ...],
-        deal: Callable[[Options, int, int], tuple[S, Sequence[AnyEvent]]],
-        legal_moves: Callable[[S], Sequence[Move]],
-        apply: Callable[[S, Move], tuple[S, Sequence[AnyEvent]]],
+        engine: FormEngine[S],
+        sampler: Sampler[S],
+        *,
         view: Callable[[S, int], V],
         validate: Callable[[S], None],
         score: Callable[[S], ScoreReport],
         controller: Callable[[S, int], int],
-        determinize: Callable[[V, int, int], Sequence[S]],
-        moves_bound: Callable[[S, bool], int],
         hand_key: Callable[[S], tuple[int, int]],
     ) -> None:
         #: For the codec's own table of forms (codec/__init__.py).
@@ -157,15 +166,15 @@ class Form(Generic[S, V]):
         self.players = players
         #: The classes of its states, views and score details, which ``form_of`` knows it by.
         self.kinds = kinds
-        self.deal = deal
-        self.legal_moves = legal_moves
-        self.apply = apply
+        self.deal = engine.deal
+        self.legal_moves = engine.legal_moves
+        self.apply = engine.apply
         self.view = view
         self.validate = validate
         self.score = score
         self.controller = controller
-        self.determinize = determinize
-        self.moves_bound = moves_bound
+        self.determinize = sampler.determinize
+        self.moves_bound = sampler.moves_bound
         self.hand_key = hand_key
 
 
@@ -200,34 +209,28 @@ def _trionfo_hand_key(state: TrionfoState) -> tuple[int, int]:
 
 #: 2, 3 and 4 players: rules.py and the modules beside it.
 CLASSIC: Final = Form[State, View](
-    name="classic",
-    players=rules.ENGINE_PLAYERS,
-    kinds=(State, View, MaraffaSideScore),
-    deal=rules.deal,
-    legal_moves=rules.legal_moves,
-    apply=rules.apply,
+    "classic",
+    rules.ENGINE_PLAYERS,
+    (State, View, MaraffaSideScore),
+    rules,
+    determinize,
     view=view,
     validate=validate,
     score=_classic_score,
     controller=controller,
-    determinize=determinize.determinize,
-    moves_bound=determinize.moves_bound,
     hand_key=_classic_hand_key,
 )
 #: 5 players: the trionfo sub-package.
 TRIONFO: Final = Form[TrionfoState, TrionfoView](
-    name="trionfo",
-    players=(SEATS,),
-    kinds=(TrionfoState, TrionfoView, TrionfoSideScore),
-    deal=trionfo.deal,
-    legal_moves=trionfo.legal_moves,
-    apply=trionfo.apply,
+    "trionfo",
+    (SEATS,),
+    (TrionfoState, TrionfoView, TrionfoSideScore),
+    trionfo,
+    trionfo_determinize,
     view=trionfo_view,
     validate=trionfo_validate,
     score=score_report,
     controller=own_seat,  # five players, each for himself
-    determinize=trionfo_determinize.determinize,
-    moves_bound=trionfo_determinize.moves_bound,
     hand_key=_trionfo_hand_key,
 )
 FORMS: Final = (CLASSIC, TRIONFO)
@@ -250,10 +253,6 @@ def form_for(players: int) -> Form[Any, Any]:
 def _deal(options: Options, players: int, seed: int) -> tuple[AnyState, list[AnyEvent]]:
     state, events = form_for(players).deal(options, players, seed)
     return state, list(events)
-
-
-def _to_act(state: AnyState) -> int:
-    return state.to_act
 
 
 def _finished(state: AnyState) -> bool:
@@ -307,7 +306,7 @@ RULES: Final[EngineRules[AnyState, Move, Options]] = EngineRules(
     options=OPTIONS,
     default_options=Options,
     deal=_deal,
-    to_act=_to_act,
+    to_act=seat_to_act,
     finished=_finished,
     legal_moves=_legal_moves,
     apply=_apply,

@@ -21,8 +21,9 @@ from mazzo.core.cards import SUITS, cards
 from mazzo.games.maraffa.cards import deck_of, mask_of
 from mazzo.games.maraffa.moves import Signal
 from mazzo.games.maraffa.options import Options, seats_for
+from mazzo.games.maraffa.rules import first_table
 from mazzo.games.maraffa.scoring import tally, target_units, tricks_per_hand
-from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State, Table, sides_of
+from mazzo.games.maraffa.state import NO_SEAT, NO_SUIT, Phase, State
 from mazzo.games.maraffa.tricks import trick_leaders
 from mazzo.games.maraffa.validate import validate
 
@@ -50,7 +51,6 @@ def position(
     seat before the battezzante, as the rules have it from hand 2 on."""
     options = options or Options()
     seats = seats_for(options, players)
-    sides = sides_of(seats)
     named = [list(cards(h)) if h else [] for h in hands]
     play = cards(played) if played else ()
     stock_cards = cards(stock) if stock else ()
@@ -65,18 +65,11 @@ def position(
     if dealer is None:
         dealer = (battezzante - 1) % seats
     target = target_units(options, 1) if effective_target is None else effective_target
-    table = Table(
-        options=options,
-        players=players,
-        seats=seats,
-        seed=seed,
-        counter=1,
-        dealer=dealer,
+    table = first_table(options, players, seed, dealer)
+    table = table._replace(
         battezzante=battezzante,
         hand_number=hand_number,
-        game_number=1,
-        games_won=(0,) * sides,
-        totals=tuple(totals) if totals is not None else (0,) * sides,
+        totals=table.totals if totals is None else tuple(totals),
         effective_target=target,
     )
     phase = Phase.PLAY if trump else Phase.TRUMP

@@ -199,9 +199,16 @@ def deal(options: Options, players: int, seed: int) -> tuple[State, list[ev.Even
         raise InvalidArgument("seed", "seed must fit in 64 bits")
     check_options(options, players)
     seats = seats_for(options, players)
-    sides = sides_of(seats)
     dealer = draw_below(seed, 0, seats) if options.first_dealer is None else options.first_dealer
-    table = Table(
+    return _deal_hand(first_table(options, players, seed, dealer))
+
+
+def first_table(options: Options, players: int, seed: int, dealer: int) -> Table:
+    """A match's table before its first hand: no battezzante yet (hand 1's is found at
+    the deal), game 1, nothing won; ``positions`` builds its tables from it too."""
+    seats = seats_for(options, players)
+    sides = sides_of(seats)
+    return Table(
         options=options,
         players=players,
         seats=seats,
@@ -215,7 +222,6 @@ def deal(options: Options, players: int, seed: int) -> tuple[State, list[ev.Even
         totals=(0,) * sides,
         effective_target=target_units(options, 1),
     )
-    return _deal_hand(table)
 
 
 def check_options(options: Options, players: int) -> None:
@@ -750,11 +756,6 @@ def _end_game(state: State, winner: int, events: list[ev.Event]) -> tuple[State,
 
 
 # --------------------------------------------------------------------------- queries
-
-
-def to_act(state: State) -> int:
-    """Who decides now (meaningless once the match is over)."""
-    return state.to_act
 
 
 def match_winner(state: State) -> int | None:

@@ -8,12 +8,13 @@ winners, a seat to act that matches the phase. Errors name the wire field at fau
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from functools import lru_cache
-from typing import Final
+from typing import Final, NoReturn
 
 from mazzo.core.cards import code
-from mazzo.core.errors import InvalidArgument, InvalidState
+from mazzo.core.checks import check_dealing, check_hand_number, check_seat, check_state_options
+from mazzo.core.errors import InvalidState
 from mazzo.games.maraffa.cards import BIT, DECK, FOUR_OF_COINS, IN_DECK, MARAFONA, SUIT, TRUMP_ACE
 from mazzo.games.maraffa.moves import Signal
 from mazzo.games.maraffa.options import MarafonaRule, Series, seats_for
@@ -35,12 +36,6 @@ from mazzo.games.maraffa.tricks import seat_of_play, trick_leaders
 FULL_DECK: Final = sum(BIT[c] for c in DECK)
 P = "state.maraffa."
 T = P + "table."
-#: Far more deals than any match makes, and room to count on within 64 bits.
-MAX_COUNTER: Final = 2**63
-#: Far more hands than any match has (its target is at most 1,000,000 points, and each
-#: hand gives the sides 10 points or more together), and room on the wire (uint32) for
-#: the next hand's number: a state at hand 2**32 - 1 could not be written after it.
-MAX_HAND_NUMBER: Final = 2**31
 
 
 def hand_mask(cards: Collection[int], field: str) -> int:
@@ -89,11 +84,6 @@ def validate(state: State) -> None:
     _check_marafona(state, leaders)
 
 
-def _seat(value: int, seats: int, field: str) -> None:
-    if not 0 <= value < seats:
-        raise InvalidState(field, f"seat {value} is out of range 0..{seats - 1}")
-
-
 # A table changes once a hand: a few new ones a second under load; 256 is four times
 # the 64 matches in flight of the soak and the bench (codec.common.TABLE_ENTRIES).
 @lru_cache(maxsize=256)
@@ -104,25 +94,16 @@ def check_table(table: Table) -> None:
     options = table.options
     if table.players not in (2, 3, 4):
         raise InvalidState("state.players", "players must be 2, 3 or 4")
-    try:
-        check_options(options, table.players)
-    except InvalidArgument as e:
-        field = T + "options." + e.field.removeprefix("options.maraffa.")
-        raise InvalidState(field, e.reason) from e
+    check_state_options(check_options, options, table.players, T, "maraffa")
     if seats != seats_for(options, table.players):
         raise InvalidState(
             "state.players",
             f"players must be 2, 3 or 4 and fit the table: {seats} seats for {table.players}",
         )
     sides = sides_of(seats)
-    if not 0 <= table.seed < 2**64:
-        raise InvalidState(P + "rng.seed", "the seed must fit in 64 bits")
-    if not 1 <= table.counter < MAX_COUNTER:
-        raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
-    _seat(table.dealer, seats, T + "dealer")
-    _seat(table.battezzante, seats, T + "battezzante")
-    if not 1 <= table.hand_number <= MAX_HAND_NUMBER:
-        raise InvalidState(T + "hand_number", f"hand numbers are 1..{MAX_HAND_NUMBER}")
+    check_dealing(table, seats, P)
+    check_seat(table.battezzante, seats, T + "battezzante")
+    check_hand_number(table.hand_number, T + "hand_number")
     if table.hand_number > 1 and table.battezzante != (table.dealer + 1) % seats:
         raise InvalidState(T + "battezzante", "from hand 2 the battezzante is next(dealer)")
     best_of_three = options.series is Series.BEST_OF_THREE
@@ -140,14 +121,14 @@ def check_table(table: Table) -> None:
     if table.redeal_requests and not options.redeal_weak_hand:
         raise InvalidState(T + "redeal_requests", "redeals are off in this match")
     for i, s in enumerate(table.redeal_requests):
-        _seat(s, seats, f"{T}redeal_requests[{i}]")
+        check_seat(s, seats, f"{T}redeal_requests[{i}]")
     if len(table.last_hand) not in (0, sides):
         raise InvalidState(T + "last_hand_scores", "last hand scores need one entry per side")
     for i, score in enumerate(table.last_hand):
         _check_hand_score(score, options.keep_thirds, f"{T}last_hand_scores[{i}]")
     claim = table.last_claim
     if claim is not None:
-        _seat(claim.seat, seats, T + "last_claim.seat")
+        check_seat(claim.seat, seats, T + "last_claim.seat")
         if claim.team != side_of(claim.seat, seats) or claim.valid != (claim.value >= claim.needed):
             raise InvalidState(T + "last_claim", "the claim result is inconsistent")
 
@@ -165,19 +146,27 @@ def _first_battezzante(state: State, leaders: list[int]) -> int:
 
 
 def _check_hand_score(score: HandScore, keep_thirds: bool, field: str) -> None:
+    if not hand_score_adds_up(score, keep_thirds, marafona=True):
+        raise InvalidState(field, "the hand score's components do not add up")
+
+
+def hand_score_adds_up(score: HandScore, keep_thirds: bool, marafona: bool) -> bool:
+    """Whether a hand's recorded score is what its components make: the thirds of the
+    aces, the third cards and the last trick; the points of those thirds (kept, or
+    dropped each hand); and the marafona's bonus, in the forms that have it (Trionfo
+    has none)."""
     thirds = 3 * score.aces + score.third_cards + LAST_TRICK_THIRDS * score.last_trick
     bonus_unit = 9 if keep_thirds else 3
     expected = (thirds if keep_thirds else thirds // 3) + score.marafona_bonus
-    if (
+    return not (
         score.aces > 4
         or score.third_cards > 20
         or score.last_trick > 1
         or score.thirds != thirds
         or score.card_points != thirds // 3
-        or score.marafona_bonus not in (0, bonus_unit)
+        or score.marafona_bonus not in ((0, bonus_unit) if marafona else (0,))
         or score.hand_score != expected
-    ):
-        raise InvalidState(field, "the hand score's components do not add up")
+    )
 
 
 def _check_cards(state: State) -> None:
@@ -201,16 +190,28 @@ def _check_cards(state: State) -> None:
 
 def _find_card_error(state: State) -> None:
     """The slow path of ``_check_cards``: name the first field at fault."""
-    seen = 0
     removed = BIT[state.table.options.removed_four] if state.table.seats == 3 else 0
     out = f"{code(state.table.options.removed_four)} is out of the 39-card deck (removed_four)"
-    for s, hand in enumerate(state.hands):
+    card_error(state.hands, (("played", state.played), ("stock", state.stock)), removed, out)
+
+
+def card_error(
+    hands: Sequence[int],
+    lists: Sequence[tuple[str, Sequence[int]]],
+    removed: int = 0,
+    out: str = "",
+) -> NoReturn:
+    """The slow path of a check of the cards, in either form: the first field at fault
+    among the hands (masks) and the ``lists`` of cards (field name, cards), named;
+    ``removed`` are the cards out of the pack, refused with ``out``."""
+    seen = 0
+    for s, hand in enumerate(hands):
         if hand & seen:
             raise InvalidState(f"{P}hands[{s}].cards", "a card appears more than once in the state")
         if hand & removed:
             raise InvalidState(f"{P}hands[{s}].cards", out)
         seen |= hand
-    for field, cards in (("played", state.played), ("stock", state.stock)):
+    for field, cards in lists:
         for i, c in enumerate(cards):
             bit = BIT[c] if c in IN_DECK else 0
             if not bit:
@@ -312,7 +313,7 @@ def _check_marafona(state: State, leaders: list[int]) -> None:
     if seat == NO_SEAT:
         return
     seats = state.table.seats
-    _seat(seat, seats, P + "marafona_seat")
+    check_seat(seat, seats, P + "marafona_seat")
     if not 0 <= state.trump < 4:
         raise InvalidState(P + "marafona_seat", "no marafona before trump is declared")
     table = state.table

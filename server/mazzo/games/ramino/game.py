@@ -10,8 +10,7 @@ from typing import Final, NamedTuple
 
 from mazzo.core.facade import engine_rules
 from mazzo.core.rules import OptionSpec, ScoreReport, SideScore
-from mazzo.games.ramino import rules
-from mazzo.games.ramino.determinize import determinize, moves_bound
+from mazzo.games.ramino import determinize, rules
 from mazzo.games.ramino.options import (
     DEFAULT_PLAYERS,
     MAX_CHIPS,
@@ -95,20 +94,8 @@ def _score(state: State) -> ScoreReport:
     return ScoreReport(sides, finished, rules.winners(state))
 
 
-def _hand_key(state: State) -> int:
-    return state.table.hand_number
-
-
 _INFO: Final = ("ramino", "Ramino pokerato", PLAYER_COUNTS, DEFAULT_PLAYERS, OPTIONS)
 RULES: Final = engine_rules(
-    _INFO,
-    Options,
-    rules,
-    view=view,
-    validate=validate,
-    score=_score,
-    determinize=determinize,
-    moves_bound=moves_bound,
-    hand_key=_hand_key,
+    _INFO, Options, rules, determinize, view=view, validate=validate, score=_score
 )
 """Ramino pokerato with the imaginary joker (docs/rules/ramino.md)."""

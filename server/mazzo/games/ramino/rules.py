@@ -782,11 +782,6 @@ def _finish(state: State, events: list[ev.Event], end: MatchEnd) -> tuple[State,
 # --------------------------------------------------------------------------- queries
 
 
-def to_act(state: State) -> int:
-    """Who decides now (0 once the match is over)."""
-    return state.to_act
-
-
 def finished(state: State) -> bool:
     """Whether the match is over."""
     return state.phase is Phase.OVER

@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.core.cards import code
-from mazzo.core.errors import IllegalMove, InvalidArgument, InvalidState
+from mazzo.core.checks import check_dealing, check_hand_number, check_seat, check_state_options
+from mazzo.core.errors import IllegalMove, InvalidState
 from mazzo.games.ramino import rules
 from mazzo.games.ramino.cards import CODES, COPIES, IN_PACK
 from mazzo.games.ramino.moves import Kind, Move
@@ -46,12 +47,7 @@ from mazzo.games.ramino.state import (
 P = "state.ramino."
 T = P + "table."
 B = P + "bets."
-#: Far more draws than any match makes, and room to count on within 64 bits.
-MAX_COUNTER: Final = 2**63
 DECK_SIZE: Final = 2 * len(CODES)
-#: A match has at most match_hands decided hands with fewer than match_hands void
-#: hands before each (about 10**8); far below, and the uint32 on the wire has room left.
-MAX_HAND_NUMBER: Final = 2**31
 _BID_KINDS: Final = {
     BidAction.BUIO: Kind.BUIO,
     BidAction.NO_BUIO: Kind.NO_BUIO,
@@ -76,11 +72,6 @@ def validate(state: State) -> None:
     _check_sizes(state)
 
 
-def _seat(value: int, players: int, field: str) -> None:
-    if not 0 <= value < players:
-        raise InvalidState(field, f"seat {value} is out of range 0..{players - 1}")
-
-
 # A table changes once a hand: a few new ones a second under load; 256 is four times
 # the 64 matches in flight of the soak and the bench (codec.common.TABLE_ENTRIES).
 @lru_cache(maxsize=256)
@@ -91,20 +82,11 @@ def check_table(table: Table) -> None:
     options = table.options
     if players not in PLAYER_COUNTS:
         raise InvalidState("state.players", f"Ramino is for 2 to 6 players, not {players}")
-    try:
-        check_options(options, players)
-    except InvalidArgument as e:
-        field = T + "options." + e.field.removeprefix("options.ramino.")
-        raise InvalidState(field, e.reason) from e
+    check_state_options(check_options, options, players, T, "ramino")
     if options.buio is None or options.match_hands is None:
         raise InvalidState(T + "options", "a state carries its options resolved")
-    if not 0 <= table.seed < 2**64:
-        raise InvalidState(P + "rng.seed", "the seed must fit in 64 bits")
-    if not 1 <= table.counter < MAX_COUNTER:
-        raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
-    _seat(table.dealer, players, T + "dealer")
-    if not 1 <= table.hand_number <= MAX_HAND_NUMBER:
-        raise InvalidState(T + "hand_number", f"hand numbers are 1..{MAX_HAND_NUMBER}")
+    check_dealing(table, players, P)
+    check_hand_number(table.hand_number, T + "hand_number")
     if not 0 <= table.decided_hands <= MAX_MATCH_HANDS:
         raise InvalidState(T + "decided_hands", "decided hands out of range")
     if not 0 <= table.void_streak <= MAX_MATCH_HANDS:
@@ -118,16 +100,16 @@ def check_table(table: Table) -> None:
 def _check_result(result: HandResult, table: Table, field: str) -> None:
     """A past hand's record: seats in range, one entry per seat, amounts that add up."""
     players = table.players
-    _seat(result.dealer, players, field + ".dealer")
+    check_seat(result.dealer, players, field + ".dealer")
     if len(result.extra_paid) != players or len(result.net) != players:
         raise InvalidState(field, "extra_paid and net need one entry per seat")
     if result.posta < 0 or result.pot < 0 or min(result.extra_paid) < 0:
         raise InvalidState(field, "chip counts are never negative")
     for i, s in enumerate(result.participants):
-        _seat(s, players, f"{field}.participants[{i}]")
+        check_seat(s, players, f"{field}.participants[{i}]")
     decided = result.outcome in (Outcome.CLOSED, Outcome.UNCONTESTED)
     if decided:
-        _seat(result.winner, players, field + ".winner")
+        check_seat(result.winner, players, field + ".winner")
     elif result.winner != NO_SEAT:
         raise InvalidState(field + ".winner", "a void hand has no winner")
     if (result.closure is not None) != (result.outcome is Outcome.CLOSED):

@@ -24,6 +24,7 @@ from mazzo.games.maraffa.moves import Contract
 from mazzo.games.maraffa.options import Options
 from mazzo.games.maraffa.state import HandScore
 from mazzo.games.maraffa.trionfo.auction import replay
+from mazzo.games.maraffa.trionfo.rules import first_table
 from mazzo.games.maraffa.trionfo.scoring import trick_leaders
 from mazzo.games.maraffa.trionfo.state import (
     CARDS_EACH,
@@ -35,7 +36,6 @@ from mazzo.games.maraffa.trionfo.state import (
     DealScore,
     TPhase,
     TrionfoState,
-    TrionfoTable,
 )
 from mazzo.games.maraffa.trionfo.validate import validate
 
@@ -85,15 +85,12 @@ def trionfo_position(
             target = options.trionfo_first_speaker_card
             holders = [s for s, h in enumerate(named) if target in h]
             first_speaker = holders[0] if holders else first_speaker
-    table = TrionfoTable(
-        options=options,
-        seed=seed,
-        counter=1,
-        dealer=dealer,
+    table = first_table(options, seed, dealer)
+    table = table._replace(
         first_speaker=first_speaker,
         deal_number=deal_number,
         deals_counted=deal_number - 1 if deals_counted is None else deals_counted,
-        totals=tuple(totals) if totals is not None else (0,) * SEATS,
+        totals=table.totals if totals is None else tuple(totals),
         last_deal=last_deal
         if last_deal is not None or deal_number == 1
         else thrown_in(deal_number - 1),

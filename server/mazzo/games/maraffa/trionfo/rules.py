@@ -121,7 +121,13 @@ def deal(options: Options, players: int, seed: int) -> tuple[TrionfoState, list[
         raise InvalidArgument("seed", "seed must fit in 64 bits")
     check_options(options)
     dealer = draw_below(seed, 0, SEATS) if options.first_dealer is None else options.first_dealer
-    table = TrionfoTable(
+    return _deal(first_table(options, seed, dealer))
+
+
+def first_table(options: Options, seed: int, dealer: int) -> TrionfoTable:
+    """A match's table before its first deal: no first speaker yet (deal 1's is found at
+    the deal), nothing counted; ``positions`` builds its tables from it too."""
+    return TrionfoTable(
         options=options,
         seed=seed,
         counter=1,
@@ -131,7 +137,6 @@ def deal(options: Options, players: int, seed: int) -> tuple[TrionfoState, list[
         deals_counted=0,
         totals=(0,) * SEATS,
     )
-    return _deal(table)
 
 
 def dealt_to(dealer: int, batch: int, index: int) -> int:
@@ -409,7 +414,3 @@ def match_winners(totals: tuple[int, ...]) -> tuple[int, ...]:
     """The seats with the highest total; a tie makes every tied seat a winner (A.7.3)."""
     best = max(totals)
     return tuple(s for s, t in enumerate(totals) if t == best)
-
-
-def to_act(state: TrionfoState) -> int:
-    return state.to_act

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Final
 
 from mazzo.core.cards import code
+from mazzo.core.checks import check_dealing, check_hand_number, check_seat, options_in_state
 from mazzo.core.errors import InvalidArgument, InvalidState
 from mazzo.games.maraffa.cards import BIT, DECK, IN_DECK, SUIT
 from mazzo.games.maraffa.moves import Contract
@@ -38,19 +39,13 @@ from mazzo.games.maraffa.trionfo.state import (
     TrionfoState,
     TrionfoTable,
 )
-from mazzo.games.maraffa.validate import MAX_HAND_NUMBER
+from mazzo.games.maraffa.validate import card_error, hand_score_adds_up
 
 P = "state.maraffa."
 T = P + "table."
 R = P + "trionfo."
 FULL_DECK: Final = sum(BIT[c] for c in DECK)
-MAX_COUNTER: Final = 2**63
 ALL_THIRDS: Final = 35
-
-
-def _seat(value: int, field: str) -> None:
-    if not 0 <= value < SEATS:
-        raise InvalidState(field, f"seat {value} is out of range 0..{SEATS - 1}")
 
 
 def validate(state: TrionfoState) -> None:
@@ -78,17 +73,10 @@ def check_table(table: TrionfoTable) -> None:
     try:
         check_options(table.options)
     except InvalidArgument as e:
-        raise InvalidState(
-            T + "options." + e.field.removeprefix("options.maraffa."), e.reason
-        ) from e
-    if not 0 <= table.seed < 2**64:
-        raise InvalidState(P + "rng.seed", "the seed must fit in 64 bits")
-    if not 1 <= table.counter < MAX_COUNTER:
-        raise InvalidState(P + "rng.counter", f"the generator counter must be 1..{MAX_COUNTER - 1}")
-    _seat(table.dealer, T + "dealer")
-    _seat(table.first_speaker, R + "first_speaker")
-    if not 1 <= table.deal_number <= MAX_HAND_NUMBER:
-        raise InvalidState(T + "hand_number", f"deal numbers are 1..{MAX_HAND_NUMBER}")
+        raise options_in_state(e, T, "maraffa") from e
+    check_dealing(table, SEATS, P)
+    check_seat(table.first_speaker, SEATS, R + "first_speaker")
+    check_hand_number(table.deal_number, T + "hand_number", "deal")
     if table.deal_number > 1 and table.first_speaker != (table.dealer + 1) % SEATS:
         raise InvalidState(R + "first_speaker", "from deal 2 the first speaker is next(dealer)")
     if len(table.totals) != SEATS or sum(table.totals) != 0:
@@ -115,16 +103,8 @@ def _check_progress(table: TrionfoTable, over: bool) -> None:
 
 
 def _check_hand_score(score: HandScore, field: str) -> None:
-    thirds = 3 * score.aces + score.third_cards + 3 * score.last_trick
-    if (
-        score.aces > 4
-        or score.third_cards > 20
-        or score.last_trick > 1
-        or score.thirds != thirds
-        or score.card_points != thirds // 3
-        or score.marafona_bonus != 0
-        or score.hand_score != score.card_points
-    ):
+    """A side's hand within a deal: scored as a classic hand whose fractions are dropped."""
+    if not hand_score_adds_up(score, keep_thirds=False, marafona=False):
         raise InvalidState(field, "the score's components do not add up")
 
 
@@ -136,10 +116,10 @@ def _check_deal_score(score: DealScore, field: str) -> None:
         return
     if not 1 <= score.contract <= Contract.MASO_DEI_MASI:
         raise InvalidState(field + ".contract", f"unknown contract {score.contract}")
-    _seat(score.declarer, field + ".declarer")
+    check_seat(score.declarer, SEATS, field + ".declarer")
     chiamo = score.contract == Contract.CHIAMO
     if chiamo:
-        _seat(score.amico, field + ".amico")
+        check_seat(score.amico, SEATS, field + ".amico")
     elif score.amico != NO_SEAT:
         raise InvalidState(field + ".amico", "only CHIAMO has an amico")
     if score.signori is None or score.popolo is None or score.won is None:
@@ -166,20 +146,7 @@ def _check_cards(state: TrionfoState) -> None:
     total = sum(h.bit_count() for h in state.hands) + len(played)
     if total == len(DECK) and held | played_mask == FULL_DECK:
         return
-    seen = 0
-    for s, hand in enumerate(state.hands):
-        if hand & seen:
-            raise InvalidState(f"{P}hands[{s}].cards", "a card appears more than once in the state")
-        seen |= hand
-    for i, c in enumerate(played):
-        bit = BIT[c] if c in IN_DECK else 0
-        if not bit:
-            raise InvalidState(f"{P}played[{i}]", f"card {c} is not in the Maraffa pack")
-        if seen & bit:
-            raise InvalidState(f"{P}played[{i}]", f"{code(c)} appears more than once")
-        seen |= bit
-    missing = " ".join(code(c) for c in DECK if not seen & BIT[c])
-    raise InvalidState(P + "hands", f"cards missing from the state: {missing}")
+    card_error(state.hands, (("played", played),))
 
 
 def _check_auction(state: TrionfoState) -> Auction:
