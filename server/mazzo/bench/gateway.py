@@ -90,6 +90,7 @@ from mazzo.bench.gateway_bots import (
 )
 from mazzo.gateway.server import Gateway, Limits
 from mazzo.gateway.tokens import TokenBook
+from mazzo.referee.bots import Launch
 from mazzo.referee.engine import LocalEngine, LocalPosition
 from mazzo.referee.match import Entrant, MatchSpec, Pools, TimeControl, play_match
 from mazzo.v1 import bot_pb2
@@ -292,7 +293,7 @@ async def _referee(args: argparse.Namespace) -> None:
         profiles = {name: cProfile.Profile(time.process_time) for name in windows}
     referee = _Referee(
         _CountingEngine(_Watch()),
-        {kind: Pools(gateway=gateway) for kind in KINDS},
+        {kind: Pools(Launch(gateway=gateway)) for kind in KINDS},
         {kind: _lineups(args.tables, seat_bots[kind]) for kind in KINDS},
         args.seconds,
         args.warm,
