@@ -34,7 +34,6 @@ import asyncio
 import contextlib
 import logging
 import math
-import socket
 import ssl
 from dataclasses import dataclass
 from importlib import resources
@@ -52,7 +51,7 @@ from starlette.routing import Route
 from mazzo.core.errors import InvalidArgument
 from mazzo.gateway.server import Connection, Gateway, Seat, retry_status
 from mazzo.service.errors import status_of
-from mazzo.service.http_connections import HttpLimits, bounded_protocol
+from mazzo.service.http_connections import HttpLimits, bounded_protocol, listening_socket
 from mazzo.service.rest import status_response
 from mazzo.v1 import tables_pb2
 
@@ -133,15 +132,9 @@ class HttpDoor:
             secure = {"ssl_certfile": cert, "ssl_keyfile": key}
             if client_ca is not None:
                 secure |= {"ssl_ca_certs": client_ca, "ssl_cert_reqs": ssl.CERT_REQUIRED}
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        # IPPROTO_TCP said, not 0: asyncio turns Nagle off only on sockets that say it
-        # (the accepted ones inherit it), and with Nagle each answer waited ~40 ms.
-        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            sock.bind((host, port))
+            sock = listening_socket(host, port)
         except OSError as e:
-            sock.close()
             raise OSError(f"cannot listen on {host}:{port} (the gateway's HTTP door): {e}") from e
         config = uvicorn.Config(
             self.app,

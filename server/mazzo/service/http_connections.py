@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,3 +166,22 @@ class BoundedH11Protocol(H11Protocol):
 def bounded_protocol(limits: HttpLimits) -> type[BoundedH11Protocol]:
     """The protocol class for uvicorn's ``Config(http=...)`` with these limits."""
     return type("BoundedH11Protocol", (BoundedH11Protocol,), {"limits": limits})
+
+
+def listening_socket(host: str, port: int, reuse_port: bool = False) -> socket.socket:
+    """A TCP socket bound to ``host:port`` (0: a free port) for uvicorn to serve on.
+
+    IPPROTO_TCP said, not 0: asyncio turns Nagle off only on sockets that say it (the
+    accepted ones inherit it); with Nagle a kept-alive answer waited ~40 ms for the
+    client's delayed ACK. OSError, the socket closed, when the port is taken."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock

@@ -6,7 +6,6 @@ import asyncio
 import gc
 import logging
 import signal
-import socket
 import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from mazzo import __version__
 from mazzo.buildinfo import current
 from mazzo.service.errors import Admission, DomainErrorInterceptor
 from mazzo.service.game_service import GameService, add_to_server
-from mazzo.service.http_connections import HttpLimits, bounded_protocol
+from mazzo.service.http_connections import HttpLimits, bounded_protocol, listening_socket
 from mazzo.service.metrics import Metrics
 from mazzo.service.rest import build_app
 from mazzo.service.sealing import Sealer
@@ -178,17 +177,9 @@ async def _start_http(
 ) -> None:
     """HTTP/JSON on the same event loop, through the same servicer (HTTPS with ``tls``),
     with ``routes`` besides the API's."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP said, not 0: asyncio turns Nagle off only on sockets that say it (the
-    # accepted ones inherit it); with Nagle a keep-alive answer waited ~40 ms.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if reuse_port:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
-        sock.bind((host, port))
+        sock = listening_socket(host, port, reuse_port)
     except OSError as e:
-        sock.close()
         raise PortInUseError(f"cannot listen on {_address(host, port)} (HTTP): {e}") from e
     app = build_app(
         GAME_SERVICE,
