@@ -32,6 +32,7 @@ from mazzo.games.burraco.moves import (
 )
 from mazzo.games.burraco.state import NO_SEAT
 from mazzo.games.burraco.view import View
+from mazzo.games.roles import IndexedEncoding, seat_block
 from mazzo.rl.layout import Block, Layout, Observation, clip
 
 CODES = JOKER  # card ids 1..53
@@ -81,10 +82,6 @@ M_WILD, M_WILD_POSITION, M_ACE_HIGH, M_BURRACO = 28, 29, 30, 31
 MELD_FEATURES = 34
 
 
-def _seat_block(name: str, meaning: str) -> Block:
-    return Block(name, SEATS, meaning + " (by relative seat)")
-
-
 LAYOUT = Layout(
     Block("hand", CODES, "copies of each code in the viewer's hand / copies in the deck"),
     Block("pile", CODES, "copies of each code in the discard pile / copies in the deck"),
@@ -104,30 +101,26 @@ LAYOUT = Layout(
         SEATS * CODES,
         "cards each relative seat took with the pile this hand / copies, clipped",
     ),
-    _seat_block("hand_sizes", "cards held / 30, clipped"),
+    seat_block("hand_sizes", SEATS, "cards held / 30, clipped"),
     Block("stock_size", 1, "cards in the stock / 108"),
     Block(
         "pozzetti", POZZETTI * 7, "per pozzetto: present, size / 18, taker (4, relative), locked"
     ),
     Block("stage", 3, "one-hot: acquire, meld, over"),
-    _seat_block("to_act", "the seat to act, one-hot"),
-    _seat_block("solo", "3 players: the seat playing alone, one-hot"),
-    _seat_block("side", "the seats of the viewer's side in this hand"),
+    seat_block("to_act", SEATS, "the seat to act, one-hot"),
+    seat_block("solo", SEATS, "3 players: the seat playing alone, one-hot"),
+    seat_block("side", SEATS, "the seats of the viewer's side in this hand"),
     Block("last_turn", 1, "1 in the hand's last turn"),
     Block("pickups", 1, "turns in a row begun by picking up / 12"),
     Block("totals", SEATS, "match total of each relative seat's side / the target, clipped", -1.0),
-    _seat_block("melded", "card values melded by the seat's side this hand / 1000, clipped"),
-    _seat_block("bonuses", "burraco bonuses of the seat's side this hand / 1000, clipped"),
+    seat_block("melded", SEATS, "card values melded by the seat's side this hand / 1000, clipped"),
+    seat_block("bonuses", SEATS, "burraco bonuses of the seat's side this hand / 1000, clipped"),
     Block("progress", 1, "hand number / hands (or max_hands), clipped"),
 )
 _BURRACO_KINDS = (Burraco.SPORCO, Burraco.SEMIPULITO, Burraco.PULITO)
 
 
-class BurracoEncoding:
-    game = "burraco"
-    actions = ACTIONS
-    layout = LAYOUT
-
+class BurracoEncoding(IndexedEncoding[View]):
     def action_of(self, move: Any) -> int:
         action = ACTION.get(move)
         if action is None:
@@ -137,23 +130,6 @@ class BurracoEncoding:
                 )
             raise ValueError(f"not a Burraco move: {move!r}")
         return action
-
-    def move_of(self, action: int) -> Any:
-        if not 0 <= action < ACTIONS:
-            raise ValueError(f"Burraco actions are 0..{ACTIONS - 1}, not {action}")
-        return MOVES[action]
-
-    def observe(self, view: Any) -> Observation:
-        assert isinstance(view, View)
-        return _observe(view)
-
-
-BURRACO: Final = BurracoEncoding()
-
-
-def encoding(options: object) -> BurracoEncoding:
-    """The encoding of a match with these options: the same for every option."""
-    return BURRACO
 
 
 def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
@@ -251,3 +227,11 @@ def _observe(view: View) -> Observation:
     options = table.options
     obs[LAYOUT["progress"]] = clip(table.hand_number / (options.hands or options.max_hands))
     return obs
+
+
+BURRACO: Final = BurracoEncoding("burraco", LAYOUT, MOVES, View, _observe)
+
+
+def encoding(options: object) -> BurracoEncoding:
+    """The encoding of a match with these options: the same for every option."""
+    return BURRACO

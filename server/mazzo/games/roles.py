@@ -1,0 +1,70 @@
+"""What the games' learning and tooling roles share (``encoding``, ``chance``,
+``conformance``: ``games.declaration``): the parts of their modules that are the same
+for every game, each given what differs. Serving never loads it: only those roles,
+which need NumPy or the vectors' generator, import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+from mazzo.rl.layout import Block, Layout, Observation
+
+#: The view an encoding observes.
+V = TypeVar("V")
+
+
+class IndexedEncoding(Generic[V]):
+    """An encoding (``rl.layout.Encoding``) whose actions index a list of moves and
+    which observes one type of view with ``observe``. A game's class adds
+    ``action_of``: each finds a move's action its own way (by its card, by a table, with
+    the moves outside the action space named)."""
+
+    def __init__(
+        self,
+        game: str,
+        layout: Layout,
+        moves: Sequence[Any],
+        view: type[V],
+        observe: Callable[[V], Observation],
+    ) -> None:
+        self.game = game
+        self.layout = layout
+        self.moves = tuple(moves)
+        #: The size of the action space: actions are ``0 .. actions - 1``.
+        self.actions = len(self.moves)
+        self._view = view
+        self._observe = observe
+
+    def move_of(self, action: int) -> Any:
+        if not 0 <= action < self.actions:
+            name = self.game.capitalize()
+            raise ValueError(f"{name} actions are 0..{self.actions - 1}, not {action}")
+        return self.moves[action]
+
+    def observe(self, view: Any) -> Observation:
+        assert isinstance(view, self._view)
+        return self._observe(view)
+
+
+def seat_block(name: str, slots: int, meaning: str, one_hot: bool = False) -> Block:
+    """A block of one number per relative seat (the viewer's own first)."""
+    by = "one-hot by relative seat" if one_hot else "by relative seat"
+    return Block(name, slots, f"{meaning} ({by})")
+
+
+def one_hot_seat(obs: Observation, offset: int, seats: int, me: int, seat: int) -> None:
+    """Marks ``seat`` in a seat block at ``offset``, by its place after ``me``; a
+    negative seat (none) marks nothing."""
+    if seat >= 0:
+        obs[offset + (seat - me) % seats] = 1.0
+
+
+def mark_cards(
+    obs: Observation, offset: int, index: Mapping[int, int], cards: Iterable[int]
+) -> None:
+    """Marks each card in a block of one number per card of the pack (``index``: a
+    card's place in it)."""
+    for c in cards:
+        obs[offset + index[c]] = 1.0
