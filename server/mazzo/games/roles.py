@@ -68,3 +68,36 @@ def mark_cards(
     card's place in it)."""
     for c in cards:
         obs[offset + index[c]] = 1.0
+
+
+def hand_and_pile_blocks(codes: int, copies: str, pack: int) -> tuple[Block, ...]:
+    """The blocks ``observe_hand_and_pile`` writes, for ``codes`` card codes of which a
+    ``pack`` of cards holds ``copies`` each (in words)."""
+    return (
+        Block("hand", codes, f"copies of each code in the viewer's hand / {copies}"),
+        Block("pile", codes, f"copies of each code in the discard pile / {copies}"),
+        Block("pile_top", codes, "the pile's top card, one-hot"),
+        Block("pile_size", 1, f"cards in the pile / {pack}"),
+    )
+
+
+def observe_hand_and_pile(
+    obs: Observation,
+    layout: Layout,
+    hand: Sequence[int],
+    pile: Sequence[int],
+    shares: Sequence[float],
+    pack: int,
+) -> None:
+    """A rummy's hand and discard pile (card codes from 1): each as the copies of each
+    code it holds, each copy counting its code's share (``shares``: one over the copies
+    in the pack), in blocks ``hand`` and ``pile``; the pile's top card one-hot
+    (``pile_top``) and its size over the ``pack`` (``pile_size``): the blocks of
+    ``hand_and_pile_blocks``."""
+    for block, cards in (("hand", hand), ("pile", pile)):
+        base = layout[block] - 1
+        for c in cards:
+            obs[base + c] += shares[c]
+    if pile:
+        obs[layout["pile_top"] + pile[-1] - 1] = 1.0
+    obs[layout["pile_size"]] = len(pile) / pack

@@ -32,7 +32,12 @@ from mazzo.games.burraco.moves import (
 )
 from mazzo.games.burraco.state import NO_SEAT
 from mazzo.games.burraco.view import View
-from mazzo.games.roles import IndexedEncoding, seat_block
+from mazzo.games.roles import (
+    IndexedEncoding,
+    hand_and_pile_blocks,
+    observe_hand_and_pile,
+    seat_block,
+)
 from mazzo.rl.layout import Block, Layout, Observation, clip
 
 CODES = JOKER  # card ids 1..53
@@ -83,10 +88,7 @@ MELD_FEATURES = 34
 
 
 LAYOUT = Layout(
-    Block("hand", CODES, "copies of each code in the viewer's hand / copies in the deck"),
-    Block("pile", CODES, "copies of each code in the discard pile / copies in the deck"),
-    Block("pile_top", CODES, "the pile's top card, one-hot"),
-    Block("pile_size", 1, "cards in the pile / 108"),
+    *hand_and_pile_blocks(CODES, "copies in the deck", DECK_SIZE),
     Block("forbidden", CODES, "the code that may not be discarded this turn, one-hot"),
     Block(
         "melds",
@@ -132,9 +134,8 @@ class BurracoEncoding(IndexedEncoding[View]):
         return action
 
 
-def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
-    for c in cards:
-        obs[base + c - 1] += 1.0 / COPIES[c]
+#: Each code's share of its copies in the pack (none for code 0).
+_SHARES: Final = tuple(1.0 / n if n else 0.0 for n in COPIES)
 
 
 _PER_SEAT: Final = SEATS * CODES
@@ -165,11 +166,7 @@ def _observe(view: View) -> Observation:
     obs = LAYOUT.zeros()
     seats, me = view.players, view.seat
     table = view.table
-    _counts(obs, LAYOUT["hand"], view.hand)
-    _counts(obs, LAYOUT["pile"], view.pile)
-    if view.pile:
-        obs[LAYOUT["pile_top"] + view.pile[-1] - 1] = 1.0
-    obs[LAYOUT["pile_size"]] = len(view.pile) / DECK_SIZE
+    observe_hand_and_pile(obs, LAYOUT, view.hand, view.pile, _SHARES, DECK_SIZE)
     if view.forbidden:
         obs[LAYOUT["forbidden"] + view.forbidden - 1] = 1.0
     melds = LAYOUT["melds"]

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from mazzo.games.ramino.cards import CODES
+from mazzo.games.ramino.cards import CODES, COPIES
 from mazzo.games.ramino.moves import (
     ACCEPT,
     BUIO,
@@ -36,7 +36,12 @@ from mazzo.games.ramino.moves import (
 from mazzo.games.ramino.options import PLAYER_COUNTS, Options
 from mazzo.games.ramino.state import NO_SEAT, Turn
 from mazzo.games.ramino.view import View
-from mazzo.games.roles import IndexedEncoding, seat_block
+from mazzo.games.roles import (
+    IndexedEncoding,
+    hand_and_pile_blocks,
+    observe_hand_and_pile,
+    seat_block,
+)
 from mazzo.rl.layout import Block, Layout, Observation, clip
 
 CARDS = len(CODES)
@@ -51,10 +56,7 @@ OPEN = CLOSE_HELD_ACTION + 1
 
 
 LAYOUT = Layout(
-    Block("hand", CARDS, "copies of each code in the viewer's hand / 2"),
-    Block("pile", CARDS, "copies of each code in the discard pile / 2"),
-    Block("pile_top", CARDS, "the pile's top card, one-hot"),
-    Block("pile_size", 1, "cards in the pile / 104"),
+    *hand_and_pile_blocks(CARDS, str(COPIES), DECK_SIZE),
     Block("taken_card", CARDS, "the card taken from the pile this turn, one-hot"),
     Block("source", 3, "where this turn's card came from, one-hot: not yet, stock, pile"),
     Block("discards", SEATS * CARDS, "cards each relative seat discarded this hand / 2, clipped"),
@@ -128,9 +130,8 @@ def action_count_refusal(game: str, actions: int, default: int) -> str | None:
     return None
 
 
-def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
-    for c in cards:
-        obs[base + c - 1] += 0.5
+#: Each code's share of its copies in the pack (none for code 0).
+_SHARES: Final = (0.0,) + (1.0 / COPIES,) * len(CODES)
 
 
 _PER_SEAT: Final = SEATS * CARDS
@@ -165,11 +166,7 @@ def _observe(view: View) -> Observation:
         if s != NO_SEAT:
             obs[LAYOUT[block] + (s - me) % seats] = 1.0
 
-    _counts(obs, LAYOUT["hand"], view.hand)
-    _counts(obs, LAYOUT["pile"], view.pile)
-    if view.pile:
-        obs[LAYOUT["pile_top"] + view.pile[-1] - 1] = 1.0
-    obs[LAYOUT["pile_size"]] = len(view.pile) / DECK_SIZE
+    observe_hand_and_pile(obs, LAYOUT, view.hand, view.pile, _SHARES, DECK_SIZE)
     if view.taken_card:
         obs[LAYOUT["taken_card"] + view.taken_card - 1] = 1.0
     obs[LAYOUT["source"] + view.taken] = 1.0
