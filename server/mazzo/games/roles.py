@@ -1,15 +1,24 @@
 """What the games' learning and tooling roles share (``encoding``, ``chance``,
 ``conformance``: ``games.declaration``): the parts of their modules that are the same
 for every game, each given what differs. Serving never loads it: only those roles,
-which need NumPy or the vectors' generator, import it.
+which need NumPy or the vectors' generator, import it (the generator's modules only
+when a function here that needs them runs).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from mazzo.rl.layout import Block, Layout, Observation
+
+if TYPE_CHECKING:
+    from mazzo.conformance.generator import Generator, IllegalSequence
+    from mazzo.v1 import game_pb2
+
+#: A ``Deal`` vector: its label, players, seed, options (JSON, as
+#: ``conformance.vectors.Json``) and description.
+DealVector = tuple[str, int, int, dict[str, Any] | None, str]
 
 #: The view an encoding observes.
 V = TypeVar("V")
@@ -101,3 +110,29 @@ def observe_hand_and_pile(
     if pile:
         obs[layout["pile_top"] + pile[-1] - 1] = 1.0
     obs[layout["pile_size"]] = len(pile) / pack
+
+
+def deal_vectors(gen: Generator, game: str, deals: Iterable[DealVector]) -> None:
+    """The game's ``Deal`` vectors, one a row, in ``<game>/deal/<label>``."""
+    from mazzo.conformance.vectors import deal_request
+
+    for label, players, seed, options, description in deals:
+        request = deal_request(game, players, seed, options)
+        gen.add(f"{game}-deal", f"{game}/deal/{label}", description, "Deal", request)
+
+
+def a_card_not_held(
+    game: str,
+) -> Callable[[game_pb2.GameState, list[game_pb2.Move], int], IllegalSequence]:
+    """``Conformance.illegal_sequence`` for a trick-taking game whose move is its
+    ``play_card``: the sequence so far and a card the seat to act does not hold."""
+    from mazzo.conformance.vectors import card, move_json
+
+    def sequence(state: game_pb2.GameState, moves: list[game_pb2.Move], at: int) -> IllegalSequence:
+        hands = getattr(state, game).hands
+        stranger = next(c for h, hand in enumerate(hands) if h != state.to_act for c in hand.cards)
+        bad = move_json(game, {"playCard": {"card": card(stranger)}})
+        why = "a card the seat to act does not hold"
+        return [*moves, bad], why, f"moves[{at}].{game}.play_card.card"
+
+    return sequence
