@@ -17,12 +17,13 @@ event and move kind has a text, the bounds name the game's messages, and more).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from mazzo.codec import GameCodec
 from mazzo.codec.bound import Bound
+from mazzo.core.cards import codes
 from mazzo.core.rules import AnyRules, ScoreReport
 from mazzo.v1 import bot_pb2, game_pb2
 
@@ -85,6 +86,14 @@ def totals_change(before: ScoreReport, after: ScoreReport) -> list[int]:
     return [a.match_total - b.match_total for a, b in zip(after.sides, before.sides, strict=True)]
 
 
+def cards_in_words(header: str, hands: Iterable[Sequence[int]], **piles: Sequence[int]) -> str:
+    """A state's cards for people (``GameHooks.describe``): a header line, each seat's
+    cards, then each pile that holds any, by its name."""
+    lines = [header, *(f"  seat {s}: {codes(hand)}" for s, hand in enumerate(hands))]
+    lines += [f"  {name}: {codes(cards)}" for name, cards in piles.items() if cards]
+    return "\n".join(lines)
+
+
 @dataclass(frozen=True)
 class GameHooks:
     """What the referee, the viewer and RL's rewards read of a game's records and scores."""
@@ -123,6 +132,17 @@ class Strategy:
     #: The indexes of the legal moves worth playing out in a search (``builtin:pimc``):
     #: all, unless some are the same move for every playout.
     search_candidates: Callable[[Sequence[Any]], list[int]] = _every_move
+
+
+def acting(choose: Callable[[bot_pb2.ActRequest], int]) -> Policy:
+    """A player (``Strategy.heuristic``) from a game's choice: the index of the legal
+    move it plays."""
+
+    def act(request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
+        return bot_pb2.ActResponse(index=choose(request))
+
+    act.__qualname__ = f"{choose.__module__}.act"
+    return act
 
 
 @dataclass(frozen=True)
@@ -211,9 +231,10 @@ class RecordsRole(Protocol):
 
 
 class HeuristicRole(Protocol):
-    """A game's ``heuristic`` module: its builtin player."""
+    """A game's ``heuristic`` module: its builtin player, as the index of the legal move
+    it chooses (``acting`` makes the player)."""
 
-    def act(self, request: bot_pb2.ActRequest, /) -> bot_pb2.ActResponse: ...
+    def choose(self, request: bot_pb2.ActRequest, /) -> int: ...
 
 
 class TextsRole(Protocol):
@@ -270,7 +291,7 @@ def declared(
         bounds=bounds.BOUNDS,
         match_sides=bounds.MATCH_SIDES,
         hooks=records.HOOKS,
-        strategy=strategy or Strategy(heuristic=heuristic.act),
+        strategy=strategy or Strategy(heuristic=acting(heuristic.choose)),
         presentation=Presentation(
             deck=table.DECK,
             event_texts=texts.EVENTS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from mazzo.games.declaration import Strategy, declared
+from mazzo.games.declaration import Strategy, acting, declared
 from mazzo.games.maraffa import bounds, heuristic, records, table, texts
 from mazzo.games.maraffa.game import RULES
 from mazzo.games.maraffa.wire_forms import CODEC
@@ -21,7 +21,7 @@ MARAFFA: Final = declared(
     texts,
     table,
     strategy=Strategy(
-        heuristic=heuristic.act,
+        heuristic=acting(heuristic.choose),
         avoid_at_random=heuristic.avoid_at_random,
         avoid_at_random_on_wire=heuristic.avoid_at_random_on_wire,
         search_candidates=heuristic.search_candidates,
