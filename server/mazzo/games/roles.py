@@ -112,6 +112,29 @@ def observe_hand_and_pile(
     obs[layout["pile_size"]] = len(pile) / pack
 
 
+class PackDeals:
+    """The outcomes of ``rl.chance_deals.ChanceDeals`` for a pack of distinct cards
+    (card ids), as ``CodeDeals`` is for codes with copies: a card's outcome is its place
+    in the pack. The game's class adds ``deal_of`` and ``place``."""
+
+    def __init__(self, game: str, pack: Sequence[int]) -> None:
+        self.outcomes = len(pack)
+        self._game = game
+        self._pack = tuple(pack)
+        self._index = {c: i for i, c in enumerate(pack)}
+
+    def outcome_of(self, card: int) -> int:
+        try:
+            return self._index[card]
+        except KeyError:
+            raise ValueError(f"card {card} is not in the {self._game} pack") from None
+
+    def card_of(self, outcome: int) -> int:
+        if not 0 <= outcome < self.outcomes:
+            raise ValueError(f"{self._game} outcomes are 0..{self.outcomes - 1}, not {outcome}")
+        return self._pack[outcome]
+
+
 def deal_vectors(gen: Generator, game: str, deals: Iterable[DealVector]) -> None:
     """The game's ``Deal`` vectors, one a row, in ``<game>/deal/<label>``."""
     from mazzo.conformance.vectors import deal_request
