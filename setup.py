@@ -40,11 +40,13 @@ COMPILED = ("mazzo/core", "mazzo/games", "mazzo/codec")
 #: Modules of those packages left as Python: the spec's own loop is the slow
 #: reference the fast closure finder is checked against; the facade's generic frozen
 #: dataclass fails to build its class when compiled (AttributeError on ``__dict__``),
-#: and is only read once per call anyway.
+#: and is only read once per call anyway; ``games.roles`` serves the roles left as
+#: Python (``PURE_ROLES``), whose classes subclass its own.
 KEEP_PURE = (
     "mazzo/games/ramino/reference.py",
     "mazzo/core/facade.py",
     "mazzo/games/declaration.py",
+    "mazzo/games/roles.py",
 )
 #: The roles of a game's package (docs/architecture.md) that serve the viewer, the
 #: referee, the players, RL and the tooling rather than each request, like the layers

@@ -56,6 +56,7 @@ LAYERS: list[list[str]] = [
     ["mazzo.games.registry"],  # the games this build serves
     ["mazzo.games.*.declaration"],  # each game, declared once
     [f"mazzo.games.{slot}.{role}" for role in GAME_ROLES for slot in ("*", "*.*")],
+    ["mazzo.games.roles"],  # what the learning and tooling roles share
     ["mazzo.games.declaration"],  # what a game declares
     # The bases the games' roles build on: the codecs' shape and helpers, the viewer's
     # words, RL's layouts and chance deals, the conformance vectors' generator.

@@ -42,14 +42,15 @@ import numpy as np
 
 from mazzo.games.maraffa.encoding import CLAIM_ACTION as CLAIM
 from mazzo.games.maraffa.encoding import LAYOUT
-from mazzo.games.maraffa.heuristic import act as HEURISTIC
-from mazzo.games.registry import CODECS
+from mazzo.games.registry import CODECS, GAMES
 from mazzo.rl import MazzoEnv
 from mazzo.rl.policy import save_policy
 from mazzo.rl.rewards import match_result
 from mazzo.v1 import bot_pb2
 
 CODEC = CODECS["maraffa"]
+#: builtin:heuristic, as the game declares it.
+HEURISTIC = GAMES["maraffa"].strategy.heuristic
 
 #: The observation's thirds won this hand, the viewer's then the next seat's, / 32.
 POINTS = LAYOUT["hand_points"]

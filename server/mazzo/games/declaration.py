@@ -17,12 +17,13 @@ event and move kind has a text, the bounds name the game's messages, and more).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from mazzo.codec import GameCodec
 from mazzo.codec.bound import Bound
+from mazzo.core.cards import codes
 from mazzo.core.rules import AnyRules, ScoreReport
 from mazzo.v1 import bot_pb2, game_pb2
 
@@ -85,6 +86,14 @@ def totals_change(before: ScoreReport, after: ScoreReport) -> list[int]:
     return [a.match_total - b.match_total for a, b in zip(after.sides, before.sides, strict=True)]
 
 
+def cards_in_words(header: str, hands: Iterable[Sequence[int]], **piles: Sequence[int]) -> str:
+    """A state's cards for people (``GameHooks.describe``): a header line, each seat's
+    cards, then each pile that holds any, by its name."""
+    lines = [header, *(f"  seat {s}: {codes(hand)}" for s, hand in enumerate(hands))]
+    lines += [f"  {name}: {codes(cards)}" for name, cards in piles.items() if cards]
+    return "\n".join(lines)
+
+
 @dataclass(frozen=True)
 class GameHooks:
     """What the referee, the viewer and RL's rewards read of a game's records and scores."""
@@ -123,6 +132,17 @@ class Strategy:
     #: The indexes of the legal moves worth playing out in a search (``builtin:pimc``):
     #: all, unless some are the same move for every playout.
     search_candidates: Callable[[Sequence[Any]], list[int]] = _every_move
+
+
+def acting(choose: Callable[[bot_pb2.ActRequest], int]) -> Policy:
+    """A player (``Strategy.heuristic``) from a game's choice: the index of the legal
+    move it plays."""
+
+    def act(request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
+        return bot_pb2.ActResponse(index=choose(request))
+
+    act.__qualname__ = f"{choose.__module__}.act"
+    return act
 
 
 @dataclass(frozen=True)
@@ -191,3 +211,98 @@ class Game:
     @property
     def id(self) -> str:
         return self.rules.id
+
+
+class BoundsRole(Protocol):
+    """A game's ``bounds`` module: its lists' bounds and its most sides."""
+
+    @property
+    def BOUNDS(self) -> Mapping[str, Bound]: ...
+
+    @property
+    def MATCH_SIDES(self) -> int: ...
+
+
+class RecordsRole(Protocol):
+    """A game's ``records`` module: what the referee and the viewer read of its records."""
+
+    @property
+    def HOOKS(self) -> GameHooks: ...
+
+
+class HeuristicRole(Protocol):
+    """A game's ``heuristic`` module: its builtin player, as the index of the legal move
+    it chooses (``acting`` makes the player)."""
+
+    def choose(self, request: bot_pb2.ActRequest, /) -> int: ...
+
+
+class TextsRole(Protocol):
+    """A game's ``texts`` module: each kind of event and move as a sentence."""
+
+    @property
+    def EVENTS(self) -> Mapping[str, Text]: ...
+
+    @property
+    def MOVES(self) -> Mapping[str, Text]: ...
+
+
+class TableRole(Protocol):
+    """A game's ``table`` module: its table, its cards' faces and its frames' floor."""
+
+    __name__: str
+
+    @property
+    def DECK(self) -> Deck: ...
+
+    @property
+    def FRAME_FLOOR_BYTES(self) -> int: ...
+
+    def draw(self, view: Json, detail: Json, table: Json, /) -> None: ...
+
+
+def declared(
+    rules: AnyRules,
+    codec: GameCodec,
+    bounds: BoundsRole,
+    records: RecordsRole,
+    heuristic: HeuristicRole,
+    texts: TextsRole,
+    table: TableRole,
+    *,
+    strategy: Strategy | None = None,
+    learning: Sequence[str] = (),
+) -> Game:
+    """A game from its engine, its codec and its serving roles, which every game has
+    alike; its learning and conformance roles, which serving does not load, are named by
+    convention and bound when first used: ``encoding.encoding``, the ``chance`` module's
+    ``<Game>Deals`` (the id capitalised) and ``conformance.CONFORMANCE``, in the package
+    that holds ``table``.
+
+    What differs is said here: a ``strategy`` beyond the heuristic's ``act``, and the
+    names of the ``encoding`` module's functions that ``learning`` adds to the encoding
+    (``Learning``'s fields, which keep their defaults otherwise)."""
+    package = table.__name__.rpartition(".")[0]
+    encoding = f"{package}.encoding"
+    deals = f"{rules.id.capitalize()}Deals"
+    return Game(
+        rules=rules,
+        codec=codec,
+        bounds=bounds.BOUNDS,
+        match_sides=bounds.MATCH_SIDES,
+        hooks=records.HOOKS,
+        strategy=strategy or Strategy(heuristic=acting(heuristic.choose)),
+        presentation=Presentation(
+            deck=table.DECK,
+            event_texts=texts.EVENTS,
+            move_texts=texts.MOVES,
+            draw_table=table.draw,
+            frame_floor_bytes=table.FRAME_FLOOR_BYTES,
+        ),
+        learning=Learning(
+            encoding=called_when_used(encoding, "encoding"),
+            chance_deals=called_when_used(f"{package}.chance", deals),
+            **{name: called_when_used(encoding, name) for name in learning},
+        ),
+        conformance=value_when_used(f"{package}.conformance", "CONFORMANCE"),
+    )

@@ -26,6 +26,8 @@ STOCK: Final = max(STOCK_SIZE.values())
 #: The tricks of a hand: 20 with two players.
 HAND_TRICKS: Final = max(TRICKS.values())
 
+#: One number per side.
+_PER_SIDE: Final = Bound(SIDES, "sides", "one per side: at most 3")
 _M: Final = "mazzo.v1."
 
 BOUNDS: Final[dict[str, Bound]] = {
@@ -33,7 +35,7 @@ BOUNDS: Final[dict[str, Bound]] = {
     _M + "BriscolaTable.hands_won": Bound(
         SIDES, "sides", "one per side: at most 3 (three players, each for himself)"
     ),
-    _M + "BriscolaTable.last_hand": Bound(SIDES, "sides", "one per side: at most 3"),
+    _M + "BriscolaTable.last_hand": _PER_SIDE,
     # The state.
     _M + "BriscolaState.hands": Bound(SEATS, "hands", "one per seat: at most 4"),
     _M + "BriscolaHand.cards": Bound(
@@ -53,6 +55,6 @@ BOUNDS: Final[dict[str, Bound]] = {
         HAND_TRICKS, "tricks", "the tricks of a hand: 20 with two players (§2)"
     ),
     _M + "BriscolaTrick.cards": Bound(SEATS, "cards", "one per seat: at most 4"),
-    _M + "BriscolaView.points": Bound(SIDES, "sides", "one per side: at most 3"),
-    _M + "BriscolaView.tricks_won": Bound(SIDES, "sides", "one per side: at most 3"),
+    _M + "BriscolaView.points": _PER_SIDE,
+    _M + "BriscolaView.tricks_won": _PER_SIDE,
 }

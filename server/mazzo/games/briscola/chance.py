@@ -16,22 +16,22 @@ places a hand (39 with three players).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from mazzo.games.briscola.cards import DECK
 from mazzo.games.briscola.events import HandDealt
 from mazzo.games.briscola.state import State
 from mazzo.games.briscola.validate import validate
+from mazzo.games.roles import PackDeals
 from mazzo.rl.chance_deals import PILE, STOCK, Deal, split
 
-#: The deck index (0..39, canonical order) of each card id: the chance outcome.
-INDEX: Final = {c: i for i, c in enumerate(DECK)}
 
+class BriscolaDeals(PackDeals):
+    """A deal: the hands, the trump card turned up, the stock above it (top first).
+    Its outcomes are the deck's indexes (0..39, canonical order)."""
 
-class BriscolaDeals:
-    """A deal: the hands, the trump card turned up, the stock above it (top first)."""
-
-    outcomes = len(DECK)
+    def __init__(self) -> None:
+        super().__init__("Briscola", DECK)
 
     def deal_of(self, state: Any, events: Sequence[Any]) -> Deal | None:
         if not any(type(e) is HandDealt for e in events):
@@ -58,14 +58,3 @@ class BriscolaDeals:
         )
         validate(new)
         return new
-
-    def outcome_of(self, card: int) -> int:
-        try:
-            return INDEX[card]
-        except KeyError:
-            raise ValueError(f"card {card} is not in the Briscola pack") from None
-
-    def card_of(self, outcome: int) -> int:
-        if not 0 <= outcome < len(DECK):
-            raise ValueError(f"Briscola outcomes are 0..{len(DECK) - 1}, not {outcome}")
-        return DECK[outcome]

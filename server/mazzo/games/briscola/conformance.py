@@ -10,42 +10,38 @@ from mazzo.conformance.generator import (
     Conformance,
     Form,
     Generator,
-    IllegalSequence,
     SearchPlay,
     one_card_more_in_the_stock,
 )
-from mazzo.conformance.vectors import Json, card, deal_request, final_state, move_json
-from mazzo.v1 import game_pb2
+from mazzo.conformance.vectors import Json, card, deal_request, final_state
+from mazzo.games.roles import a_card_not_held, deal_vectors
 
 
 def vectors(gen: Generator) -> None:
-    for label, players, seed, options, description in [
-        ("2p-seed-1", 2, 1, None, "Two players, default options: one hand is the match."),
-        ("default-players-seed-3", 0, 3, None, "players = 0 deals the default (2)."),
-        ("3p-seed-5", 3, 5, None, "Three players: the two of clubs taken out, 13 tricks."),
-        (
-            "3p-without-2h",
-            3,
-            6,
-            {"removedTwo": "CARD_2H", "firstDealer": 1},
-            "Three players without the two of hearts, dealer 1.",
-        ),
-        (
-            "4p-partners-best-of-three",
-            4,
-            4,
-            {"partnersShowHands": True, "handsToWin": 2},
-            "Four players in two pairs who see each other's cards once the stock is out; "
-            "the first pair to win two hands wins.",
-        ),
-    ]:
-        gen.add(
-            "briscola-deal",
-            f"briscola/deal/{label}",
-            description,
-            "Deal",
-            deal_request("briscola", players, seed, options),
-        )
+    deal_vectors(
+        gen,
+        "briscola",
+        [
+            ("2p-seed-1", 2, 1, None, "Two players, default options: one hand is the match."),
+            ("default-players-seed-3", 0, 3, None, "players = 0 deals the default (2)."),
+            ("3p-seed-5", 3, 5, None, "Three players: the two of clubs taken out, 13 tricks."),
+            (
+                "3p-without-2h",
+                3,
+                6,
+                {"removedTwo": "CARD_2H", "firstDealer": 1},
+                "Three players without the two of hearts, dealer 1.",
+            ),
+            (
+                "4p-partners-best-of-three",
+                4,
+                4,
+                {"partnersShowHands": True, "handsToWin": 2},
+                "Four players in two pairs who see each other's cards once the stock is out; "
+                "the first pair to win two hands wins.",
+            ),
+        ],
+    )
     plays: list[tuple[str, int, int, Json]] = [
         ("2p-seed-1", 2, 1, {}),
         ("4p-partners-seed-4", 4, 4, {"partnersShowHands": True}),
@@ -130,18 +126,6 @@ def vectors(gen: Generator) -> None:
     )
 
 
-def illegal_sequence(
-    state: game_pb2.GameState, moves: list[game_pb2.Move], at: int
-) -> IllegalSequence:
-    """The sequence so far and a card the seat to act does not hold."""
-    stranger = next(
-        c for h, hand in enumerate(state.briscola.hands) if h != state.to_act for c in hand.cards
-    )
-    bad = move_json("briscola", {"playCard": {"card": card(stranger)}})
-    why = "a card the seat to act does not hold"
-    return [*moves, bad], why, f"moves[{at}].briscola.play_card.card"
-
-
 CONFORMANCE: Final = Conformance(
     vectors=vectors,
     sample_move={"playCard": {"card": "CARD_AS"}},
@@ -154,7 +138,7 @@ CONFORMANCE: Final = Conformance(
         SearchPlay("4p-partners-seed-4", 4, 4, {"partnersShowHands": True}),
     ),
     mid_hand="trick_won",
-    illegal_sequence=illegal_sequence,
+    illegal_sequence=a_card_not_held("briscola"),
     no_deal=one_card_more_in_the_stock("briscola", "trick_won"),
     sealed=(4, 7),
     committed=(2, 79),

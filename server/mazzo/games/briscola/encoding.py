@@ -17,6 +17,7 @@ from mazzo.games.briscola.options import side_of
 from mazzo.games.briscola.state import Phase, Trick
 from mazzo.games.briscola.tricks import HAND_SIZE, STOCK_SIZE, TRICKS
 from mazzo.games.briscola.view import View
+from mazzo.games.roles import IndexedEncoding, mark_cards, one_hot_seat, seat_block
 from mazzo.rl.layout import Block, Layout, Observation, clip
 
 CARDS = len(DECK)
@@ -42,10 +43,6 @@ def _moves() -> list[PlayCard]:
 MOVES: Final = _moves()
 
 
-def _seat_block(name: str, meaning: str) -> Block:
-    return Block(name, SLOTS, meaning + " (one-hot by relative seat)")
-
-
 def _side_block(name: str, meaning: str) -> Block:
     return Block(name, SLOTS, meaning + ", at the slot of each relative seat of the side")
 
@@ -65,10 +62,15 @@ LAYOUT = Layout(
     Block(
         "tricks", SLOTS * CARDS, "this hand's completed tricks: card c played by relative seat r"
     ),
-    _seat_block("trump_card_taker", "who drew the trump card, the stock's last; zeros before"),
-    _seat_block("to_act", "the seat to act; zeros once the match is over"),
-    _seat_block("leader", "the seat leading the trick being played"),
-    _seat_block("dealer", "the dealer"),
+    seat_block(
+        "trump_card_taker",
+        SLOTS,
+        "who drew the trump card, the stock's last; zeros before",
+        one_hot=True,
+    ),
+    seat_block("to_act", SLOTS, "the seat to act; zeros once the match is over", one_hot=True),
+    seat_block("leader", SLOTS, "the seat leading the trick being played", one_hot=True),
+    seat_block("dealer", SLOTS, "the dealer", one_hot=True),
     Block("players", 3, "the number of players, one-hot 2, 3, 4"),
     Block("removed_two", 4, "3 players: the two taken out of the pack, one-hot S H D C"),
     Block("shows_hands", 1, "1 when partners_show_hands is in force"),
@@ -82,44 +84,12 @@ LAYOUT = Layout(
 )
 
 
-class BriscolaEncoding:
-    game = "briscola"
-    actions = ACTIONS
-    layout = LAYOUT
-
+class BriscolaEncoding(IndexedEncoding[View]):
     def action_of(self, move: Any) -> int:
         # By the card, not by identity: any ``PlayCard`` of the pack, interned or not.
         if type(move) is not PlayCard or move.card not in INDEX:
             raise ValueError(f"not a Briscola move: {move!r}")
         return INDEX[move.card]
-
-    def move_of(self, action: int) -> Any:
-        if not 0 <= action < ACTIONS:
-            raise ValueError(f"Briscola actions are 0..{ACTIONS - 1}, not {action}")
-        return MOVES[action]
-
-    def observe(self, view: Any) -> Observation:
-        assert isinstance(view, View)
-        return _observe(view)
-
-
-BRISCOLA: Final = BriscolaEncoding()
-
-
-def encoding(options: object) -> BriscolaEncoding:
-    """The encoding of a match with these options: the same for every option."""
-    return BRISCOLA
-
-
-def _one_hot(obs: Observation, block: str, seats: int, me: int, seat: int) -> None:
-    if seat >= 0:  # NO_SEAT: none
-        obs[LAYOUT[block] + (seat - me) % seats] = 1.0
-
-
-def _cards(obs: Observation, block: str, cards: tuple[int, ...]) -> None:
-    base = LAYOUT[block]
-    for c in cards:
-        obs[base + INDEX[c]] = 1.0
 
 
 def _played(obs: Observation, block: str, tricks: tuple[Trick, ...], seats: int, me: int) -> None:
@@ -136,18 +106,18 @@ def _observe(view: View) -> Observation:
     table = view.table
     options = table.options
     seats, me = view.players, view.seat
-    _cards(obs, "hand", view.hand)
-    _cards(obs, "partner_hand", view.partner_hand)
-    _cards(obs, "trump_card", (view.trump_card,))
+    mark_cards(obs, LAYOUT["hand"], INDEX, view.hand)
+    mark_cards(obs, LAYOUT["partner_hand"], INDEX, view.partner_hand)
+    mark_cards(obs, LAYOUT["trump_card"], INDEX, (view.trump_card,))
     obs[LAYOUT["trump"] + SUIT[view.trump_card]] = 1.0
     _played(obs, "trick", (view.trick,), seats, me)
     _played(obs, "tricks", view.tricks, seats, me)
-    _one_hot(obs, "trump_card_taker", seats, me, view.trump_card_taker)
+    one_hot_seat(obs, LAYOUT["trump_card_taker"], seats, me, view.trump_card_taker)
     over = view.phase == Phase.OVER  # ==: a view read from the wire may hold a plain int
     if not over:  # nobody acts once the match is over
-        _one_hot(obs, "to_act", seats, me, view.to_act)
-    _one_hot(obs, "leader", seats, me, view.trick.leader)
-    _one_hot(obs, "dealer", seats, me, table.dealer)
+        one_hot_seat(obs, LAYOUT["to_act"], seats, me, view.to_act)
+    one_hot_seat(obs, LAYOUT["leader"], seats, me, view.trick.leader)
+    one_hot_seat(obs, LAYOUT["dealer"], seats, me, table.dealer)
     obs[LAYOUT["players"] + seats - 2] = 1.0
     if seats == 3:
         obs[LAYOUT["removed_two"] + SUIT[options.removed_two]] = 1.0
@@ -167,3 +137,11 @@ def _observe(view: View) -> Observation:
         obs[hands + r] = clip(table.hands_won[side] / options.hands_to_win)
     obs[LAYOUT["progress"]] = len(view.tricks) / tricks
     return obs
+
+
+BRISCOLA: Final = BriscolaEncoding("briscola", LAYOUT, MOVES, View, _observe)
+
+
+def encoding(options: object) -> BriscolaEncoding:
+    """The encoding of a match with these options: the same for every option."""
+    return BRISCOLA

@@ -23,10 +23,6 @@ CUT_FOR_POINTS = 10
 _THREE = STRENGTH[card("3S")]
 
 
-def act(request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
-    return bot_pb2.ActResponse(index=choose(request))
-
-
 def choose(request: bot_pb2.ActRequest) -> int:
     """The index of the chosen legal move."""
     plays = {int(m.briscola.play_card.card): i for i, m in enumerate(request.legal_moves)}

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from mazzo.core.cards import code, codes
+from mazzo.core.cards import code
 from mazzo.core.rules import AnyRules
-from mazzo.games.declaration import GameHooks, Json
+from mazzo.games.declaration import GameHooks, Json, cards_in_words
 
 
 def _hand_points(events: Sequence[Json]) -> list[int] | None:
@@ -28,16 +28,11 @@ def _hand_dealt(events: Sequence[Json]) -> bool:
 
 def _describe(state: Any, rules: AnyRules) -> str:
     t = state.table
-    lines = [
+    header = (
         f"hand {t.hand_number}: dealer {t.dealer}, hands won {list(t.hands_won)}, "
         f"trump card {code(state.trump_card)}"
-    ]
-    lines += [f"  seat {s}: {codes(h)}" for s, h in enumerate(state.hands)]
-    if state.stock:
-        lines.append(f"  stock: {codes(state.stock)}")
-    if state.played:
-        lines.append(f"  played: {codes(state.played)}")
-    return "\n".join(lines)
+    )
+    return cards_in_words(header, state.hands, stock=state.stock, played=state.played)
 
 
 HOOKS: Final = GameHooks(hand_points=_hand_points, hand_dealt=_hand_dealt, describe=_describe)

@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from mazzo.games.declaration import Json
+from mazzo.games.declaration import Deck, Json
 from mazzo.viewer.words import card, cards, enum
+
+#: The faces the viewer draws the cards with.
+DECK: Final[Deck] = "italian"
+#: The least a frame of the viewer's costs in bytes, whatever its record holds.
+FRAME_FLOOR_BYTES: Final = 400
 
 #: The suits by their Italian names (docs/rules/README.md: S H D C).
 ITALIAN_SUITS: Final = {

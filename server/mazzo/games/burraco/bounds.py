@@ -75,6 +75,24 @@ _HISTORY_WHY: Final = (
     "last 2 cards are never drawn (§3.6) and at most 3n turns in a row begin with PICK_UP "
     f"(§3.1): {HISTORY} with 4 players"
 )
+#: The seats of a side.
+_SIDE_SEATS: Final = Bound(PAIR, "seats", "a side is one seat or a pair")
+#: One hand per seat.
+_HANDS: Final = Bound(SEATS, "hands", "one per seat: at most 4")
+#: Any cards but those the stock keeps.
+_IN_PLAY_CARDS: Final = Bound(
+    IN_PLAY, "cards", "the 108 cards but the 2 the stock always keeps (§3.6)"
+)
+#: The cards of a meld.
+_MELD_CARDS: Final = Bound(MELD, "cards", "a meld holds at most 14 cards (§3.2)")
+#: The cards of one lay-off.
+_LAY_OFF_CARDS: Final = Bound(
+    LAY_OFF, "cards", "a meld holds 3 cards or more and at most 14 (§3.2)"
+)
+#: One number per side of the hand.
+_HAND_SIDES: Final = Bound(SIDES, "sides", "one per side of the hand: at most 3")
+#: One number per side of the match.
+_MATCH_SIDES: Final = Bound(SIDES, "sides", "one per match side: at most 3")
 _M: Final = "mazzo.v1."
 
 BOUNDS: Final[dict[str, Bound]] = {
@@ -82,24 +100,20 @@ BOUNDS: Final[dict[str, Bound]] = {
     _M + "BurracoTable.last_hand_scores": Bound(
         SIDES, "sides", "one per side of the hand: at most 3 (3 players)"
     ),
-    _M + "BurracoHandScore.seats": Bound(PAIR, "seats", "a side is one seat or a pair"),
+    _M + "BurracoHandScore.seats": _SIDE_SEATS,
     _M + "BurracoTable.last_hand_credits": Bound(
         SIDES, "sides", "one per match side: at most 3 (3 players)"
     ),
     # The state.
-    _M + "BurracoState.hands": Bound(SEATS, "hands", "one per seat: at most 4"),
-    _M + "BurracoHand.cards": Bound(
-        IN_PLAY, "cards", "the 108 cards but the 2 the stock always keeps (§3.6)"
-    ),
+    _M + "BurracoState.hands": _HANDS,
+    _M + "BurracoHand.cards": _IN_PLAY_CARDS,
     _M + "BurracoState.stock": Bound(
         len(DECK),
         "cards",
         "a hand's stock holds at most 63 at the deal (2 players, §2.3) and only shrinks, but "
         "positions built by hand, as the spec's BU-3, leave every card nobody holds in it",
     ),
-    _M + "BurracoState.discard_pile": Bound(
-        IN_PLAY, "cards", "the 108 cards but the 2 the stock always keeps (§3.6)"
-    ),
+    _M + "BurracoState.discard_pile": _IN_PLAY_CARDS,
     _M + "BurracoState.melds": Bound(
         MELDS, "melds", "a meld holds 3 cards or more, of the 106 the stock does not keep"
     ),
@@ -117,34 +131,30 @@ BOUNDS: Final[dict[str, Bound]] = {
     _M + "BurracoPileTaken.cards": Bound(
         IN_PLAY, "cards", "the whole pile: the 108 cards but the 2 the stock keeps"
     ),
-    _M + "BurracoMeldOpened.cards": Bound(MELD, "cards", "a meld holds at most 14 cards (§3.2)"),
-    _M + "BurracoLaidOff.cards": Bound(
-        LAY_OFF, "cards", "a meld holds 3 cards or more and at most 14 (§3.2)"
-    ),
+    _M + "BurracoMeldOpened.cards": _MELD_CARDS,
+    _M + "BurracoLaidOff.cards": _LAY_OFF_CARDS,
     _M + "BurracoPairFormed.pair": Bound(PAIR, "seats", "3 players: the two who pair (§2.4.3)"),
-    _M + "BurracoHandEnded.hands": Bound(SEATS, "hands", "one per seat: at most 4"),
-    _M + "BurracoHandScored.scores": Bound(SIDES, "sides", "one per side of the hand: at most 3"),
-    _M + "BurracoHandScored.credits": Bound(SIDES, "sides", "one per match side: at most 3"),
-    _M + "BurracoHandScored.totals": Bound(SIDES, "sides", "one per match side: at most 3"),
+    _M + "BurracoHandEnded.hands": _HANDS,
+    _M + "BurracoHandScored.scores": _HAND_SIDES,
+    _M + "BurracoHandScored.credits": _MATCH_SIDES,
+    _M + "BurracoHandScored.totals": _MATCH_SIDES,
     _M + "BurracoMatchEnded.winners": Bound(
         1, "sides", "the single highest total wins; a tie is a draw (§4.3)"
     ),
-    _M + "BurracoMatchEnded.totals": Bound(SIDES, "sides", "one per match side: at most 3"),
+    _M + "BurracoMatchEnded.totals": _MATCH_SIDES,
     # The view.
     _M + "BurracoView.hand": Bound(IN_PLAY, "cards", "the viewer's hand, as a state's"),
     _M + "BurracoView.hand_sizes": Bound(SEATS, "seats", "one per seat: at most 4"),
-    _M + "BurracoView.side": Bound(PAIR, "seats", "a side is one seat or a pair"),
+    _M + "BurracoView.side": _SIDE_SEATS,
     _M + "BurracoView.melds": Bound(MELDS, "melds", "as a state's melds"),
-    _M + "BurracoMeldView.side": Bound(PAIR, "seats", "a side is one seat or a pair"),
-    _M + "BurracoMeldView.cards": Bound(MELD, "cards", "a meld holds at most 14 cards (§3.2)"),
+    _M + "BurracoMeldView.side": _SIDE_SEATS,
+    _M + "BurracoMeldView.cards": _MELD_CARDS,
     _M + "BurracoView.discard_pile": Bound(IN_PLAY, "cards", "as a state's discard pile"),
     _M + "BurracoView.pozzetti": Bound(POZZETTI, "pozzetti", "P1, P2, and P3 (§2.4.5)"),
-    _M + "BurracoView.public_scores": Bound(SIDES, "sides", "one per side of the hand: at most 3"),
-    _M + "BurracoPublicScore.seats": Bound(PAIR, "seats", "a side is one seat or a pair"),
+    _M + "BurracoView.public_scores": _HAND_SIDES,
+    _M + "BurracoPublicScore.seats": _SIDE_SEATS,
     _M + "BurracoView.history": Bound(HISTORY, "events", "as a state's history: " + _HISTORY_WHY),
     # Moves.
-    _M + "BurracoOpenMeld.cards": Bound(MELD, "cards", "a meld holds at most 14 cards (§3.2)"),
-    _M + "BurracoLayOff.cards": Bound(
-        LAY_OFF, "cards", "a meld holds 3 cards or more and at most 14 (§3.2)"
-    ),
+    _M + "BurracoOpenMeld.cards": _MELD_CARDS,
+    _M + "BurracoLayOff.cards": _LAY_OFF_CARDS,
 }

@@ -15,28 +15,26 @@ from mazzo.conformance.generator import (
     one_card_more_in_the_stock,
 )
 from mazzo.conformance.vectors import card, deal_request, final_state
+from mazzo.games.roles import deal_vectors
 
 
 def vectors(gen: Generator) -> None:
-    for label, players, seed, options, description in [
-        ("4p-seed-1", 4, 1, None, "Four players in two pairs, default options."),
-        ("2p-seed-2", 2, 2, None, "Two players."),
-        ("3p-seed-3", 3, 3, None, "Three players (18 + 11 first)."),
-        (
-            "4p-options",
-            4,
-            4,
-            {"target": 1005, "semipulito": False, "closingNeedsClean": True, "firstDealer": 1},
-            "Four players: target 1005, no semipulito, a clean burraco to close, dealer 1.",
-        ),
-    ]:
-        gen.add(
-            "burraco-deal",
-            f"burraco/deal/{label}",
-            description,
-            "Deal",
-            deal_request("burraco", players, seed, options),
-        )
+    deal_vectors(
+        gen,
+        "burraco",
+        [
+            ("4p-seed-1", 4, 1, None, "Four players in two pairs, default options."),
+            ("2p-seed-2", 2, 2, None, "Two players."),
+            ("3p-seed-3", 3, 3, None, "Three players (18 + 11 first)."),
+            (
+                "4p-options",
+                4,
+                4,
+                {"target": 1005, "semipulito": False, "closingNeedsClean": True, "firstDealer": 1},
+                "Four players: target 1005, no semipulito, a clean burraco to close, dealer 1.",
+            ),
+        ],
+    )
     for label, players, seed in [("4p-seed-1", 4, 1), ("3p-seed-3", 3, 3)]:
         play = gen.random_play(deal_request("burraco", players, seed, {"hands": 1}), seed)
         steps = [

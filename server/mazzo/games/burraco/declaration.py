@@ -8,36 +8,8 @@ from typing import Final
 from mazzo.codec import codec_of
 from mazzo.games.burraco import bounds, heuristic, records, table, texts, wire
 from mazzo.games.burraco.game import RULES
-from mazzo.games.declaration import (
-    Game,
-    Learning,
-    Presentation,
-    Strategy,
-    called_when_used,
-    value_when_used,
-)
+from mazzo.games.declaration import declared
 
-PACKAGE: Final = "mazzo.games.burraco"
-ENCODING: Final = f"{PACKAGE}.encoding"
-
-
-BURRACO: Final = Game(
-    rules=RULES,
-    codec=codec_of("burraco", wire),
-    bounds=bounds.BOUNDS,
-    match_sides=bounds.MATCH_SIDES,
-    hooks=records.HOOKS,
-    strategy=Strategy(heuristic=heuristic.act),
-    presentation=Presentation(
-        deck="french",
-        event_texts=texts.EVENTS,
-        move_texts=texts.MOVES,
-        draw_table=table.draw,
-        frame_floor_bytes=640,
-    ),
-    learning=Learning(
-        encoding=called_when_used(ENCODING, "encoding"),
-        chance_deals=called_when_used(f"{PACKAGE}.chance", "BurracoDeals"),
-    ),
-    conformance=value_when_used(f"{PACKAGE}.conformance", "CONFORMANCE"),
+BURRACO: Final = declared(
+    RULES, codec_of("burraco", wire), bounds, records, heuristic, texts, table
 )

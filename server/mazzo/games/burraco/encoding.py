@@ -32,6 +32,12 @@ from mazzo.games.burraco.moves import (
 )
 from mazzo.games.burraco.state import NO_SEAT
 from mazzo.games.burraco.view import View
+from mazzo.games.roles import (
+    IndexedEncoding,
+    hand_and_pile_blocks,
+    observe_hand_and_pile,
+    seat_block,
+)
 from mazzo.rl.layout import Block, Layout, Observation, clip
 
 CODES = JOKER  # card ids 1..53
@@ -81,15 +87,8 @@ M_WILD, M_WILD_POSITION, M_ACE_HIGH, M_BURRACO = 28, 29, 30, 31
 MELD_FEATURES = 34
 
 
-def _seat_block(name: str, meaning: str) -> Block:
-    return Block(name, SEATS, meaning + " (by relative seat)")
-
-
 LAYOUT = Layout(
-    Block("hand", CODES, "copies of each code in the viewer's hand / copies in the deck"),
-    Block("pile", CODES, "copies of each code in the discard pile / copies in the deck"),
-    Block("pile_top", CODES, "the pile's top card, one-hot"),
-    Block("pile_size", 1, "cards in the pile / 108"),
+    *hand_and_pile_blocks(CODES, "copies in the deck", DECK_SIZE),
     Block("forbidden", CODES, "the code that may not be discarded this turn, one-hot"),
     Block(
         "melds",
@@ -104,30 +103,26 @@ LAYOUT = Layout(
         SEATS * CODES,
         "cards each relative seat took with the pile this hand / copies, clipped",
     ),
-    _seat_block("hand_sizes", "cards held / 30, clipped"),
+    seat_block("hand_sizes", SEATS, "cards held / 30, clipped"),
     Block("stock_size", 1, "cards in the stock / 108"),
     Block(
         "pozzetti", POZZETTI * 7, "per pozzetto: present, size / 18, taker (4, relative), locked"
     ),
     Block("stage", 3, "one-hot: acquire, meld, over"),
-    _seat_block("to_act", "the seat to act, one-hot"),
-    _seat_block("solo", "3 players: the seat playing alone, one-hot"),
-    _seat_block("side", "the seats of the viewer's side in this hand"),
+    seat_block("to_act", SEATS, "the seat to act, one-hot"),
+    seat_block("solo", SEATS, "3 players: the seat playing alone, one-hot"),
+    seat_block("side", SEATS, "the seats of the viewer's side in this hand"),
     Block("last_turn", 1, "1 in the hand's last turn"),
     Block("pickups", 1, "turns in a row begun by picking up / 12"),
     Block("totals", SEATS, "match total of each relative seat's side / the target, clipped", -1.0),
-    _seat_block("melded", "card values melded by the seat's side this hand / 1000, clipped"),
-    _seat_block("bonuses", "burraco bonuses of the seat's side this hand / 1000, clipped"),
+    seat_block("melded", SEATS, "card values melded by the seat's side this hand / 1000, clipped"),
+    seat_block("bonuses", SEATS, "burraco bonuses of the seat's side this hand / 1000, clipped"),
     Block("progress", 1, "hand number / hands (or max_hands), clipped"),
 )
 _BURRACO_KINDS = (Burraco.SPORCO, Burraco.SEMIPULITO, Burraco.PULITO)
 
 
-class BurracoEncoding:
-    game = "burraco"
-    actions = ACTIONS
-    layout = LAYOUT
-
+class BurracoEncoding(IndexedEncoding[View]):
     def action_of(self, move: Any) -> int:
         action = ACTION.get(move)
         if action is None:
@@ -138,27 +133,9 @@ class BurracoEncoding:
             raise ValueError(f"not a Burraco move: {move!r}")
         return action
 
-    def move_of(self, action: int) -> Any:
-        if not 0 <= action < ACTIONS:
-            raise ValueError(f"Burraco actions are 0..{ACTIONS - 1}, not {action}")
-        return MOVES[action]
 
-    def observe(self, view: Any) -> Observation:
-        assert isinstance(view, View)
-        return _observe(view)
-
-
-BURRACO: Final = BurracoEncoding()
-
-
-def encoding(options: object) -> BurracoEncoding:
-    """The encoding of a match with these options: the same for every option."""
-    return BURRACO
-
-
-def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
-    for c in cards:
-        obs[base + c - 1] += 1.0 / COPIES[c]
+#: Each code's share of its copies in the pack (none for code 0).
+_SHARES: Final = tuple(1.0 / n if n else 0.0 for n in COPIES)
 
 
 _PER_SEAT: Final = SEATS * CODES
@@ -189,11 +166,7 @@ def _observe(view: View) -> Observation:
     obs = LAYOUT.zeros()
     seats, me = view.players, view.seat
     table = view.table
-    _counts(obs, LAYOUT["hand"], view.hand)
-    _counts(obs, LAYOUT["pile"], view.pile)
-    if view.pile:
-        obs[LAYOUT["pile_top"] + view.pile[-1] - 1] = 1.0
-    obs[LAYOUT["pile_size"]] = len(view.pile) / DECK_SIZE
+    observe_hand_and_pile(obs, LAYOUT, view.hand, view.pile, _SHARES, DECK_SIZE)
     if view.forbidden:
         obs[LAYOUT["forbidden"] + view.forbidden - 1] = 1.0
     melds = LAYOUT["melds"]
@@ -251,3 +224,11 @@ def _observe(view: View) -> Observation:
     options = table.options
     obs[LAYOUT["progress"]] = clip(table.hand_number / (options.hands or options.max_hands))
     return obs
+
+
+BURRACO: Final = BurracoEncoding("burraco", LAYOUT, MOVES, View, _observe)
+
+
+def encoding(options: object) -> BurracoEncoding:
+    """The encoding of a match with these options: the same for every option."""
+    return BURRACO

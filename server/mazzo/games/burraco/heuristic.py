@@ -44,10 +44,6 @@ AVERAGE_CARD = 8
 _ACE_HIGH = 13
 
 
-def act(request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
-    return bot_pb2.ActResponse(index=choose(request))
-
-
 def choose(request: bot_pb2.ActRequest) -> int:
     """The index of the chosen legal move."""
     moves = request.legal_moves

@@ -3,8 +3,15 @@ the pozzetti and every meld as areas; the public scores as facts."""
 
 from __future__ import annotations
 
-from mazzo.games.declaration import Json
+from typing import Final
+
+from mazzo.games.declaration import Deck, Json
 from mazzo.viewer.words import card, cards, enum
+
+#: The faces the viewer draws the cards with.
+DECK: Final[Deck] = "french"
+#: The least a frame of the viewer's costs in bytes, whatever its record holds.
+FRAME_FLOOR_BYTES: Final = 640
 
 
 def draw(view: Json, detail: Json, table: Json) -> None:

@@ -35,6 +35,8 @@ AUCTION: Final = 4 + 4
 #: with probability about 1.9 %: 32 redeals in a row have probability about 1e-55.
 REDEALS: Final = 32
 
+#: The cards drawn from the 2-player stock.
+_DRAWN: Final = Bound(STOCK, "cards", "2 players: every card of the stock")
 _M: Final = "mazzo.v1."
 
 BOUNDS: Final[dict[str, Bound]] = {
@@ -63,7 +65,7 @@ BOUNDS: Final[dict[str, Bound]] = {
     _M + "MaraffaState.played": Bound(PACK, "cards", "every card of the 40-card pack at most"),
     _M + "MaraffaState.signals": Bound(PACK, "signals", "parallel to played: 40 at most"),
     _M + "MaraffaState.stock": Bound(STOCK, "cards", "2 players: the 20 cards not dealt (§2.3)"),
-    _M + "MaraffaState.drawn": Bound(STOCK, "cards", "2 players: every card of the stock"),
+    _M + "MaraffaState.drawn": _DRAWN,
     _M + "MaraffaTrionfo.auction": Bound(
         AUCTION,
         "speeches",
@@ -76,7 +78,7 @@ BOUNDS: Final[dict[str, Bound]] = {
         10, "cards", "3 players with a dummy: the dummy is dealt 10 cards"
     ),
     _M + "MaraffaView.hand_sizes": Bound(SEATS, "seats", "one per seat: at most 5"),
-    _M + "MaraffaView.drawn": Bound(STOCK, "cards", "2 players: every card of the stock"),
+    _M + "MaraffaView.drawn": _DRAWN,
     _M + "MaraffaView.tricks": Bound(
         TRICKS, "tricks", "the tricks of a hand: 20 with 2 players (40 cards, 2 a trick)"
     ),

@@ -13,13 +13,16 @@ from mazzo.games.maraffa.trionfo.events import DealDealt
 from mazzo.games.maraffa.trionfo.state import TrionfoState
 from mazzo.games.maraffa.trionfo.validate import validate as trionfo_validate
 from mazzo.games.maraffa.validate import validate
+from mazzo.games.roles import PackDeals
 from mazzo.rl.chance_deals import STOCK, Deal, split
 
 
-class MaraffaDeals:
-    """Every Maraffa form: hands of 40-bit masks, the 2-player stock."""
+class MaraffaDeals(PackDeals):
+    """Every Maraffa form: hands of 40-bit masks, the 2-player stock. Its outcomes are
+    the deck's indexes, a card's bit in a mask."""
 
-    outcomes = len(DECK)
+    def __init__(self) -> None:
+        super().__init__("Maraffa", DECK)
 
     def deal_of(self, state: Any, events: Sequence[Any]) -> Deal | None:
         if not any(type(e) is HandDealt or type(e) is DealDealt for e in events):
@@ -53,12 +56,6 @@ class MaraffaDeals:
         )
         validate(new)
         return new
-
-    def outcome_of(self, card: int) -> int:
-        return BIT[card].bit_length() - 1
-
-    def card_of(self, outcome: int) -> int:
-        return DECK[outcome]
 
 
 def _place_trionfo(state: TrionfoState, hands: tuple[int, ...]) -> TrionfoState:

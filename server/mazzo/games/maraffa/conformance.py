@@ -12,16 +12,16 @@ from mazzo.conformance.generator import (
     Conformance,
     Form,
     Generator,
-    IllegalSequence,
     NoDeal,
     SearchPlay,
 )
-from mazzo.conformance.vectors import Json, Play, card, deal_request, final_state, move_json
+from mazzo.conformance.vectors import Play, card, deal_request, final_state, move_json
+from mazzo.games.roles import DealVector, a_card_not_held, deal_vectors
 from mazzo.v1 import cards_pb2, game_pb2, game_service_pb2
 
 DECK39 = "MARAFFA_THREE_PLAYER_FORM_DECK39"
 
-DEALS: list[tuple[str, int, int, Json | None, str]] = [
+DEALS: list[DealVector] = [
     ("4p-seed-1", 4, 1, None, "Four players, default options."),
     ("default-players-seed-3", 0, 3, None, "players = 0 deals the default (4)."),
     (
@@ -69,14 +69,7 @@ DEALS: list[tuple[str, int, int, Json | None, str]] = [
 
 def vectors(gen: Generator) -> None:
     s = gen.service
-    for label, players, seed, options, description in DEALS:
-        gen.add(
-            "maraffa-deal",
-            f"maraffa/deal/{label}",
-            description,
-            "Deal",
-            deal_request("maraffa", players, seed, options),
-        )
+    deal_vectors(gen, "maraffa", DEALS)
     for label, players, seed, options in [
         ("4p-seed-1", 4, 1, {"target": 21}),
         ("2p-seed-2", 2, 2, {"target": 11}),
@@ -198,18 +191,6 @@ def vectors(gen: Generator) -> None:
     )
 
 
-def illegal_sequence(
-    state: game_pb2.GameState, moves: list[game_pb2.Move], at: int
-) -> IllegalSequence:
-    """The sequence so far and a card the seat to act does not hold."""
-    stranger = next(
-        c for h, hand in enumerate(state.maraffa.hands) if h != state.to_act for c in hand.cards
-    )
-    bad = move_json("maraffa", {"playCard": {"card": card(stranger)}})
-    why = "a card the seat to act does not hold"
-    return [*moves, bad], why, f"moves[{at}].maraffa.play_card.card"
-
-
 def marafona_beside_a_top_trump(gen: Generator, play: Play) -> game_pb2.GameView:
     """A view in which another seat declared the marafona while the viewer holds one
     of its cards."""
@@ -275,7 +256,7 @@ CONFORMANCE: Final = Conformance(
         SearchPlay("5p-trionfo-seed-8", 5, 8, {"matchDeals": 1}),
     ),
     mid_hand="trick_won",
-    illegal_sequence=illegal_sequence,
+    illegal_sequence=a_card_not_held("maraffa"),
     no_deal=NoDeal(
         "A view in which another seat declared the marafona (the trump ace, two and "
         "three) while the viewer holds one of those cards: no deal gives it.",

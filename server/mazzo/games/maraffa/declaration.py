@@ -5,45 +5,26 @@ from __future__ import annotations
 
 from typing import Final
 
-from mazzo.games.declaration import (
-    Game,
-    Learning,
-    Presentation,
-    Strategy,
-    called_when_used,
-    value_when_used,
-)
+from mazzo.games.declaration import Strategy, acting, declared
 from mazzo.games.maraffa import bounds, heuristic, records, table, texts
 from mazzo.games.maraffa.game import RULES
 from mazzo.games.maraffa.wire_forms import CODEC
 
-PACKAGE: Final = "mazzo.games.maraffa"
-ENCODING: Final = f"{PACKAGE}.encoding"
-
-
-MARAFFA: Final = Game(
-    rules=RULES,
-    codec=CODEC,
-    bounds=bounds.BOUNDS,
-    match_sides=bounds.MATCH_SIDES,
-    hooks=records.HOOKS,
+#: Random play and search leave out a claim, which ends the game at once; the dummy's
+#: view is its controller's (``encoding.agent_view``).
+MARAFFA: Final = declared(
+    RULES,
+    CODEC,
+    bounds,
+    records,
+    heuristic,
+    texts,
+    table,
     strategy=Strategy(
-        heuristic=heuristic.act,
+        heuristic=acting(heuristic.choose),
         avoid_at_random=heuristic.avoid_at_random,
         avoid_at_random_on_wire=heuristic.avoid_at_random_on_wire,
         search_candidates=heuristic.search_candidates,
     ),
-    presentation=Presentation(
-        deck="italian",
-        event_texts=texts.EVENTS,
-        move_texts=texts.MOVES,
-        draw_table=table.draw,
-        frame_floor_bytes=384,
-    ),
-    learning=Learning(
-        encoding=called_when_used(ENCODING, "encoding"),
-        chance_deals=called_when_used(f"{PACKAGE}.chance", "MaraffaDeals"),
-        agent_view=called_when_used(ENCODING, "agent_view"),
-    ),
-    conformance=value_when_used(f"{PACKAGE}.conformance", "CONFORMANCE"),
+    learning=("agent_view",),
 )

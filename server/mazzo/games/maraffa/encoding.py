@@ -28,6 +28,7 @@ from mazzo.games.maraffa.state import NO_SEAT, Phase, Trick, side_of
 from mazzo.games.maraffa.trionfo.state import SEATS as TRIONFO_SEATS
 from mazzo.games.maraffa.trionfo.view import TrionfoView
 from mazzo.games.maraffa.view import View, controller_of
+from mazzo.games.roles import IndexedEncoding, mark_cards, one_hot_seat, seat_block
 from mazzo.rl.layout import Block, Layout, Observation, clip
 
 CARDS = len(DECK)
@@ -83,10 +84,6 @@ MOVES: Final = _moves()
 ACTION: Final[dict[Move, int]] = {m: a for a, m in enumerate(MOVES)}
 
 
-def _seat_block(name: str, meaning: str) -> Block:
-    return Block(name, SLOTS, meaning + " (one-hot by relative seat)")
-
-
 LAYOUT = Layout(
     Block("hand", CARDS, "the viewer's cards (deck index: canonical order)"),
     Block(
@@ -107,14 +104,14 @@ LAYOUT = Layout(
     Block("called_card", CARDS, "Trionfo: the called card, once declared"),
     Block("trump", 4, "the trump suit, one-hot S H D C; zeros before it is declared"),
     Block("phase", 5, "one-hot: trump, play, over, auction (Trionfo), declare (Trionfo)"),
-    _seat_block("to_act", "the seat to act"),
-    _seat_block("leader", "the seat leading the trick being played"),
-    _seat_block("battezzante", "the battezzante (Trionfo: the first speaker)"),
-    _seat_block("dealer", "the dealer"),
-    _seat_block("dummy", "the dummy's seat"),
-    _seat_block("marafona", "the seat that declared the marafona this hand"),
-    _seat_block("declarer", "Trionfo: the declarer"),
-    _seat_block("amico", "Trionfo: the amico, where the viewer may know him"),
+    seat_block("to_act", SLOTS, "the seat to act", one_hot=True),
+    seat_block("leader", SLOTS, "the seat leading the trick being played", one_hot=True),
+    seat_block("battezzante", SLOTS, "the battezzante (Trionfo: the first speaker)", one_hot=True),
+    seat_block("dealer", SLOTS, "the dealer", one_hot=True),
+    seat_block("dummy", SLOTS, "the dummy's seat", one_hot=True),
+    seat_block("marafona", SLOTS, "the seat that declared the marafona this hand", one_hot=True),
+    seat_block("declarer", SLOTS, "Trionfo: the declarer", one_hot=True),
+    seat_block("amico", SLOTS, "Trionfo: the amico, where the viewer may know him", one_hot=True),
     Block("contract", len(Contract), "Trionfo: the contract, one-hot chiamo .. maso dei masi"),
     Block("speeches", SLOTS * 5, "Trionfo: each relative seat's last speech, one-hot pass, 1..4"),
     Block("hand_hidden", 1, "1 while the viewer may not see his own cards"),
@@ -132,35 +129,17 @@ LAYOUT = Layout(
 )
 
 
-class MaraffaEncoding:
-    game = "maraffa"
-    actions = ACTIONS
-    layout = LAYOUT
-
+class MaraffaEncoding(IndexedEncoding[View]):
     def action_of(self, move: Any) -> int:
         try:
             return ACTION[move]
         except KeyError:
             raise ValueError(f"not a Maraffa move: {move!r}") from None
 
-    def move_of(self, action: int) -> Any:
-        if not 0 <= action < ACTIONS:
-            raise ValueError(f"Maraffa actions are 0..{ACTIONS - 1}, not {action}")
-        return MOVES[action]
-
     def observe(self, view: Any) -> Observation:
         if type(view) is TrionfoView:
             return _observe_trionfo(view)
-        assert isinstance(view, View)
-        return _observe(view)
-
-
-MARAFFA: Final = MaraffaEncoding()
-
-
-def encoding(options: object) -> MaraffaEncoding:
-    """The encoding of a match with these options: the same for every option."""
-    return MARAFFA
+        return super().observe(view)
 
 
 def agent_view(view: Any) -> Any:
@@ -170,17 +149,6 @@ def agent_view(view: Any) -> Any:
     if dummy is not None and view.seat == dummy:
         return view._replace(seat=controller_of(dummy))
     return view
-
-
-def _one_hot(obs: Observation, block: str, seats: int, me: int, seat: int) -> None:
-    if seat >= 0:
-        obs[LAYOUT[block] + (seat - me) % seats] = 1.0
-
-
-def _cards(obs: Observation, block: str, cards: tuple[int, ...]) -> None:
-    base = LAYOUT[block]
-    for c in cards:
-        obs[base + INDEX[c]] = 1.0
 
 
 def _tricks(obs: Observation, trick: Trick, tricks: tuple[Trick, ...], seats: int, me: int) -> None:
@@ -202,15 +170,15 @@ def _tricks(obs: Observation, trick: Trick, tricks: tuple[Trick, ...], seats: in
 
 def _common(obs: Observation, view: View | TrionfoView, seats: int) -> None:
     me = view.seat
-    _cards(obs, "hand", view.hand)
+    mark_cards(obs, LAYOUT["hand"], INDEX, view.hand)
     _tricks(obs, view.trick, view.tricks, seats, me)
     if view.trump >= 0:
         obs[LAYOUT["trump"] + view.trump] = 1.0
     obs[LAYOUT["phase"] + view.phase - 1] = 1.0
     if view.phase != OVER:  # nobody acts once the match is over
-        _one_hot(obs, "to_act", seats, me, view.to_act)
-    _one_hot(obs, "leader", seats, me, view.trick.leader)
-    _one_hot(obs, "dealer", seats, me, view.table.dealer)
+        one_hot_seat(obs, LAYOUT["to_act"], seats, me, view.to_act)
+    one_hot_seat(obs, LAYOUT["leader"], seats, me, view.trick.leader)
+    one_hot_seat(obs, LAYOUT["dealer"], seats, me, view.table.dealer)
     sizes = LAYOUT["hand_sizes"]
     for s, n in enumerate(view.hand_sizes):
         obs[sizes + (s - me) % seats] = n / MOST_CARDS
@@ -221,12 +189,12 @@ def _observe(view: View) -> Observation:
     table = view.table
     seats, me = table.seats, view.seat
     _common(obs, view, seats)
-    _cards(obs, "dummy_hand", view.dummy_hand)
-    _cards(obs, "drawn", view.drawn)
-    _one_hot(obs, "battezzante", seats, me, table.battezzante)
+    mark_cards(obs, LAYOUT["dummy_hand"], INDEX, view.dummy_hand)
+    mark_cards(obs, LAYOUT["drawn"], INDEX, view.drawn)
+    one_hot_seat(obs, LAYOUT["battezzante"], seats, me, table.battezzante)
     if view.dummy_seat is not None:
-        _one_hot(obs, "dummy", seats, me, view.dummy_seat)
-    _one_hot(obs, "marafona", seats, me, view.marafona_seat)
+        one_hot_seat(obs, LAYOUT["dummy"], seats, me, view.dummy_seat)
+    one_hot_seat(obs, LAYOUT["marafona"], seats, me, view.marafona_seat)
     obs[LAYOUT["hand_hidden"]] = float(view.hand_hidden)
     obs[LAYOUT["stock_size"]] = view.stock_size / STOCK
     totals, won = LAYOUT["totals"], LAYOUT["games_won"]
@@ -245,10 +213,10 @@ def _observe_trionfo(view: TrionfoView) -> Observation:
     seats, me = TRIONFO_SEATS, view.seat
     _common(obs, view, seats)
     if view.called_card:
-        _cards(obs, "called_card", (view.called_card,))
-    _one_hot(obs, "battezzante", seats, me, table.first_speaker)
-    _one_hot(obs, "declarer", seats, me, view.declarer)
-    _one_hot(obs, "amico", seats, me, view.amico)
+        mark_cards(obs, LAYOUT["called_card"], INDEX, (view.called_card,))
+    one_hot_seat(obs, LAYOUT["battezzante"], seats, me, table.first_speaker)
+    one_hot_seat(obs, LAYOUT["declarer"], seats, me, view.declarer)
+    one_hot_seat(obs, LAYOUT["amico"], seats, me, view.amico)
     if view.contract:
         obs[LAYOUT["contract"] + view.contract - 1] = 1.0
     speeches = LAYOUT["speeches"]
@@ -261,3 +229,11 @@ def _observe_trionfo(view: TrionfoView) -> Observation:
         obs[totals + (s - me) % seats] = clip(table.totals[s] / TRIONFO_SCALE, -1.0)
     obs[LAYOUT["progress"]] = clip(table.deals_counted / table.options.match_deals)
     return obs
+
+
+MARAFFA: Final = MaraffaEncoding("maraffa", LAYOUT, MOVES, View, _observe)
+
+
+def encoding(options: object) -> MaraffaEncoding:
+    """The encoding of a match with these options: the same for every option."""
+    return MARAFFA

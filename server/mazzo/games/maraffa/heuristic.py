@@ -37,10 +37,6 @@ _STRONGER = {
 }
 
 
-def act(request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
-    return bot_pb2.ActResponse(index=choose(request))
-
-
 def choose(request: bot_pb2.ActRequest) -> int:
     """The index of the chosen legal move."""
     moves = request.legal_moves

@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from mazzo.core.cards import codes
 from mazzo.core.rules import AnyRules, ScoreReport
-from mazzo.games.declaration import GameHooks, Json, totals_change
+from mazzo.games.declaration import GameHooks, Json, cards_in_words, totals_change
 from mazzo.games.maraffa.cards import cards_of
 from mazzo.games.maraffa.game import MaraffaSideScore
 
@@ -36,14 +35,12 @@ def _hand_dealt(events: Sequence[Json]) -> bool:
 
 def _describe(state: Any, rules: AnyRules) -> str:
     t = state.table
-    lines = [
+    header = (
         f"game {t.game_number} hand {t.hand_number}: dealer {t.dealer}, "
         f"battezzante {t.battezzante}, totals {list(t.totals)}, target {t.effective_target}"
-    ]
-    lines += [f"  seat {s}: {codes(cards_of(h))}" for s, h in enumerate(state.hands)]
-    if state.stock:
-        lines.append(f"  stock: {codes(state.stock)}")
-    return "\n".join(lines)
+    )
+    hands = [cards_of(h) for h in state.hands]
+    return cards_in_words(header, hands, stock=state.stock)
 
 
 def _hand_change(before: ScoreReport, after: ScoreReport) -> list[int]:

@@ -75,18 +75,20 @@ _TURNS: Final = Bound(
     f"{CYCLE} x (r + 1) + {TAIL}, r = `reshuffles` (at most {MAX_RESHUFFLES:,}): "
     f"(3n + 1) x (103 - n x hand_size) is at most {CYCLE} (6 players of 9 cards)",
 )
+#: One number per seat.
+_PER_SEAT: Final = Bound(SEATS, "seats", "one per seat: 6 at most")
 _M: Final = "mazzo.v1."
 
 BOUNDS: Final[dict[str, Bound]] = {
     # The table: shared by the state and every view.
     _M + "RaminoHandResult.participants": Bound(SEATS, "seats", "the players of a hand: 6 at most"),
-    _M + "RaminoHandResult.extra_paid": Bound(SEATS, "seats", "one per seat: 6 at most"),
-    _M + "RaminoHandResult.net": Bound(SEATS, "seats", "one per seat: 6 at most"),
+    _M + "RaminoHandResult.extra_paid": _PER_SEAT,
+    _M + "RaminoHandResult.net": _PER_SEAT,
     _M + "RaminoClosure.cards": Bound(CLOSURE, "cards", "a closure shows ten cards (§3.5.1)"),
     # The bets: shared by the state and every view.
-    _M + "RaminoBets.shares": Bound(SEATS, "seats", "one per seat: 6 at most"),
-    _M + "RaminoBets.committed": Bound(SEATS, "seats", "one per seat: 6 at most"),
-    _M + "RaminoBets.statuses": Bound(SEATS, "seats", "one per seat: 6 at most"),
+    _M + "RaminoBets.shares": _PER_SEAT,
+    _M + "RaminoBets.committed": _PER_SEAT,
+    _M + "RaminoBets.statuses": _PER_SEAT,
     _M + "RaminoBets.bids": Bound(
         SEATS * (MAX_STAKE + 1) + 2,
         "bids",
@@ -109,7 +111,7 @@ BOUNDS: Final[dict[str, Bound]] = {
     _M + "RaminoState.turns": _TURNS,
     # The view.
     _M + "RaminoView.hand": Bound(HAND, "cards", "the viewer's hand, as a state's"),
-    _M + "RaminoView.hand_sizes": Bound(SEATS, "seats", "one per seat: 6 at most"),
+    _M + "RaminoView.hand_sizes": _PER_SEAT,
     _M + "RaminoView.pile": Bound(PILE, "cards", "as a state's pile: 86"),
     _M + "RaminoView.turns": _TURNS,
     # Moves.

@@ -15,6 +15,7 @@ from mazzo.conformance.generator import (
     one_card_more_in_the_stock,
 )
 from mazzo.conformance.vectors import Json, card, deal_request, final_state
+from mazzo.games.roles import deal_vectors
 
 #: Fields the service names that the rules would not, by label (``Generator.error``).
 QUESTIONABLE = {
@@ -24,31 +25,28 @@ QUESTIONABLE = {
 
 
 def vectors(gen: Generator) -> None:
-    for label, players, seed, options, description in [
-        ("4p-seed-1", 4, 1, None, "Four players, default options."),
-        ("6p-seed-6", 6, 6, None, "Six players."),
-        (
-            "4p-buio-tax",
-            4,
-            4,
-            {"dealerTax": "1", "buio": True},
-            "Four players with a dealer tax and the buio.",
-        ),
-        (
-            "3p-nine-cards",
-            3,
-            5,
-            {"handSize": 9, "minOpen": "2", "maxStake": "10", "startingChips": "50"},
-            "Three players, hands of 9, openings of 2 to 10 chips, 50 chips each.",
-        ),
-    ]:
-        gen.add(
-            "ramino-deal",
-            f"ramino/deal/{label}",
-            description,
-            "Deal",
-            deal_request("ramino", players, seed, options),
-        )
+    deal_vectors(
+        gen,
+        "ramino",
+        [
+            ("4p-seed-1", 4, 1, None, "Four players, default options."),
+            ("6p-seed-6", 6, 6, None, "Six players."),
+            (
+                "4p-buio-tax",
+                4,
+                4,
+                {"dealerTax": "1", "buio": True},
+                "Four players with a dealer tax and the buio.",
+            ),
+            (
+                "3p-nine-cards",
+                3,
+                5,
+                {"handSize": 9, "minOpen": "2", "maxStake": "10", "startingChips": "50"},
+                "Three players, hands of 9, openings of 2 to 10 chips, 50 chips each.",
+            ),
+        ],
+    )
     plays: list[tuple[str, int, int, Json]] = [
         ("4p-seed-1", 4, 1, {"matchHands": 1}),
         ("4p-buio-tax-seed-6", 4, 6, {"matchHands": 1, "dealerTax": "1"}),

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from mazzo.games.ramino.cards import CODES
+from mazzo.games.ramino.cards import CODES, COPIES
 from mazzo.games.ramino.moves import (
     ACCEPT,
     BUIO,
@@ -36,6 +36,12 @@ from mazzo.games.ramino.moves import (
 from mazzo.games.ramino.options import PLAYER_COUNTS, Options
 from mazzo.games.ramino.state import NO_SEAT, Turn
 from mazzo.games.ramino.view import View
+from mazzo.games.roles import (
+    IndexedEncoding,
+    hand_and_pile_blocks,
+    observe_hand_and_pile,
+    seat_block,
+)
 from mazzo.rl.layout import Block, Layout, Observation, clip
 
 CARDS = len(CODES)
@@ -49,15 +55,8 @@ CLOSE_HELD_ACTION = CLOSE + CARDS
 OPEN = CLOSE_HELD_ACTION + 1
 
 
-def _seat_block(name: str, meaning: str) -> Block:
-    return Block(name, SEATS, meaning + " (by relative seat)")
-
-
 LAYOUT = Layout(
-    Block("hand", CARDS, "copies of each code in the viewer's hand / 2"),
-    Block("pile", CARDS, "copies of each code in the discard pile / 2"),
-    Block("pile_top", CARDS, "the pile's top card, one-hot"),
-    Block("pile_size", 1, "cards in the pile / 104"),
+    *hand_and_pile_blocks(CARDS, str(COPIES), DECK_SIZE),
     Block("taken_card", CARDS, "the card taken from the pile this turn, one-hot"),
     Block("source", 3, "where this turn's card came from, one-hot: not yet, stock, pile"),
     Block("discards", SEATS * CARDS, "cards each relative seat discarded this hand / 2, clipped"),
@@ -65,46 +64,43 @@ LAYOUT = Layout(
         "taken", SEATS * CARDS, "cards each relative seat took from the pile this hand / 2, clipped"
     ),
     Block("phase", 4, "one-hot: buio decision, bidding, play, over"),
-    _seat_block("to_act", "the seat to act, one-hot"),
-    _seat_block("dealer", "the dealer, one-hot"),
+    seat_block("to_act", SEATS, "the seat to act, one-hot"),
+    seat_block("dealer", SEATS, "the dealer, one-hot"),
     Block("hand_hidden", 1, "1 while the viewer decides on a blind opening unseen"),
-    _seat_block("hand_sizes", "cards held / 11"),
+    seat_block("hand_sizes", SEATS, "cards held / 11"),
     Block("stock_size", 1, "cards in the stock / 104"),
     Block("reshuffles", 1, "reshuffles this hand / max_reshuffles (0 when none are allowed)"),
     Block(
         "statuses", SEATS * 3, "each relative seat's status, one-hot: active, folded, sitting out"
     ),
     Block("balances", SEATS, "chips / (4 x starting_chips), clipped (by relative seat)", -1.0),
-    _seat_block(
-        "shares", "chips in the current pot since it was last won / starting_chips, clipped"
+    seat_block(
+        "shares", SEATS, "chips in the current pot since it was last won / starting_chips, clipped"
     ),
     Block("pot", 1, "the pot / (4 x starting_chips), clipped"),
     Block("stake", 1, "the stake / max_stake"),
-    _seat_block("committed", "chips put in this hand, the tax aside / max_stake"),
+    seat_block("committed", SEATS, "chips put in this hand, the tax aside / max_stake"),
     Block("tax", 1, "the dealer's tax this hand / max_stake, clipped"),
-    _seat_block("aggressor", "the last seat to open or raise, one-hot"),
-    _seat_block("last_actor", "the last seat to bid, one-hot"),
-    _seat_block("buio", "the seat that opened blind, one-hot"),
+    seat_block("aggressor", SEATS, "the last seat to open or raise, one-hot"),
+    seat_block("last_actor", SEATS, "the last seat to bid, one-hot"),
+    seat_block("buio", SEATS, "the seat that opened blind, one-hot"),
     Block("buio_block", 1, "1 while the blind opener may only stand or raise"),
     Block("progress", 1, "decided hands / match_hands"),
 )
 _STATUS = {1: 0, 2: 1, 3: 2}
 
 
-class RaminoEncoding:
+class RaminoEncoding(IndexedEncoding[View]):
     """Ramino with stakes up to ``max_stake``."""
-
-    game = "ramino"
-    layout = LAYOUT
 
     def __init__(self, max_stake: int) -> None:
         self.max_stake = max_stake
-        self.actions = OPEN + 2 * max_stake
         moves: list[Move] = [*PLAIN, *(DISCARDS[c] for c in CODES), *(CLOSES[c] for c in CODES)]
         moves.append(CLOSE_HELD)
         moves += [open_bid(x) for x in range(1, max_stake + 1)]
         moves += [raise_bid(x) for x in range(1, max_stake + 1)]
-        self.moves = tuple(moves)
+        super().__init__("ramino", LAYOUT, moves, View, _observe)
+        assert self.actions == OPEN + 2 * max_stake
         self._action = {m: a for a, m in enumerate(moves)}
 
     def action_of(self, move: Any) -> int:
@@ -114,15 +110,6 @@ class RaminoEncoding:
         if action is None:
             raise ValueError(f"not a Ramino move of stakes up to {self.max_stake}: {move!r}")
         return action
-
-    def move_of(self, action: int) -> Any:
-        if not 0 <= action < self.actions:
-            raise ValueError(f"Ramino actions are 0..{self.actions - 1} here, not {action}")
-        return self.moves[action]
-
-    def observe(self, view: Any) -> Observation:
-        assert isinstance(view, View)
-        return _observe(view)
 
 
 @cache
@@ -143,9 +130,8 @@ def action_count_refusal(game: str, actions: int, default: int) -> str | None:
     return None
 
 
-def _counts(obs: Observation, base: int, cards: tuple[int, ...]) -> None:
-    for c in cards:
-        obs[base + c - 1] += 0.5
+#: Each code's share of its copies in the pack (none for code 0).
+_SHARES: Final = (0.0,) + (1.0 / COPIES,) * len(CODES)
 
 
 _PER_SEAT: Final = SEATS * CARDS
@@ -180,11 +166,7 @@ def _observe(view: View) -> Observation:
         if s != NO_SEAT:
             obs[LAYOUT[block] + (s - me) % seats] = 1.0
 
-    _counts(obs, LAYOUT["hand"], view.hand)
-    _counts(obs, LAYOUT["pile"], view.pile)
-    if view.pile:
-        obs[LAYOUT["pile_top"] + view.pile[-1] - 1] = 1.0
-    obs[LAYOUT["pile_size"]] = len(view.pile) / DECK_SIZE
+    observe_hand_and_pile(obs, LAYOUT, view.hand, view.pile, _SHARES, DECK_SIZE)
     if view.taken_card:
         obs[LAYOUT["taken_card"] + view.taken_card - 1] = 1.0
     obs[LAYOUT["source"] + view.taken] = 1.0

@@ -3,13 +3,18 @@ notes, the stock and the pile as areas, the last hand's closure as its combinati
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-from mazzo.games.declaration import Json
+from mazzo.games.declaration import Deck, Json
 from mazzo.games.ramino.melds import closure_groups
 from mazzo.games.ramino.texts import group_label
 from mazzo.v1 import cards_pb2, ramino_pb2
 from mazzo.viewer.words import card, cards, enum
+
+#: The faces the viewer draws the cards with.
+DECK: Final[Deck] = "french"
+#: The least a frame of the viewer's costs in bytes, whatever its record holds.
+FRAME_FLOOR_BYTES: Final = 480
 
 
 def draw(view: Json, detail: Json, table: Json) -> None:
