@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, text, update
 
-from mazzo.arena.models import MU, SIGMA, Match, RatingUpdate, utcnow
+from mazzo.arena.models import MU, SIGMA, Match, RatingUpdate, Skill, utcnow
 from mazzo.arena.store import Refused, Store
 from mazzo.gateway import tokens
 
@@ -195,20 +195,20 @@ def test_a_rating_update_keeps_the_values_before_and_after(store: Store) -> None
     won = store.finish(first.match_id, "w1", record(first.match_id, first.seed, [0], [[0], [1]]))
     p, q = won.changes
     assert (p.bot, q.bot) == ("p", "q")
-    assert (p.mu_before, p.sigma_before) == (q.mu_before, q.sigma_before) == (MU, SIGMA)
-    assert p.mu_after > MU > q.mu_after  # seat 0, p, won
-    assert p.sigma_after < SIGMA and q.sigma_after < SIGMA
+    assert p.before == q.before == Skill(MU, SIGMA)
+    assert p.after.mu > MU > q.after.mu  # seat 0, p, won
+    assert p.after.sigma < SIGMA and q.after.sigma < SIGMA
     second = store.claim("w1")
     assert second is not None
     again = store.finish(
         second.match_id, "w1", record(second.match_id, second.seed, [0], [[0], [1]])
     )
     p2, q2 = again.changes  # q sat at seat 0 and won
-    assert (p2.mu_before, p2.sigma_before) == (p.mu_after, p.sigma_after)
-    assert (q2.mu_before, q2.sigma_before) == (q.mu_after, q.sigma_after)
-    assert q2.mu_after > q.mu_after and p2.mu_after < p.mu_after
+    assert p2.before == p.after
+    assert q2.before == q.after
+    assert q2.after.mu > q.after.mu and p2.after.mu < p.after.mu
     table = {s.bot: s for s in store.standings(ladder)}
-    assert (table["p"].mu, table["p"].sigma) == (p2.mu_after, p2.sigma_after)
+    assert (table["p"].mu, table["p"].sigma) == (p2.after.mu, p2.after.sigma)
     assert store.rating_changes(first.match_id) == list(won.changes)
 
 

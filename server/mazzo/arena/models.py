@@ -14,6 +14,7 @@ JSON that must be unique (a ladder's options) is kept as canonical text: Postgre
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -31,7 +32,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, composite, mapped_column
 from sqlalchemy.types import TypeDecorator
 
 Json = dict[str, Any]
@@ -186,6 +187,14 @@ class Rating(Base):
     updated_at: Mapped[datetime]
 
 
+@dataclass(frozen=True)
+class Skill:
+    """A rating as openskill keeps it: the mean and its uncertainty."""
+
+    mu: float
+    sigma: float
+
+
 class RatingUpdate(Base):
     """The audit trail: what one finished match did to one bot's rating. Unique per
     (match, bot), so a match can never be counted twice, whatever the code above does."""
@@ -196,8 +205,10 @@ class RatingUpdate(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
     bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"), index=True)
-    mu_before: Mapped[float] = mapped_column(Float)
-    sigma_before: Mapped[float] = mapped_column(Float)
-    mu_after: Mapped[float] = mapped_column(Float)
-    sigma_after: Mapped[float] = mapped_column(Float)
+    before: Mapped[Skill] = composite(
+        mapped_column("mu_before", Float), mapped_column("sigma_before", Float)
+    )
+    after: Mapped[Skill] = composite(
+        mapped_column("mu_after", Float), mapped_column("sigma_after", Float)
+    )
     created_at: Mapped[datetime]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -57,6 +57,7 @@ from mazzo.arena.models import (
     Owner,
     Rating,
     RatingUpdate,
+    Skill,
     canonical_json,
     utcnow,
 )
@@ -105,11 +106,11 @@ class Claim:
 
 @dataclass(frozen=True)
 class RatingChange:
+    """What one finished match did to one bot's rating."""
+
     bot: str
-    mu_before: float
-    sigma_before: float
-    mu_after: float
-    sigma_after: float
+    before: Skill
+    after: Skill
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def _plain(record: Json) -> Json:
     return plain
 
 
-class Store:
+class Store(AbstractContextManager["Store"]):
     """The arena's database at ``url`` (SQLite by default, PostgreSQL by
     ``postgresql+psycopg://`` URL), migrated to the newest schema unless told not to."""
 
@@ -174,10 +175,7 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
+    def __exit__(self, *_exc: object) -> None:  # ``with Store(...) as store``
         self.close()
 
     @contextmanager
@@ -458,17 +456,9 @@ class Store:
                     rating.games += 1
                     rating.faults += faults.get(bot_id, 0)
                     rating.updated_at = now
-                    s.add(
-                        RatingUpdate(
-                            match_id=match_id,
-                            bot_id=bot_id,
-                            mu_before=old.mu,
-                            sigma_before=old.sigma,
-                            mu_after=new.mu,
-                            sigma_after=new.sigma,
-                            created_at=now,
-                        )
-                    )
+                    update = RatingUpdate(match_id=match_id, bot_id=bot_id, created_at=now)
+                    update.before, update.after = Skill(old.mu, old.sigma), Skill(new.mu, new.sigma)
+                    s.add(update)
             match.status, match.record, match.finished_at = FINISHED, record, now
             match.deal_commitment = match.deal_commitment or commitment
             s.flush()
@@ -580,10 +570,7 @@ class Store:
             .where(RatingUpdate.match_id == match_id)
             .order_by(Bot.name)
         )
-        return tuple(
-            RatingChange(name, u.mu_before, u.sigma_before, u.mu_after, u.sigma_after)
-            for name, u in rows
-        )
+        return tuple(RatingChange(name, u.before, u.after) for name, u in rows)
 
 
 def _matches(token: str, name: str, stored: str | None) -> bool:
