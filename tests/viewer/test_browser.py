@@ -12,7 +12,6 @@ import asyncio
 import json
 import os
 import queue
-import shutil
 import threading
 import time
 from collections import Counter
@@ -22,7 +21,6 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -30,6 +28,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from mazzo.viewer.frames import frames_of
 from mazzo.viewer.web import service_routes
+from tests.viewer.chromium import start_chromium
 from tests.viewer.test_frames import truth
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,17 +57,7 @@ return {index: Number(document.body.dataset.index), seats, faces, rows,
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    found = shutil.which("chromedriver"), shutil.which("chromium")
-    assert all(found), "the viewer's tests need chromium and chromium-driver (apt-get)"
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(found[1])
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    # the profile in the test's own folder (the machine is shared), not /tmp
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(found[0])), options=options)
-    driver.set_window_size(*DESKTOP)
+    driver = start_chromium(tmp_path_factory.mktemp("chromium"), DESKTOP)
     try:
         yield driver
     finally:

@@ -40,11 +40,11 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
 from mazzo.referee.match import MatchSpec, options_json, run_match
 from mazzo.viewer.frames import frames_of
+from tests.viewer.chromium import start_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("MAZZO_ARTIFACTS", ROOT / "build" / "artifacts")) / "viewer"
@@ -80,16 +80,7 @@ def pip(*args: str, env: dict[str, str]) -> None:
 
 @pytest.fixture
 def chromium(tmp_path: Path) -> Iterator[webdriver.Chrome]:
-    found = shutil.which("chromedriver"), shutil.which("chromium")
-    assert all(found), "the viewer's tests need chromium and chromium-driver (apt-get)"
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(found[1])
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path / 'chromium'}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(found[0])), options=options)
-    driver.set_window_size(1280, 900)
+    driver = start_chromium(tmp_path / "chromium", (1280, 900))
     try:
         yield driver
     finally:
