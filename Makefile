@@ -89,10 +89,10 @@ pure:
 # report; then the differential run (N random matches per game and form, every
 # response of both builds compared byte for byte; make test: 2).
 BOTH_BUILDS_TESTS := $(wildcard tests/*/test_golden_transcripts.py) tests/maraffa/test_forms_golden.py \
-	tests/clients/test_conformance_vectors.py $(wildcard tests/*/test_properties.py) tests/test_compiled.py
+	tests/clients/test_conformance_vectors.py tests/test_compiled.py
 compiled-test: N = 3
 compiled-test: compiled
-	.venv/bin/pytest -n auto -m "not long" $(BOTH_BUILDS_TESTS)
+	.venv/bin/pytest -n auto -m "not long" $(BOTH_BUILDS_TESTS) $(wildcard tests/*/test_properties.py)
 	$(PY) scripts/differential.py --matches $(N)
 
 # The editable install imports from server/ and may skip the build hook, so the
@@ -205,16 +205,23 @@ run: $(GEN) $(ENGINES)
 # (on 2 cores, fresh clones: the main run took 413 s with 3 workers, 535 s with 2).
 TEST_WORKERS ?= $(shell python3 -c 'import os; print((os.cpu_count() or 1) + 1)')
 # On a compiled build, the tests that pin the rules' bytes run again on pure Python,
-# and a short differential run compares the two builds' answers.
+# and a short differential run compares the two builds' answers (the property tests,
+# invariants rather than bytes, run on the compiled build; make compiled-test runs
+# them on both).
+# The clients are built and played first: the READMEs' examples (marker readme) need
+# their builds, and run among the other tests rather than in a step of their own.
+# Each step prints the time it starts, for the budget.
 test: doctor lint $(ENGINES)
-	.venv/bin/pytest -n $(TEST_WORKERS) --durations=30 -m "not long and not readme and not clients" tests/
+	@date +'== %T clients-test'
+	$(MAKE) clients-test
+	@date +'== %T the tests, compiled'
+	.venv/bin/pytest -n $(TEST_WORKERS) --durations=30 -m "not long and not clients" tests/
 	@if .venv/bin/mazzo --version | grep -q compiled; then \
-		echo "== the same rules on pure Python"; \
+		date +'== %T the same rules on pure Python'; \
 		MAZZO_PURE=1 .venv/bin/pytest -n $(TEST_WORKERS) -q -m "not long" $(BOTH_BUILDS_TESTS) && \
 		$(PY) scripts/differential.py --matches 2; \
 	fi
-	$(MAKE) clients-test
-	.venv/bin/pytest -n 2 --durations=7 -m readme tests/test_readme_examples.py
+	@date +'== %T done'
 
 test-fast: lint
 	.venv/bin/pytest -n auto -m "not slow and not readme" tests/

@@ -31,7 +31,7 @@ PHASES = (
     else [Phase.generate]
 )
 #: Generated requests per operation: a smoke in make test, more in make fuzz.
-EXAMPLES = 200 if os.environ.get("MAZZO_SCHEMA_COVERAGE") else 30
+EXAMPLES = 200 if os.environ.get("MAZZO_SCHEMA_COVERAGE") else 15
 
 
 @pytest.fixture(scope="module")
