@@ -162,6 +162,20 @@ def tail(text: str, lines: int = 15) -> str:
     return "\n".join(text.rstrip().splitlines()[-lines:])
 
 
+#: Both tournaments' time control and fault policy: time enough for any starter, and a
+#: fault played on (a random move) so that the run still finishes to be checked.
+CLOCK_AND_FAULTS = (
+    "",
+    "[time]",
+    "move = 5.0",
+    "bank = 60.0",
+    "",
+    "[faults]",
+    'on_fault = "random"',
+    "disqualify_after = 0",
+)
+
+
 def tournament_toml(bots: dict[str, str], search_bots: dict[str, str], records: Path) -> str:
     """Teams of two languages (each plays with the next one: every bot sits beside
     another language's): a language's random starter and the next language's search
@@ -181,14 +195,7 @@ def tournament_toml(bots: dict[str, str], search_bots: dict[str, str], records: 
         "",
         "[options]",
         "target = 11",
-        "",
-        "[time]",
-        "move = 5.0",
-        "bank = 60.0",
-        "",
-        "[faults]",
-        'on_fault = "random"',
-        "disqualify_after = 0",
+        *CLOCK_AND_FAULTS,
     ]
     for i, lang in enumerate(langs):
         partner = langs[(i + 1) % len(langs)]
@@ -214,14 +221,7 @@ def dial_in_toml(langs: Sequence[str], records: Path) -> str:
         "duplicate = false",
         "concurrency = 2",
         f"records = {json.dumps(str(records))}",
-        "",
-        "[time]",
-        "move = 5.0",
-        "bank = 60.0",
-        "",
-        "[faults]",
-        'on_fault = "random"',
-        "disqualify_after = 0",
+        *CLOCK_AND_FAULTS,
     ]
     for lang in langs:
         lines += ["", "[[entrants]]", f"name = {json.dumps(lang)}", f'bot = "connect:{lang}"']

@@ -418,8 +418,7 @@ async def test_a_second_answer_before_the_referee_takes_the_first_changes_nothin
     request = bot_pb2.ActRequest(legal_moves=[game_pb2.Move(), game_pb2.Move()])
     deciding = asyncio.create_task(seat.decide("m", request, 5.0, 1.0))
     await asyncio.sleep(0)  # the decision is sent
-    sent = [conn.queue.get_nowait() for _ in range(conn.queue.qsize())]
-    [sequence] = [m.decision.sequence for m in sent if m.WhichOneof("kind") == "decision"]
+    [sequence] = [m.decision.sequence for m in _sent(conn) if m.WhichOneof("kind") == "decision"]
     first = tables_pb2.Answer(sequence=sequence, response=bot_pb2.ActResponse(index=1))
     assert seat.answer(first) is None
     for second in (
