@@ -50,10 +50,18 @@ def _workers(text: str) -> int:
     return int(text)
 
 
-def _deals(text: str) -> int:
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of deals (1 or more)")
-    return int(text)
+def _counting(what: str) -> Callable[[str], int]:
+    """An option's parser for a count of ``what``, 1 or more."""
+
+    def count(text: str) -> int:
+        if not text.strip().isdigit() or int(text) < 1:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of {what} (1 or more)")
+        return int(text)
+
+    return count
+
+
+_deals = _counting("deals")
 
 
 def _version() -> str:
@@ -390,6 +398,12 @@ def _add_bench(sub: _Subparsers) -> None:
         "--builds",
         action="store_true",
         help="also the compiled build against pure Python, in child processes (make compiled)",
+    )
+    bench.add_argument(
+        "--builds-rounds",
+        type=_counting("rounds"),
+        default=3,
+        help="alternating rounds of --builds, each figure's ratio their median (default 3)",
     )
     bench.add_argument(
         "--gateway-tables",
@@ -978,6 +992,7 @@ def _bench(args: argparse.Namespace) -> int:
             args.closure_hands,
             anchors=args.anchors,
             builds=args.builds,
+            builds_rounds=args.builds_rounds,
             gateway_tables=args.gateway_tables,
         )
     except ValueError as e:

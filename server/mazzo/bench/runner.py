@@ -36,11 +36,12 @@ def run_all(
     anchors: bool = False,
     builds: bool = False,
     gateway_tables: int = 250,
+    builds_rounds: int = 3,
 ) -> Report:
     """Every measurement (or ``only`` these); ``anchors``: also ``bench.anchors``, which
     needs the ``anchors`` extra; ``builds``: also ``bench.builds``, compiled against pure
-    Python. ``gateway`` (``bench.gateway``: ``4 * gateway_tables`` bots in processes of
-    their own) runs only when named in ``only``."""
+    Python, in ``builds_rounds`` rounds. ``gateway`` (``bench.gateway``: ``4 *
+    gateway_tables`` bots in processes of their own) runs only when named in ``only``."""
     measurements: dict[str, Callable[[], Report]] = {
         "maraffa_random_hands_4p": lambda: maraffa_random_hands(4, seconds),
         "maraffa_random_hands_3p": lambda: maraffa_random_hands(3, seconds / 2),
@@ -73,7 +74,7 @@ def run_all(
     if anchors or (only is not None and "anchors" in only):
         measurements["anchors"] = lambda: anchors_.anchors(seconds)
     if builds or (only is not None and "builds" in only):
-        measurements["builds"] = lambda: builds_.builds(seconds, closure_hands)
+        measurements["builds"] = lambda: builds_.builds(seconds, closure_hands, builds_rounds)
     if only is not None and "gateway" in only:
         measurements["gateway"] = lambda: gateway_.gateway(seconds, gateway_tables)
     unknown = sorted(set(only or ()) - set(measurements))
