@@ -30,7 +30,7 @@ async def channel() -> AsyncIterator[grpc.aio.Channel]:
     server, port = await start_server("127.0.0.1", 0)
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
         yield ch
-    await stop_server(server, grace=0.5)
+    await stop_server(server, grace=0.5, quiet=0)
 
 
 @pytest_asyncio.fixture

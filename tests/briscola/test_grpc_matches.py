@@ -111,7 +111,7 @@ async def servers() -> AsyncIterator[tuple[httpx.AsyncClient, GameServiceStub]]:
         grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
     ):
         yield http, game_service_pb2_grpc.GameServiceStub(channel)
-    await stop_server(running, grace=0.5)
+    await stop_server(running, grace=0.5, quiet=0)
 
 
 async def test_a_hand_over_rest_matches_grpc(servers: Any) -> None:

@@ -137,7 +137,7 @@ async def sealed_stub() -> AsyncIterator[game_service_pb2_grpc.GameServiceStub]:
     server, port = await start_server("127.0.0.1", 0, sealer=sealer)
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
         yield game_service_pb2_grpc.GameServiceStub(channel)
-    await stop_server(server, grace=0.5)
+    await stop_server(server, grace=0.5, quiet=0)
 
 
 @pytest.mark.parametrize("vector", [v for v in _vectors() if "steps" in v], ids=lambda v: v["name"])

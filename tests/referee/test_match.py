@@ -245,7 +245,7 @@ async def test_a_remote_game_service_gives_the_same_record() -> None:
     finally:
         await pools.close()
         await engine.close()
-        await stop_server(server, grace=0.5)
+        await stop_server(server, grace=0.5, quiet=0)
     assert untimed(remote) == untimed(local)
     assert local["options"] == {"maraffa": {"target": 21}}
 

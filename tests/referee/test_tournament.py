@@ -122,7 +122,7 @@ async def test_through_a_game_service_the_table_is_the_same(tmp_path: Path) -> N
     try:
         remote = await run(config(service=f"127.0.0.1:{port}"), tmp_path / "remote.jsonl")
     finally:
-        await stop_server(server, grace=0.5)
+        await stop_server(server, grace=0.5, quiet=0)
     local = await run(config(), tmp_path / "local.jsonl")
     assert stable(remote.summary) == stable(local.summary)
     assert remote.summary["matches"] == 6

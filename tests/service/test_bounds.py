@@ -136,7 +136,7 @@ async def stub() -> AsyncIterator[game_service_pb2_grpc.GameServiceStub]:
     running, port = await start_server("127.0.0.1", 0)
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
         yield game_service_pb2_grpc.GameServiceStub(channel)
-    await stop_server(running, grace=0.5)
+    await stop_server(running, grace=0.5, quiet=0)
 
 
 async def test_over_grpc_a_padded_request_is_invalid_argument_naming_the_list(

@@ -29,4 +29,4 @@ async def test_health_checks_are_answered_while_the_server_drains() -> None:
             assert refused.json()["message"] == "the server is shutting down"
     finally:
         running.admission.draining = running.stopping = False
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)

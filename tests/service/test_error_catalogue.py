@@ -430,7 +430,7 @@ async def servers() -> AsyncIterator[Servers]:
         grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
     ):
         yield Servers(running, http, channel)
-    await stop_server(running, grace=0.5)
+    await stop_server(running, grace=0.5, quiet=0)
 
 
 async def positions(servers: Servers, states: list[dict[str, Any]]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ async def servers() -> AsyncIterator[tuple[httpx.AsyncClient, Any, int]]:
         grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
     ):
         yield http, game_service_pb2_grpc.GameServiceStub(channel), running.http_port
-    await stop_server(running, grace=0.5)
+    await stop_server(running, grace=0.5, quiet=0)
 
 
 async def test_a_body_over_the_limit_is_refused_unread(servers: Any) -> None:

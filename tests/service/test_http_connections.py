@@ -28,7 +28,7 @@ async def http_port() -> AsyncIterator[int]:
     running, _ = await start_server("127.0.0.1", 0, http_port=0, http_limits=LIMITS)
     assert running.http_port is not None
     yield running.http_port
-    await stop_server(running, grace=0.5)
+    await stop_server(running, grace=0.5, quiet=0)
 
 
 async def _connect(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -179,4 +179,4 @@ async def test_answers_on_a_kept_alive_connection_are_not_held_back_by_nagle() -
         assert all(s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) for s in accepted)
         writer.close()
     finally:
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)

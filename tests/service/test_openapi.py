@@ -47,7 +47,7 @@ def base_url() -> Iterator[str]:
         holder["stop"] = stop = asyncio.Event()
         ready.set()
         await stop.wait()
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)
 
     thread = threading.Thread(target=lambda: loop.run_until_complete(run()), daemon=True)
     thread.start()

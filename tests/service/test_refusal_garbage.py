@@ -42,4 +42,4 @@ async def test_refused_calls_leave_nothing_for_the_cyclic_collector() -> None:
         assert _aborts() - before <= 1
     finally:
         gc.enable()
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)

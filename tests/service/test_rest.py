@@ -31,7 +31,7 @@ async def servers() -> AsyncIterator[
         grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
     ):
         yield http, game_service_pb2_grpc.GameServiceStub(channel)
-    await stop_server(running, grace=0.5)
+    await stop_server(running, grace=0.5, quiet=0)
 
 
 def test_every_rpc_has_a_route_from_its_annotation() -> None:
@@ -172,7 +172,7 @@ async def test_access_log_lines_carry_the_callers_request_id(
                 await stub.ListGames(gs.ListGamesRequest(), metadata=(("x-request-id", "r-42"),))
                 await stub.ListGames(gs.ListGamesRequest())
     finally:
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)
     lines = [r for r in caplog.records if r.name == "mazzo.access"]
     assert len(lines) == 2
     assert lines[0].request_id == "r-42"  # type: ignore[attr-defined]

@@ -57,7 +57,7 @@ async def doors() -> AsyncIterator[Doors]:
         grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
     ):
         yield Doors(http, GameServiceStub(channel), pooled)
-    await stop_server(running, grace=0.5)
+    await stop_server(running, grace=0.5, quiet=0)
 
 
 async def a_view(stub: GameServiceStub) -> Any:

@@ -49,7 +49,7 @@ async def serving(sealer: Sealer | None) -> AsyncIterator[Served]:
         ):
             yield Served(game_service_pb2_grpc.GameServiceStub(channel), http)
     finally:
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)
 
 
 def new_key(key_id: str) -> Key:

@@ -315,4 +315,4 @@ async def test_tampered_tokens_are_refused_alike_over_grpc_and_http() -> None:
                 assert reply.status_code == 400, reply.text
                 assert reply.json()["message"] == f"sealed_state: {NOT_A_TOKEN}"
     finally:
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)

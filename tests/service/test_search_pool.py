@@ -58,7 +58,7 @@ async def doors() -> AsyncIterator[Doors]:
         grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
     ):
         yield Doors(running, http, GameServiceStub(channel))
-    await stop_server(running, grace=0.5)
+    await stop_server(running, grace=0.5, quiet=0)
 
 
 async def dealt(stub: GameServiceStub, game: str = "maraffa", players: int = 4) -> gs.DealResponse:
@@ -136,7 +136,7 @@ async def test_a_full_search_pool_refuses_a_search_at_once_over_both_doors(
             assert reply.status_code == 200, reply.text
             assert running.service.simulator.searches.refused == 4
     finally:
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)
 
 
 # --------------------------------------------------------------------------- JSON

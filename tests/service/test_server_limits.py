@@ -30,7 +30,7 @@ async def test_http_requests_at_once_are_bounded() -> None:
         # Idle connections outlive client pools' (httpx: 5 s) and load balancers' (60 s).
         assert running.http.config.timeout_keep_alive == HTTP_LIMITS.idle_seconds > 60
     finally:
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)
 
 
 async def test_past_128_calls_on_one_connection_the_documented_retry_gets_every_answer() -> None:
@@ -66,4 +66,4 @@ async def test_past_128_calls_on_one_connection_the_documented_retry_gets_every_
 
             assert Counter(await asyncio.gather(*(one() for _ in range(400)))) == {"OK": 400}
     finally:
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)

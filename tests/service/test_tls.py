@@ -133,7 +133,7 @@ async def test_the_service_over_tls_for_grpc_and_https(tmp_path: Path) -> None:
         async with httpx.AsyncClient(base_url=url, verify=trusting(ca.path)) as http:
             assert (await http.get("/v1/games")).status_code == 200
     finally:
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)
 
 
 async def test_mutual_tls_needs_a_client_certificate_from_the_clients_ca(tmp_path: Path) -> None:
@@ -159,7 +159,7 @@ async def test_mutual_tls_needs_a_client_certificate_from_the_clients_ca(tmp_pat
             with pytest.raises(httpx.HTTPError):
                 await http.get("/v1/games")
     finally:
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)
 
 
 async def test_the_referee_plays_grpcs_bots_through_a_grpcs_service(
@@ -185,4 +185,4 @@ async def test_the_referee_plays_grpcs_bots_through_a_grpcs_service(
             await run_match(spec, bots, None)
     finally:
         await bot.stop(0)
-        await stop_server(service, grace=0.5)
+        await stop_server(service, grace=0.5, quiet=0)

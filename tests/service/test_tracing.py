@@ -33,7 +33,7 @@ async def test_every_rpc_is_a_server_span_in_the_callers_trace() -> None:
             with pytest.raises(grpc.aio.AioRpcError):
                 await stub.Deal(gs.DealRequest(game="scopa"))
     finally:
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)
     ok, failed = exporter.get_finished_spans()
     assert ok.name == "mazzo.v1.GameService/Deal" and ok.kind is SpanKind.SERVER
     assert ok.attributes is not None and ok.attributes["rpc.grpc.status_code"] == 0

@@ -303,7 +303,7 @@ def service_http() -> Iterator[str]:
         started.put(f"http://127.0.0.1:{running.http_port}")
         while not done.is_set():
             await asyncio.sleep(0.05)
-        await stop_server(running, grace=0.5)
+        await stop_server(running, grace=0.5, quiet=0)
 
     thread = threading.Thread(target=asyncio.run, args=(run(),), daemon=True)
     thread.start()

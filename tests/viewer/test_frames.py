@@ -122,7 +122,7 @@ async def http() -> AsyncIterator[httpx.AsyncClient]:
     base = f"http://127.0.0.1:{running.http_port}"
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         yield client
-    await stop_server(running, grace=0.5)
+    await stop_server(running, grace=0.5, quiet=0)
 
 
 async def test_the_rest_port_serves_frames_and_the_page(
@@ -272,6 +272,6 @@ def test_mazzo_serve_adds_the_viewer_and_the_bare_service_knows_nothing_of_it(
             async with httpx.AsyncClient() as client:
                 return (await client.post(url, json=records[0])).status_code
         finally:
-            await stop_server(running, grace=0.5)
+            await stop_server(running, grace=0.5, quiet=0)
 
     assert asyncio.run(bare()) == 404

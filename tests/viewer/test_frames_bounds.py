@@ -53,7 +53,7 @@ def thousand_moves() -> dict[str, Any]:
 async def server() -> AsyncIterator[Running]:
     running, _ = await start_server("127.0.0.1", 0, http_port=0, http_routes=service_routes())
     yield running
-    await stop_server(running, grace=0.5)
+    await stop_server(running, grace=0.5, quiet=0)
 
 
 def _client(running: Running) -> httpx.AsyncClient:

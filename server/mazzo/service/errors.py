@@ -143,14 +143,15 @@ class Admission:
     def leave(self) -> None:
         self.in_flight -= 1
 
-    async def drain(self, seconds: float) -> None:
+    async def drain(self, seconds: float, quiet: float = QUIET_SECONDS) -> None:
         """Refuse new calls from now on; return when the calls in flight have finished
-        and no call has arrived for ``QUIET_SECONDS``, or after ``seconds``."""
+        and no call has arrived for ``quiet`` seconds, or after ``seconds``. (An
+        in-process server whose clients are all gone needs no quiet: 0.)"""
         self.draining = True
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            quiet = time.monotonic() - self._last_arrival >= self.QUIET_SECONDS
-            if not self.in_flight and quiet:
+            silent = time.monotonic() - self._last_arrival >= quiet
+            if not self.in_flight and silent:
                 return
             await asyncio.sleep(self.QUIET_SECONDS / 5)
 

@@ -212,12 +212,15 @@ async def _start_http(
     running.http_task = asyncio.create_task(http.main_loop())
 
 
-async def stop_server(running: Running, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
+async def stop_server(
+    running: Running, grace: float = SHUTDOWN_GRACE_SECONDS, quiet: float = Admission.QUIET_SECONDS
+) -> None:
     """Report NOT_SERVING, refuse new calls (UNAVAILABLE), let calls in flight finish,
-    then stop gRPC (whose own shutdown would cancel calls not yet started)."""
+    then stop gRPC (whose own shutdown would cancel calls not yet started); ``quiet``:
+    the silence that says no more calls are on their way (``Admission.drain``)."""
     running.stopping = True
     await running.health.enter_graceful_shutdown()
-    await running.admission.drain(grace)
+    await running.admission.drain(grace, quiet)
     if running.http is not None and running.http_task is not None:
         running.http.should_exit = True
         await running.http_task
