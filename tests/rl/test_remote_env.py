@@ -38,7 +38,8 @@ def server() -> Iterator[str]:
     thread.start()
     assert started.wait(30), "the server did not start"
     yield f"127.0.0.1:{box['port']}"
-    asyncio.run_coroutine_threadsafe(stop_server(box["server"], grace=0.5, quiet=0), loop).result(10)
+    stopped = stop_server(box["server"], grace=0.5, quiet=0)
+    asyncio.run_coroutine_threadsafe(stopped, loop).result(10)
     loop.call_soon_threadsafe(loop.stop)
     thread.join(10)
 
