@@ -130,13 +130,13 @@ async def _work(run: _Run, worker: Worker) -> None:
         run.in_play += 1  # reserved before the claim: two workers never overshoot
         try:
             claim = await _claim(store, worker.name)
-            if claim is None:
-                await _wait(run.scheduled, run.settings.idle)
-                continue
-            played = await worker.play(claim)
+            played = None if claim is None else await worker.play(claim)
         finally:
             run.in_play -= 1
-        run.done(played)
+        if played is None:
+            await _wait(run.scheduled, run.settings.idle)
+        else:
+            run.done(played)
 
 
 async def _claim(store: Store, worker: str) -> Claim | None:
