@@ -162,8 +162,9 @@ def test_bots_that_fault_in_match_after_match_are_paused(sqlite_store: Store) ->
     assert f"paused ada-1: {summary.paused['ada-1']}" in lines
 
 
+@pytest.mark.parametrize("how", ["stopped", "cancelled"])
 async def test_a_match_in_play_sends_heartbeats_and_is_voided_when_the_arena_stops(
-    sqlite_store: Store,
+    sqlite_store: Store, how: str
 ) -> None:
     store = sqlite_store
     ladder = store.add_ladder("ramino", 4)  # thousands of moves: still in play below
@@ -171,15 +172,21 @@ async def test_a_match_in_play_sends_heartbeats_and_is_voided_when_the_arena_sto
     store.schedule_set(ladder, ["ada-1", "bob-1", "cy-1", "di-1"], rotations=1)
     claim = store.claim("w1")
     assert claim is not None
-    playing = asyncio.create_task(Worker(store, "w1", heartbeat=0.02).play(claim))
+    stop = asyncio.Event()
+    playing = asyncio.create_task(Worker(store, "w1", heartbeat=0.02).play(claim, stop))
     await asyncio.sleep(0.3)
     seen = store.match(claim.match_id)
     assert seen.status == "playing" and seen.deal_commitment is not None
     assert seen.heartbeat_at is not None and seen.claimed_at is not None
     assert seen.heartbeat_at > seen.claimed_at
-    playing.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await playing
+    if how == "stopped":  # mazzo arena run's Ctrl-C
+        stop.set()
+        played = await playing
+        assert (played.outcome, played.line) == ("voided", "the arena stopped while w1 played it")
+    else:
+        playing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await playing
     voided = store.match(claim.match_id)
     assert voided.status == "voided"
     assert voided.voided_reason == "the arena stopped while w1 played it"

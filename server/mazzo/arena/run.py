@@ -114,35 +114,41 @@ class _Run:
             self.stop.set()
 
 
-async def _wait(event: asyncio.Event, seconds: float) -> None:
-    """Until ``event`` is set or ``seconds`` pass; then the event is cleared."""
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(event.wait(), seconds)
+async def _wait(run: _Run, event: asyncio.Event, seconds: float) -> None:
+    """Until ``event`` is set, the run stops, or ``seconds`` pass; then ``event`` is
+    cleared."""
+    waits = [asyncio.create_task(e.wait()) for e in (event, run.stop)]
+    try:
+        await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in waits:
+            task.cancel()
     event.clear()
 
 
 async def _work(run: _Run, worker: Worker) -> None:
+    """Claim and play until the run stops; a match in play when it stops is voided
+    (``Worker.play``), one being finished is finished first."""
     store = worker.store
     while not run.stop.is_set():
         if not run.room():
-            await _wait(run.ended, run.settings.idle)
+            await _wait(run, run.ended, run.settings.idle)
             continue
         run.in_play += 1  # reserved before the claim: two workers never overshoot
         try:
             claim = await _claim(store, worker.name)
-            played = None if claim is None else await worker.play(claim)
+            played = None if claim is None else await worker.play(claim, run.stop)
         finally:
             run.in_play -= 1
         if played is None:
-            await _wait(run.scheduled, run.settings.idle)
+            await _wait(run, run.scheduled, run.settings.idle)
         else:
             run.done(played)
 
 
 async def _claim(store: Store, worker: str) -> Claim | None:
-    """The next claim; cancelled meanwhile (the run stops), the claim's transaction
-    still ends, and a match it took is voided, saying so, before the cancellation
-    goes on."""
+    """The next claim; cancelled meanwhile, the claim's transaction still ends, and a
+    match it took is voided, saying so, before the cancellation goes on."""
     job = asyncio.ensure_future(asyncio.to_thread(store.claim, worker))
     try:
         return await asyncio.shield(job)
@@ -170,7 +176,7 @@ async def _schedule(run: _Run, scheduler: Scheduler) -> None:
         if run.settings.until_idle and not done.queued and run.in_play == 0:
             run.finish("nothing left to play")
             return
-        await _wait(run.ended, run.settings.idle)
+        await _wait(run, run.ended, run.settings.idle)
 
 
 def worker_names(count: int) -> list[str]:
@@ -209,17 +215,24 @@ async def run_arena(
     ]
     tasks = [asyncio.create_task(_schedule(run, scheduler))]
     tasks += [asyncio.create_task(_work(run, worker)) for worker in workers]
-    stopped = asyncio.create_task((stop or asyncio.Event()).wait())
-    ended = asyncio.create_task(run.stop.wait())
+    watch = asyncio.create_task(_stop_on(stop, run)) if stop is not None else None
     try:
-        await asyncio.wait([*tasks, stopped, ended], return_when=asyncio.FIRST_COMPLETED)
-        if stopped.done():
-            run.finish("stopped")
+        # The loops end once the run stops (a worker first ends the match it plays);
+        # a loop that fails stops the others.
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        run.finish("failed")
     finally:
-        for task in [*tasks, stopped, ended]:
+        for task in tasks:  # cancelled from outside: each loop voids what it plays
             task.cancel()
+        if watch is not None:
+            watch.cancel()
         results = await asyncio.gather(*tasks, return_exceptions=True)
     failed = [r for r in results if isinstance(r, Exception)]
     if failed:
         raise failed[0]
     return run.summary
+
+
+async def _stop_on(stop: asyncio.Event, run: _Run) -> None:
+    await stop.wait()
+    run.finish("stopped")

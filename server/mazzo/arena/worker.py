@@ -103,32 +103,39 @@ class Worker:
     pause_limit: int = 3
     pause_window: int = 5
 
-    async def play(self, claim: Claim) -> Played:
-        """Play a claimed match to its end (module docstring). Cancelled mid-play, the
-        match is voided (the arena stopped) before the cancellation goes on."""
+    async def play(self, claim: Claim, stop: asyncio.Event | None = None) -> Played:
+        """Play a claimed match to its end (module docstring). When ``stop`` is set
+        mid-play (the arena stops), the match is abandoned and voided, saying so; when
+        the task is cancelled mid-play, likewise before the cancellation goes on."""
         try:
             ladder = await asyncio.to_thread(self.store.ladder, claim.ladder_id)
             bots = await asyncio.to_thread(self.store.seat_bots, claim.match_id)
             spec, lineup = match_for(claim, ladder, bots)
         except Unplayable as e:
             return await self._void(claim, f"cannot be played: {e}")
+        stopped = f"the arena stopped while {self.name} played it"
         playing = asyncio.create_task(self._record(claim, spec, lineup))
         beating = asyncio.create_task(self._heartbeats(claim.match_id))
+        stopping = asyncio.create_task((stop or asyncio.Event()).wait())
+        tasks = (playing, beating, stopping)
         try:
-            await asyncio.wait((playing, beating), return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:
-            for task in (playing, beating):
+            for task in tasks:
                 task.cancel()
             with contextlib.suppress(Refused):
-                self.store.void(claim.match_id, f"the arena stopped while {self.name} played it")
+                self.store.void(claim.match_id, stopped)
             raise
         finally:
             beating.cancel()
-        if not playing.done():  # the heartbeat was refused (or failed): the claim is gone
+            stopping.cancel()
+        if playing not in done:
             playing.cancel()
             await asyncio.gather(playing, return_exceptions=True)
-            beating.result()  # a database error: raised (void_stale voids the match)
-            return Played(claim.match_id, LOST, f"{self.name} lost its claim (voided as stale)")
+            if beating in done:  # refused: the claim is gone (or the database failed)
+                beating.result()  # a database error: raised (void_stale voids the match)
+                return Played(claim.match_id, LOST, f"{self.name} lost its claim (voided as stale)")
+            return await self._void(claim, stopped)
         try:
             record = playing.result()
         except Exception as e:
