@@ -69,6 +69,19 @@ def test_equal_ratings_go_to_the_bot_with_fewer_games_and_ties_are_drawn() -> No
     assert seating(TWO, twins, random.Random(7)) == seating(TWO, twins, random.Random(7))
 
 
+def test_at_a_table_of_partners_the_anchors_nearest_rival_sits_against_it() -> None:
+    pool = [
+        bot("rookie", mu=25.0, games=0),
+        bot("twin", mu=25.5, games=10),
+        bot("far", mu=40.0, games=10),
+        bot("farther", mu=45.0, games=10),
+    ]
+    table = seating(PARTNERS, pool, random.Random(0))
+    assert table is not None
+    rookie, twin = table.index("rookie"), table.index("twin")
+    assert rookie % 2 != twin % 2, f"partners sit two seats apart: {table}"
+
+
 def test_two_bots_of_one_owner_never_meet_when_every_seat_is_its_own_side() -> None:
     pool = [
         bot("ada-1", "ada", games=0),

@@ -93,8 +93,9 @@ def _placement(
     chosen: Sequence[Candidate], groups: Sequence[Sequence[int]]
 ) -> dict[int, Candidate] | None:
     """Seats for ``chosen`` (seat -> bot) with every owner's bots in one team, or None
-    when there is no such placement. Owners with most bots are placed first, each in the
-    first team with room (backtracking: a table has a handful of seats)."""
+    when there is no such placement. Owners with most bots are placed first, then in
+    the order chosen (the anchor first), each in the team with most room left
+    (backtracking: a table has a handful of seats)."""
     by_owner: dict[str, list[Candidate]] = {}
     for c in chosen:
         by_owner.setdefault(c.owner, []).append(c)
@@ -105,8 +106,10 @@ def _placement(
     def place(i: int) -> bool:
         if i == len(owners):
             return True
-        for t, room in enumerate(free):
-            if room >= len(owners[i]):
+        # The roomiest team first: the anchor's nearest rival sits against it, not
+        # beside it, and partnerships change from set to set as ratings move.
+        for t in sorted(range(len(free)), key=lambda t: (-free[t], t)):
+            if free[t] >= len(owners[i]):
                 free[t] -= len(owners[i])
                 where.append(t)
                 if place(i + 1):
