@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import shutil
 from collections import Counter
 from datetime import timedelta
@@ -19,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from mazzo.arena.models import Match, RatingUpdate, utcnow
 from mazzo.arena.run import Settings, Summary, run_arena
+from mazzo.arena.scheduler import Scheduler
 from mazzo.arena.store import Refused, Store
 from mazzo.arena.worker import Worker
 from mazzo.referee.match import TimeControl
@@ -211,3 +213,22 @@ def test_a_claim_left_by_a_dead_run_is_voided_by_the_next(sqlite_store: Store) -
     reason = store.match(dead.match_id).voided_reason
     assert reason is not None and "killed-worker" in reason
     assert Counter(m.status for m in matches(store))["finished"] == 2
+
+
+def test_the_scheduler_keeps_each_ladders_queue_bounded(sqlite_store: Store) -> None:
+    store = sqlite_store
+    briscola = store.add_ladder("briscola", 2)
+    enter(store, briscola, *(f"o{i}-1" for i in range(8)))
+    scheduler = Scheduler(store, random.Random(0), queue=5)
+    done = scheduler.round()
+    assert [len(ids) for ids in done.scheduled] == [2, 2]  # a third set would make 6
+    assert store.queued(briscola) == done.queued == 4
+    assert scheduler.round().scheduled == []  # full: nothing more until matches end
+    busy = [b.name for b in store.ladder_bots(briscola) if b.busy]
+    assert len(busy) == 4
+    # A full set always fits, whatever the bound: a ladder is never starved.
+    maraffa = store.add_ladder("maraffa", 4, {"target": 1})
+    enter(store, maraffa, "p1-1", "p2-1", "p3-1", "p4-1")
+    assert [len(ids) for ids in Scheduler(store, random.Random(0), queue=1).round().scheduled] == [
+        4
+    ]
