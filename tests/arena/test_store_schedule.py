@@ -8,7 +8,7 @@ import pytest
 
 from mazzo.arena.models import MU, SIGMA
 from mazzo.arena.store import LadderInfo, Refused, Store
-from tests.arena.test_store import play, two_player_ladder
+from tests.arena.test_store import play, record, two_player_ladder
 
 
 def test_a_ladder_lists_its_bots_with_what_matchmaking_weighs(store: Store) -> None:
@@ -76,3 +76,16 @@ def test_a_bot_that_faults_in_match_after_match_is_paused_with_the_reason(store:
     assert store.pause_faulty(last, limit=3, window=4) == {}  # paused already
     with pytest.raises(Refused):
         store.pause_faulty(last, limit=5, window=4)
+
+
+def test_a_finish_can_pause_its_faulty_bots_in_its_own_transaction(store: Store) -> None:
+    ladder = two_player_ladder(store, "p", "q")
+    store.schedule_set(ladder, ["p", "q"], rotations=1)
+    claim = store.claim("w1")
+    assert claim is not None
+    done = record(claim.match_id, claim.seed, [1], [[0], [1]], faults=[1, 1, 1])
+    stored = store.finish(claim.match_id, "w1", done, pause=(1, 1))
+    reason = f"3 faults in 1 of its last 1 matches (the last in {claim.match_id})"
+    assert stored.paused == {"q": reason}
+    assert {s.bot: s.paused_reason for s in store.standings(ladder)} == {"p": None, "q": reason}
+    assert store.finish(claim.match_id, "w1", done, pause=(1, 1)).paused == {}  # counted once

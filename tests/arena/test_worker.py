@@ -169,18 +169,24 @@ async def test_a_match_in_play_sends_heartbeats_and_is_voided_when_the_arena_sto
     sqlite_store: Store, how: str
 ) -> None:
     store = sqlite_store
-    ladder = store.add_ladder("ramino", 4)  # thousands of moves: still in play below
+    ladder = store.add_ladder("ramino", 4)
     enter(store, ladder, "ada-1", "bob-1", "cy-1", "di-1")
-    store.schedule_set(ladder, ["ada-1", "bob-1", "cy-1", "di-1"], rotations=1)
+    # Seed 5 deals a match of some 12,000 moves (a second or more): still in play below.
+    store.schedule_set(ladder, ["ada-1", "bob-1", "cy-1", "di-1"], rotations=1, seed=5)
     claim = store.claim("w1")
     assert claim is not None
     stop = asyncio.Event()
     playing = asyncio.create_task(Worker(store, "w1", heartbeat=0.02).play(claim, stop))
-    await asyncio.sleep(0.3)
-    seen = store.match(claim.match_id)
+    beats = []
+    for _ in range(100):  # until its first heartbeat (a second at most)
+        await asyncio.sleep(0.01)
+        seen = store.match(claim.match_id)
+        beats = [seen.claimed_at, seen.heartbeat_at]
+        if beats[0] is not None and beats[1] is not None and beats[1] > beats[0]:
+            break
+    else:
+        pytest.fail(f"no heartbeat in a second: claimed at, last heartbeat {beats}")
     assert seen.status == "playing" and seen.deal_commitment is not None
-    assert seen.heartbeat_at is not None and seen.claimed_at is not None
-    assert seen.heartbeat_at > seen.claimed_at
     if how == "stopped":  # mazzo arena run's Ctrl-C
         stop.set()
         played = await playing

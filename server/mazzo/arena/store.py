@@ -29,7 +29,7 @@ import json
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -147,6 +147,8 @@ class Finished:
     match_id: str
     changes: tuple[RatingChange, ...]
     repeated: bool
+    #: Bots this finish paused for their faults (``finish``'s ``pause``), with why.
+    paused: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -374,36 +376,11 @@ class Store(AbstractContextManager["Store"]):
     def pause_faulty(self, match_id: str, limit: int, window: int) -> dict[str, str]:
         """Pause each bot of a finished match that made faults in at least ``limit`` of
         its last ``window`` finished matches (this one included), saying so: the bots
-        paused now, with the reason. A bot paused already is left as it is."""
-        if not 1 <= limit <= window:
-            raise Refused(f"pause after 1 to {window} faulty matches of {window}, not {limit}")
-        paused: dict[str, str] = {}
-        now = utcnow()
+        paused now, with the reason. A bot paused already is left as it is. (``finish``
+        does the same in its own transaction when given ``pause``.)"""
+        _check_pause(limit, window)
         with self._transaction() as s:
-            bots = s.scalars(
-                select(Bot)
-                .join(MatchSeat, MatchSeat.bot_id == Bot.id)
-                .where(MatchSeat.match_id == match_id, Bot.paused_reason.is_(None))
-                .order_by(Bot.id)
-                .with_for_update()
-            ).all()
-            for bot in dict.fromkeys(bots):  # a bot of two seats once
-                recent = s.execute(
-                    select(RatingUpdate.match_id, RatingUpdate.faults)
-                    .where(RatingUpdate.bot_id == bot.id)
-                    .order_by(RatingUpdate.id.desc())
-                    .limit(window)
-                ).all()
-                faulty = [(m, f) for m, f in recent if f > 0]
-                if len(faulty) >= limit:
-                    total = sum(f for _m, f in faulty)
-                    bot.paused_reason = (
-                        f"{total} faults in {len(faulty)} of its last {len(recent)} matches "
-                        f"(the last in {faulty[0][0]})"
-                    )
-                    bot.paused_at = now
-                    paused[bot.name] = bot.paused_reason
-        return paused
+            return _pause_faulty(s, match_id, limit, window)
 
     def pause_bot(self, name: str, reason: str | None) -> None:
         """Take a bot out of the schedule, saying why (None: back in)."""
@@ -519,11 +496,16 @@ class Store(AbstractContextManager["Store"]):
                 raise Refused(f"match {match_id} has another deal commitment already")
             match.deal_commitment = commitment
 
-    def finish(self, match_id: str, worker: str, record: Json) -> Finished:
+    def finish(
+        self, match_id: str, worker: str, record: Json, pause: tuple[int, int] | None = None
+    ) -> Finished:
         """Store the finished match's record and update its bots' ratings, in one
         transaction. Again with the same record: nothing changes, the stored update is
         returned. With another record, or for a match ``worker`` does not hold:
-        ``Refused``."""
+        ``Refused``. ``pause`` (limit, window): then pause its bots as ``pause_faulty``
+        does, in the same transaction, so that no scheduler sees them free between."""
+        if pause is not None:
+            _check_pause(*pause)
         record = _plain(record)
         now = utcnow()
         with self._transaction() as s:
@@ -584,7 +566,8 @@ class Store(AbstractContextManager["Store"]):
             match.status, match.record, match.finished_at = FINISHED, record, now
             match.deal_commitment = match.deal_commitment or commitment
             s.flush()
-            return Finished(match_id, self._changes(s, match_id), repeated=False)
+            paused = _pause_faulty(s, match_id, *pause) if pause is not None else {}
+            return Finished(match_id, self._changes(s, match_id), repeated=False, paused=paused)
 
     def void(self, match_id: str, reason: str) -> None:
         """Void a match that will not be finished (scheduled or playing), saying why."""
@@ -754,3 +737,38 @@ def _teams_and_faults(
             bot = team[0]
         faults[bot] = faults.get(bot, 0) + 1
     return teams, faults
+
+
+def _check_pause(limit: int, window: int) -> None:
+    if not 1 <= limit <= window:
+        raise Refused(f"pause after 1 to {window} faulty matches of {window}, not {limit}")
+
+
+def _pause_faulty(s: Session, match_id: str, limit: int, window: int) -> dict[str, str]:
+    """``Store.pause_faulty`` in the transaction ``s``."""
+    paused: dict[str, str] = {}
+    now = utcnow()
+    bots = s.scalars(
+        select(Bot)
+        .join(MatchSeat, MatchSeat.bot_id == Bot.id)
+        .where(MatchSeat.match_id == match_id, Bot.paused_reason.is_(None))
+        .order_by(Bot.id)
+        .with_for_update(of=Bot)
+    ).all()
+    for bot in dict.fromkeys(bots):  # a bot of two seats once
+        recent = s.execute(
+            select(RatingUpdate.match_id, RatingUpdate.faults)
+            .where(RatingUpdate.bot_id == bot.id)
+            .order_by(RatingUpdate.id.desc())
+            .limit(window)
+        ).all()
+        faulty = [(m, f) for m, f in recent if f > 0]
+        if len(faulty) >= limit:
+            total = sum(f for _m, f in faulty)
+            bot.paused_reason = (
+                f"{total} faults in {len(faulty)} of its last {len(recent)} matches "
+                f"(the last in {faulty[0][0]})"
+            )
+            bot.paused_at = now
+            paused[bot.name] = bot.paused_reason
+    return paused

@@ -16,8 +16,9 @@ For each claim it
    the set), or voids it saying why when it cannot be played (a bot of a kind not
    played yet, a form with a dummy seat, an error in play) or when the arena stops
    while it is in play;
-5. pauses the match's bots that faulted in too many of their last matches
-   (``Store.pause_faulty``).
+5. pauses the match's bots that faulted in too many of their last matches, in the
+   transaction that finishes it (``Store.finish``'s ``pause``): no scheduler sees them
+   free in between.
 
 Only ``builtin`` bots are played so far (``scheduler.PLAYABLE_KINDS``): a match seating
 a dial-in or gRPC bot is voided with that reason.
@@ -140,14 +141,14 @@ class Worker:
             record = playing.result()
         except Exception as e:
             return await self._void(claim, f"failed in play: {e!r}"[:1000])
+        pause = (self.pause_limit, self.pause_window)
         try:
-            await asyncio.to_thread(self.store.finish, claim.match_id, self.name, record)
+            stored = await asyncio.to_thread(
+                self.store.finish, claim.match_id, self.name, record, pause
+            )
         except Refused as e:
             return Played(claim.match_id, LOST, f"the store refused its record: {e}")
-        paused = await asyncio.to_thread(
-            self.store.pause_faulty, claim.match_id, self.pause_limit, self.pause_window
-        )
-        return Played(claim.match_id, FINISHED, summary_line(record), paused)
+        return Played(claim.match_id, FINISHED, summary_line(record), stored.paused)
 
     async def _record(self, claim: Claim, spec: MatchSpec, lineup: list[Entrant]) -> Json:
         def publish(header: Json) -> None:
