@@ -339,42 +339,16 @@ def _check_tokens(args: argparse.Namespace, specs: Sequence[str]) -> None:
 
 
 def _add_arena(sub: _Subparsers) -> None:
-    arena = sub.add_parser("arena", help="the arena's database (docs/arena.md)")
-    verbs = arena.add_subparsers(dest="verb", required=True)
-    migrate = verbs.add_parser(
-        "migrate", help="make or update the arena's schema (nothing to do: says so)"
-    )
-    migrate.add_argument(
-        "--db",
-        metavar="URL",
-        help="the database: sqlite:///FILE or postgresql+psycopg://USER@HOST:PORT/DB "
-        "(env MAZZO_ARENA_DB; default sqlite:///arena.db)",
-    )
+    from mazzo.arena.cli import add_arguments
+
+    arena = sub.add_parser("arena", help="the arena: a standing, rated competition (docs/arena.md)")
+    add_arguments(arena.add_subparsers(dest="verb", required=True))
 
 
 def _arena(args: argparse.Namespace) -> int:
-    from sqlalchemy import make_url
-    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+    from mazzo.arena.cli import main
 
-    from mazzo.arena import schema
-
-    url = args.db or os.environ.get("MAZZO_ARENA_DB") or schema.DEFAULT_URL
-    try:
-        shown = make_url(url).render_as_string(hide_password=True)
-        engine = schema.make_engine(url)
-        try:
-            before = schema.current(engine)
-            schema.upgrade(engine=engine)
-            after = schema.current(engine)
-        finally:
-            engine.dispose()
-    except (ArgumentError, SQLAlchemyError) as e:
-        # The driver's message, first line only (no SQL, no parameters).
-        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
-        raise ValueError(f"arena database {url.split('@')[-1]}: {reason}") from None
-    done = "up to date" if before == after else f"migrated from {before or 'nothing'}"
-    print(f"{shown}: at revision {after}, {done}")
-    return 0
+    return main(args)
 
 
 def _add_bench(sub: _Subparsers) -> None:
@@ -1015,7 +989,7 @@ _COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], tuple[type[Excep
     "view": (_view, ()),
     "bench": (_bench, ()),
     "token": (_token, (ValueError, OSError)),
-    "arena": (_arena, (ValueError, OSError, ImportError)),
+    "arena": (_arena, (ValueError, RulesError, OSError, ImportError)),
 }
 
 

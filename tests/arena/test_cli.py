@@ -3,7 +3,9 @@ database it cannot reach is one line, with no password in it."""
 
 from __future__ import annotations
 
+import re
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -31,3 +33,69 @@ def test_an_unreachable_database_is_one_line_without_its_password(
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert err.startswith("mazzo: arena database") and "hunter2" not in err
+
+
+def test_the_docs_commands_enter_bots_play_them_and_show_the_standings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = ["--db", f"sqlite:///{tmp_path / 'arena.db'}"]
+    assert main(["arena", "add-owner", "ada", *db]) == 0
+    assert main(["arena", "add-owner", "bob", *db]) == 0
+    tokens = re.findall(r"token \(shown once, only its hash is kept\): (\S+)$", out(capsys), re.M)
+    assert len(tokens) == 2 and tokens[0] != tokens[1]
+    assert (
+        main(["arena", "add-ladder", "maraffa", "--players", "4", "--option", "target=1", *db]) == 0
+    )
+    assert out(capsys) == "ladder 1: maraffa 4p, target=1; sides [[0, 2], [1, 3]]\n"
+    for owner, bot in (("ada", "ada-1"), ("ada", "ada-2"), ("bob", "bob-1"), ("bob", "bob-2")):
+        assert (
+            main(
+                ["arena", "add-bot", owner, bot, "--ladder", "1", "--target", "builtin:random", *db]
+            )
+            == 0
+        )
+    assert out(capsys).count("(builtin); token") == 4
+    assert main(["arena", "run", "--matches", "8", "--workers", "2", "--seed", "1", *db]) == 0
+    text = out(capsys)
+    assert text.count("] finished: ") == 8 and "[8/8] finished: " in text
+    assert "8 matches finished: 8 finished, 0 voided, 0 lost" in text
+    assert main(["arena", "standings", "--ladder", "1", *db]) == 0
+    table = out(capsys).splitlines()
+    assert table[0] == "ladder 1: maraffa 4p, target=1"
+    assert sorted(line.split()[1] for line in table[2:]) == ["ada-1", "ada-2", "bob-1", "bob-2"]
+    assert {line.split()[6] for line in table[2:]} == {"8"}  # games: every bot in every match
+    assert main(["arena", "pause", "bob-1", "--reason", "a rest", *db]) == 0
+    assert main(["arena", "run", *db]) == 0  # bob-2 alone cannot face ada's two
+    assert "waiting: ladder 1 (maraffa 4p)" in out(capsys)
+    assert main(["arena", "resume", "bob-1", *db]) == 0
+    assert out(capsys) == "bob-1: back in\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["add-ladder", "maraffa", "--players", "3"], "maraffa 3p: its deciding seats are"),
+        (["add-ladder", "scopa"], "unknown game 'scopa'"),
+        (["add-ladder", "maraffa", "--option", "target=abc"], "--option target=abc"),
+        (
+            ["add-bot", "ada", "ada-1", "--ladder", "1", "--target", "builtin:nope"],
+            "unknown builtin",
+        ),
+        (["add-bot", "nobody", "x-1", "--ladder", "1", "--target", "builtin:random"], "no owner"),
+        (["standings", "--ladder", "7"], "no ladder 7"),
+    ],
+)
+def test_a_refused_command_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], error: str
+) -> None:
+    db = ["--db", f"sqlite:///{tmp_path / 'arena.db'}"]
+    assert main(["arena", "add-owner", "ada", *db]) == 0
+    assert main(["arena", "add-ladder", "briscola", *db]) == 0
+    capsys.readouterr()
+    assert main(["arena", *args, *db]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mazzo: ") and error in err and len(err.splitlines()) == 1
+
+
+def out(capsys: pytest.CaptureFixture[str]) -> str:
+    return capsys.readouterr().out

@@ -211,4 +211,6 @@ class RatingUpdate(Base):
     after: Mapped[Skill] = composite(
         mapped_column("mu_after", Float), mapped_column("sigma_after", Float)
     )
+    #: The faults the bot made in this match (migration 0002: 0 for the older rows).
+    faults: Mapped[int] = mapped_column(Integer, server_default="0")
     created_at: Mapped[datetime]

@@ -29,11 +29,11 @@ import json
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -92,6 +92,32 @@ class BotInfo:
 
 
 @dataclass(frozen=True)
+class LadderInfo:
+    id: int
+    game: str
+    players: int
+    #: The game's own options, as the ladder was made with them (``{"target": 41}``).
+    options: Json
+
+
+@dataclass(frozen=True)
+class LadderBot:
+    """A bot of a ladder as the scheduler weighs it: its rating, whether it is paused,
+    and whether it is ``busy`` (seated in a match scheduled or in play)."""
+
+    name: str
+    owner: str
+    kind: str
+    target: str
+    mu: float
+    sigma: float
+    games: int
+    faults: int
+    paused_reason: str | None
+    busy: bool
+
+
+@dataclass(frozen=True)
 class Claim:
     """A match handed to one worker: what it needs to play it."""
 
@@ -121,6 +147,8 @@ class Finished:
     match_id: str
     changes: tuple[RatingChange, ...]
     repeated: bool
+    #: Bots this finish paused for their faults (``finish``'s ``pause``), with why.
+    paused: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -288,6 +316,72 @@ class Store(AbstractContextManager["Store"]):
             ).scalars()
             return [_bot_info(bot, owner) for bot in rows]
 
+    def ladders(self) -> list[LadderInfo]:
+        """Every ladder, oldest first."""
+        with self._transaction() as s:
+            return [
+                _ladder_info(ladder) for ladder in s.scalars(select(Ladder).order_by(Ladder.id))
+            ]
+
+    def ladder(self, ladder_id: int) -> LadderInfo:
+        with self._transaction() as s:
+            ladder = s.get(Ladder, ladder_id)
+            if ladder is None:
+                raise Refused(f"no ladder {ladder_id}")
+            return _ladder_info(ladder)
+
+    def ladder_bots(self, ladder_id: int) -> list[LadderBot]:
+        """The ladder's bots, by name, with what the scheduler needs to seat them."""
+        busy = (
+            select(MatchSeat.bot_id)
+            .join(Match, Match.id == MatchSeat.match_id)
+            .where(Match.ladder_id == ladder_id, Match.status.in_((SCHEDULED, PLAYING)))
+        )
+        with self._transaction() as s:
+            taken = set(s.scalars(busy))
+            rows = s.execute(
+                select(Bot, Owner.name, Rating)
+                .join(Owner, Bot.owner_id == Owner.id)
+                .join(Rating, Rating.bot_id == Bot.id)
+                .where(Bot.ladder_id == ladder_id)
+                .order_by(Bot.name)
+            )
+            return [
+                LadderBot(
+                    bot.name,
+                    owner,
+                    bot.kind,
+                    bot.target,
+                    r.mu,
+                    r.sigma,
+                    r.games,
+                    r.faults,
+                    bot.paused_reason,
+                    bot.id in taken,
+                )
+                for bot, owner, r in rows
+            ]
+
+    def queued(self, ladder_id: int) -> int:
+        """How many of the ladder's matches are scheduled or in play: the scheduler
+        keeps this bounded."""
+        with self._transaction() as s:
+            count = s.scalar(
+                select(func.count())
+                .select_from(Match)
+                .where(Match.ladder_id == ladder_id, Match.status.in_((SCHEDULED, PLAYING)))
+            )
+            return int(count or 0)
+
+    def pause_faulty(self, match_id: str, limit: int, window: int) -> dict[str, str]:
+        """Pause each bot of a finished match that made faults in at least ``limit`` of
+        its last ``window`` finished matches (this one included), saying so: the bots
+        paused now, with the reason. A bot paused already is left as it is. (``finish``
+        does the same in its own transaction when given ``pause``.)"""
+        _check_pause(limit, window)
+        with self._transaction() as s:
+            return _pause_faulty(s, match_id, limit, window)
+
     def pause_bot(self, name: str, reason: str | None) -> None:
         """Take a bot out of the schedule, saying why (None: back in)."""
         with self._transaction() as s:
@@ -402,11 +496,16 @@ class Store(AbstractContextManager["Store"]):
                 raise Refused(f"match {match_id} has another deal commitment already")
             match.deal_commitment = commitment
 
-    def finish(self, match_id: str, worker: str, record: Json) -> Finished:
+    def finish(
+        self, match_id: str, worker: str, record: Json, pause: tuple[int, int] | None = None
+    ) -> Finished:
         """Store the finished match's record and update its bots' ratings, in one
         transaction. Again with the same record: nothing changes, the stored update is
         returned. With another record, or for a match ``worker`` does not hold:
-        ``Refused``."""
+        ``Refused``. ``pause`` (limit, window): then pause its bots as ``pause_faulty``
+        does, in the same transaction, so that no scheduler sees them free between."""
+        if pause is not None:
+            _check_pause(*pause)
         record = _plain(record)
         now = utcnow()
         with self._transaction() as s:
@@ -456,13 +555,19 @@ class Store(AbstractContextManager["Store"]):
                     rating.games += 1
                     rating.faults += faults.get(bot_id, 0)
                     rating.updated_at = now
-                    update = RatingUpdate(match_id=match_id, bot_id=bot_id, created_at=now)
+                    update = RatingUpdate(
+                        match_id=match_id,
+                        bot_id=bot_id,
+                        faults=faults.get(bot_id, 0),
+                        created_at=now,
+                    )
                     update.before, update.after = Skill(old.mu, old.sigma), Skill(new.mu, new.sigma)
                     s.add(update)
             match.status, match.record, match.finished_at = FINISHED, record, now
             match.deal_commitment = match.deal_commitment or commitment
             s.flush()
-            return Finished(match_id, self._changes(s, match_id), repeated=False)
+            paused = _pause_faulty(s, match_id, *pause) if pause is not None else {}
+            return Finished(match_id, self._changes(s, match_id), repeated=False, paused=paused)
 
     def void(self, match_id: str, reason: str) -> None:
         """Void a match that will not be finished (scheduled or playing), saying why."""
@@ -527,6 +632,19 @@ class Store(AbstractContextManager["Store"]):
                 )
             )
 
+    def seat_bots(self, match_id: str) -> list[BotInfo]:
+        """The bots of a match's seats, in seat order, with their kind and target: what
+        a worker needs to start them."""
+        with self._transaction() as s:
+            rows = s.execute(
+                select(Bot, Owner.name)
+                .join(MatchSeat, MatchSeat.bot_id == Bot.id)
+                .join(Owner, Bot.owner_id == Owner.id)
+                .where(MatchSeat.match_id == match_id)
+                .order_by(MatchSeat.seat)
+            )
+            return [_bot_info(bot, owner) for bot, owner in rows]
+
     def rating_changes(self, match_id: str) -> list[RatingChange]:
         with self._transaction() as s:
             return list(self._changes(s, match_id))
@@ -580,6 +698,10 @@ def _matches(token: str, name: str, stored: str | None) -> bool:
     return book.who(token, name or "-") is not None
 
 
+def _ladder_info(ladder: Ladder) -> LadderInfo:
+    return LadderInfo(ladder.id, ladder.game, ladder.players, json.loads(ladder.options))
+
+
 def _bot_info(bot: Bot, owner: str) -> BotInfo:
     return BotInfo(bot.name, owner, bot.ladder_id, bot.kind, bot.target, bot.paused_reason)
 
@@ -615,3 +737,38 @@ def _teams_and_faults(
             bot = team[0]
         faults[bot] = faults.get(bot, 0) + 1
     return teams, faults
+
+
+def _check_pause(limit: int, window: int) -> None:
+    if not 1 <= limit <= window:
+        raise Refused(f"pause after 1 to {window} faulty matches of {window}, not {limit}")
+
+
+def _pause_faulty(s: Session, match_id: str, limit: int, window: int) -> dict[str, str]:
+    """``Store.pause_faulty`` in the transaction ``s``."""
+    paused: dict[str, str] = {}
+    now = utcnow()
+    bots = s.scalars(
+        select(Bot)
+        .join(MatchSeat, MatchSeat.bot_id == Bot.id)
+        .where(MatchSeat.match_id == match_id, Bot.paused_reason.is_(None))
+        .order_by(Bot.id)
+        .with_for_update(of=Bot)
+    ).all()
+    for bot in dict.fromkeys(bots):  # a bot of two seats once
+        recent = s.execute(
+            select(RatingUpdate.match_id, RatingUpdate.faults)
+            .where(RatingUpdate.bot_id == bot.id)
+            .order_by(RatingUpdate.id.desc())
+            .limit(window)
+        ).all()
+        faulty = [(m, f) for m, f in recent if f > 0]
+        if len(faulty) >= limit:
+            total = sum(f for _m, f in faulty)
+            bot.paused_reason = (
+                f"{total} faults in {len(faulty)} of its last {len(recent)} matches "
+                f"(the last in {faulty[0][0]})"
+            )
+            bot.paused_at = now
+            paused[bot.name] = bot.paused_reason
+    return paused

@@ -1,0 +1,279 @@
+"""``mazzo arena VERB``: the arena from the command line (docs/arena.md).
+
+``migrate`` makes or updates the schema; ``add-owner``, ``add-ladder`` and ``add-bot``
+enter what the arena plays (a token is printed once: only its hash is kept);
+``pause``/``resume`` take a bot out of the schedule and back; ``run`` schedules and
+plays until told to stop; ``standings`` prints a ladder. Every verb takes ``--db URL``
+(or ``MAZZO_ARENA_DB``; default ``sqlite:///arena.db``).
+
+A database error is one line naming the database without its password, never a
+traceback with SQL in it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the verbs import the database's modules when they run, not before
+    from mazzo.arena.run import Settings, Summary
+    from mazzo.arena.store import LadderInfo, Standing, Store
+
+#: The subparsers' container ``mazzo.cli`` hands in (``argparse._SubParsersAction``).
+Verbs = Any
+
+
+def add_arguments(verbs: Verbs) -> None:
+    """The arena's verbs, added to ``mazzo arena``'s subparsers."""
+    migrate = verbs.add_parser(
+        "migrate", help="make or update the arena's schema (nothing to do: says so)"
+    )
+    _db(migrate)
+    owner = verbs.add_parser("add-owner", help="enter an owner; prints its token (once)")
+    owner.add_argument("name")
+    _db(owner)
+    ladder = verbs.add_parser(
+        "add-ladder", help="make a ladder (game, players, options); prints its id"
+    )
+    ladder.add_argument("game")
+    ladder.add_argument("--players", type=int, default=0, help="default: the game's")
+    ladder.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, as for mazzo match (repeatable), e.g. target=41",
+    )
+    _db(ladder)
+    bot = verbs.add_parser("add-bot", help="enter an owner's bot on a ladder; prints its token")
+    bot.add_argument("owner")
+    bot.add_argument("name")
+    bot.add_argument("--ladder", type=int, required=True, metavar="ID")
+    bot.add_argument(
+        "--target",
+        default="",
+        metavar="SPEC",
+        help="builtin:NAME (played now), grpc://HOST:PORT (not played yet); "
+        "none: a dial-in bot (not played yet)",
+    )
+    _db(bot)
+    for verb, what in (("pause", "take a bot out of the schedule"), ("resume", "put it back")):
+        one = verbs.add_parser(verb, help=what)
+        one.add_argument("bot")
+        if verb == "pause":
+            one.add_argument("--reason", default="paused by hand")
+        _db(one)
+    run = verbs.add_parser(
+        "run", help="schedule and play builtin bots' matches until N are finished or Ctrl-C"
+    )
+    run.add_argument("--workers", type=_positive, default=1, help="matches at once (default 1)")
+    run.add_argument(
+        "--matches", type=_positive, default=None, help="stop once N matches are finished"
+    )
+    run.add_argument("--seed", type=int, default=None, help="seeds matchmaking's draws")
+    run.add_argument(
+        "--wait",
+        action="store_true",
+        help="keep waiting when nothing can be played (default: stop, saying why)",
+    )
+    _db(run)
+    standings = verbs.add_parser("standings", help="a ladder's standings (mu - 3 sigma)")
+    standings.add_argument("--ladder", type=int, required=True, metavar="ID")
+    _db(standings)
+
+
+def _db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the database: sqlite:///FILE or postgresql+psycopg://USER@HOST:PORT/DB "
+        "(env MAZZO_ARENA_DB; default sqlite:///arena.db)",
+    )
+
+
+def _positive(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of 1 or more")
+    return int(text)
+
+
+@contextlib.contextmanager
+def _database(url: str) -> Iterator[None]:
+    """Database errors as one line: the driver's message (its first line: no SQL, no
+    parameters) and the URL after its credentials."""
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    try:
+        yield
+    except (ArgumentError, SQLAlchemyError) as e:
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        raise ValueError(f"arena database {url.split('@')[-1]}: {reason}") from None
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run ``mazzo arena VERB``; its errors are ``ValueError`` (``mazzo: ...``, exit 2)."""
+    from mazzo.arena import schema
+
+    url = args.db or os.environ.get("MAZZO_ARENA_DB") or schema.DEFAULT_URL
+    with _database(url):
+        if args.verb == "migrate":
+            return _migrate(url)
+        from mazzo.arena.store import Store
+
+        with Store(url) as store:
+            return _VERBS[args.verb](store, args)
+
+
+def _migrate(url: str) -> int:
+    from sqlalchemy import make_url
+
+    from mazzo.arena import schema
+
+    shown = make_url(url).render_as_string(hide_password=True)
+    engine = schema.make_engine(url)
+    try:
+        before = schema.current(engine)
+        schema.upgrade(engine=engine)
+        after = schema.current(engine)
+    finally:
+        engine.dispose()
+    done = "up to date" if before == after else f"migrated from {before or 'nothing'}"
+    print(f"{shown}: at revision {after}, {done}")
+    return 0
+
+
+def _add_owner(store: Store, args: argparse.Namespace) -> int:
+    made = store.add_owner(args.name)
+    print(f"owner {made.name}; token (shown once, only its hash is kept): {made.token}")
+    return 0
+
+
+def _add_ladder(store: Store, args: argparse.Namespace) -> int:
+    from mazzo.arena.scheduler import ladder_sides
+    from mazzo.arena.store import LadderInfo
+    from mazzo.games.registry import GAMES
+    from mazzo.referee.engine import players_for
+
+    if args.game not in GAMES:
+        raise ValueError(f"unknown game {args.game!r}: one of {', '.join(sorted(GAMES))}")
+    players = players_for(args.game, args.players)
+    options: dict[str, Any] = {}
+    for setting in args.option:
+        name, sep, text = setting.partition("=")
+        if not sep or not name:
+            raise ValueError(f"{setting!r}: an option is NAME=VALUE")
+        options[name] = _value(text)
+    # The rules refuse bad options, and the arena a form it cannot seat, now.
+    sides = ladder_sides(LadderInfo(0, args.game, players, options))
+    ladder = store.add_ladder(args.game, players, options)
+    print(f"{ladder_line(LadderInfo(ladder, args.game, players, options))}; sides {sides}")
+    return 0
+
+
+def _value(text: str) -> Any:
+    """A setting's value as ``options_json`` reads it: JSON when it parses, else text."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _add_bot(store: Store, args: argparse.Namespace) -> int:
+    from mazzo.arena.models import BUILTIN, DIAL_IN, GRPC
+    from mazzo.referee.bots import BotSpec
+
+    target = args.target
+    kind = DIAL_IN if not target else BUILTIN if target.startswith("builtin:") else GRPC
+    if kind == BUILTIN:
+        BotSpec.parse(target)  # an unknown builtin: refused now, not at its first match
+    made = store.add_bot(args.owner, args.name, args.ladder, kind, target)
+    print(f"bot {made.name} ({kind}); token (shown once, only its hash is kept): {made.token}")
+    return 0
+
+
+def _pause(store: Store, args: argparse.Namespace) -> int:
+    store.pause_bot(args.bot, args.reason if args.verb == "pause" else None)
+    print(f"{args.bot}: {'paused: ' + args.reason if args.verb == 'pause' else 'back in'}")
+    return 0
+
+
+def _standings(store: Store, args: argparse.Namespace) -> int:
+    ladder = store.ladder(args.ladder)
+    print(ladder_line(ladder))
+    print(standings_table(store.standings(ladder.id)))
+    return 0
+
+
+def ladder_line(ladder: LadderInfo) -> str:
+    """``ladder 1: maraffa 4p, target=41``."""
+    shown = " ".join(f"{k}={json.dumps(v)}" for k, v in ladder.options.items())
+    return f"ladder {ladder.id}: {ladder.game} {ladder.players}p, {shown or 'default options'}"
+
+
+def standings_table(rows: Sequence[Standing]) -> str:
+    """The standings as aligned text: rank, bot, owner, mu - 3 sigma, mu, sigma,
+    games, faults, and why a bot is paused."""
+    lines = [
+        f"{'#':>3} {'bot':<20} {'owner':<12} {'rating':>7} {'mu':>6} {'sigma':>6} games faults"
+    ]
+    for rank, row in enumerate(rows, 1):
+        line = (
+            f"{rank:>3} {row.bot:<20} {row.owner:<12} {row.ordinal:>7.2f} {row.mu:>6.2f} "
+            f"{row.sigma:>6.2f} {row.games:>5} {row.faults:>6}"
+        )
+        lines.append(line + (f"  paused: {row.paused_reason}" if row.paused_reason else ""))
+    return "\n".join(lines)
+
+
+def _run(store: Store, args: argparse.Namespace) -> int:
+    from mazzo.arena.run import Settings
+
+    settings = Settings(
+        workers=args.workers, matches=args.matches, seed=args.seed, until_idle=not args.wait
+    )
+    summary = asyncio.run(_run_until_signal(store, settings))
+    print(
+        f"{summary.why}: {summary.finished} finished, {summary.voided} voided, "
+        f"{summary.lost} lost, {summary.stale} stale claims voided, "
+        f"{len(summary.paused)} bots paused"
+    )
+    for ladder in store.ladders():
+        print(ladder_line(ladder))
+        print(standings_table(store.standings(ladder.id)))
+    return 0
+
+
+async def _run_until_signal(store: Store, settings: Settings) -> Summary:
+    """The run, stopped by Ctrl-C or SIGTERM: the matches in play are voided, saying
+    so, and the standings printed."""
+    from mazzo.arena.run import run_arena
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for signum in signals:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    try:
+        return await run_arena(store, settings, lambda line: print(line, flush=True), stop)
+    finally:
+        for signum in signals:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)
+
+
+_VERBS: dict[str, Callable[[Store, argparse.Namespace], int]] = {
+    "add-owner": _add_owner,
+    "add-ladder": _add_ladder,
+    "add-bot": _add_bot,
+    "pause": _pause,
+    "resume": _pause,
+    "run": _run,
+    "standings": _standings,
+}

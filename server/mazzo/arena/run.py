@@ -1,0 +1,238 @@
+"""``mazzo arena run``: the scheduler and ``workers`` workers on one event loop, until
+``matches`` matches are finished, the run is stopped (Ctrl-C), or nothing is left to
+play.
+
+Everything is bounded: each ladder's queue (``Settings.queue`` matches scheduled or in
+play), the matches claimed at once (one per worker, and never more than the
+``matches`` still to finish), every wait (``idle``: a worker with nothing to claim
+waits at most that long, or until the scheduler queues a set).
+
+Stopping: with ``matches``, the workers claim no more than that many, so the run ends
+with none in play. Stopped otherwise (Ctrl-C), the matches in play are voided, with
+the reason, and the matches scheduled stay queued for the next run; a run killed
+outright leaves its matches in play to the next run's scheduler, which voids them once
+their heartbeats are ``stale_after`` old. "Nothing left to play" is a round that finds
+no match queued on any ladder and no table it could seat (the builtin bots of this
+step never come back on their own); the reasons per ladder are reported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import secrets
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from mazzo.arena.scheduler import Scheduler
+from mazzo.arena.store import Claim, Refused, Store
+from mazzo.arena.worker import FINISHED, VOIDED, Played, Worker
+from mazzo.referee.match import TimeControl
+
+
+@dataclass(frozen=True)
+class Settings:
+    workers: int = 1
+    #: Stop once this many matches are finished (None: until stopped or idle).
+    matches: int | None = None
+    #: Matches scheduled or in play per ladder; None: twice the workers, at least 4.
+    queue: int | None = None
+    #: Seconds between a match's heartbeats, and of silence before a claim is voided.
+    heartbeat: float = 5.0
+    stale_after: float = 60.0
+    #: The longest wait of a worker with nothing to claim, and between two rounds.
+    idle: float = 0.5
+    #: Stop when nothing is queued and no table can be seated.
+    until_idle: bool = True
+    #: Seeds matchmaking's draws (None: the system's randomness).
+    seed: int | None = None
+    clock: TimeControl = field(default_factory=TimeControl)
+    pause_limit: int = 3
+    pause_window: int = 5
+
+    def __post_init__(self) -> None:
+        if self.workers < 1 or (self.matches is not None and self.matches < 1):
+            raise ValueError("an arena run needs 1 or more workers, and 1 or more matches")
+
+
+@dataclass
+class Summary:
+    finished: int = 0
+    voided: int = 0
+    lost: int = 0
+    #: Matches voided because their worker went silent (an earlier run's, usually).
+    stale: int = 0
+    #: Bots paused in this run, with the reason.
+    paused: dict[str, str] = field(default_factory=dict)
+    why: str = ""
+
+
+@dataclass
+class _Run:
+    """What the loops share: the summary so far, the matches in play or being claimed,
+    the events that stop the run and wake the workers and the scheduler."""
+
+    settings: Settings
+    report: Callable[[str], None]
+    summary: Summary = field(default_factory=Summary)
+    in_play: int = 0
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Set when sets are scheduled (wakes the workers) or a match ends (the scheduler).
+    scheduled: asyncio.Event = field(default_factory=asyncio.Event)
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def room(self) -> bool:
+        """Another match may be claimed: ``matches`` is not reached by those finished
+        and in play."""
+        wanted = self.settings.matches
+        return wanted is None or self.summary.finished + self.in_play < wanted
+
+    def done(self, played: Played) -> None:
+        s = self.summary
+        if played.outcome == FINISHED:
+            s.finished += 1
+        elif played.outcome == VOIDED:
+            s.voided += 1
+        else:
+            s.lost += 1
+        of = f"/{self.settings.matches}" if self.settings.matches else ""
+        self.report(f"[{s.finished}{of}] {played.outcome}: {played.line}")
+        for bot, reason in played.paused.items():
+            s.paused[bot] = reason
+            self.report(f"paused {bot}: {reason}")
+        if self.settings.matches is not None and s.finished >= self.settings.matches:
+            self.finish(f"{s.finished} matches finished")
+        self.ended.set()
+
+    def finish(self, why: str) -> None:
+        if not self.stop.is_set():
+            self.summary.why = why
+            self.stop.set()
+
+
+async def _wait(run: _Run, event: asyncio.Event, seconds: float) -> None:
+    """Until ``event`` is set, the run stops, or ``seconds`` pass; then ``event`` is
+    cleared."""
+    waits = [asyncio.create_task(e.wait()) for e in (event, run.stop)]
+    try:
+        await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in waits:
+            task.cancel()
+    event.clear()
+
+
+async def _work(run: _Run, worker: Worker) -> None:
+    """Claim and play until the run stops; a match in play when it stops is voided
+    (``Worker.play``), one being finished is finished first."""
+    store = worker.store
+    while not run.stop.is_set():
+        if not run.room():
+            await _wait(run, run.ended, run.settings.idle)
+            continue
+        run.in_play += 1  # reserved before the claim: two workers never overshoot
+        try:
+            claim = await _claim(store, worker.name)
+            played = None if claim is None else await worker.play(claim, run.stop)
+        finally:
+            run.in_play -= 1
+        if played is None:
+            await _wait(run, run.scheduled, run.settings.idle)
+        else:
+            run.done(played)
+
+
+async def _claim(store: Store, worker: str) -> Claim | None:
+    """The next claim; cancelled meanwhile, the claim's transaction still ends, and a
+    match it took is voided, saying so, before the cancellation goes on."""
+    job = asyncio.ensure_future(asyncio.to_thread(store.claim, worker))
+    try:
+        return await asyncio.shield(job)
+    except asyncio.CancelledError:
+        claim = await job
+        if claim is not None:
+            with contextlib.suppress(Refused):
+                store.void(claim.match_id, f"the arena stopped as {worker} claimed it")
+        raise
+
+
+async def _schedule(run: _Run, scheduler: Scheduler) -> None:
+    waiting: dict[int, str] = {}
+    while not run.stop.is_set():
+        done = await asyncio.to_thread(scheduler.round)
+        run.summary.stale += len(done.voided)
+        for match_id in done.voided:
+            run.report(f"voided {match_id}: its worker went silent")
+        if done.scheduled:
+            run.scheduled.set()
+        if done.waiting != waiting:
+            for note in done.waiting.values():
+                run.report(f"waiting: {note}")
+            waiting = done.waiting
+        if run.settings.until_idle and not done.queued and run.in_play == 0:
+            run.finish("nothing left to play")
+            return
+        await _wait(run, run.ended, run.settings.idle)
+
+
+def worker_names(count: int) -> list[str]:
+    """Names unique among processes and runs: host, process, a random tag, number."""
+    tag = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+    return [f"{tag}-w{i}" for i in range(count)]
+
+
+async def run_arena(
+    store: Store,
+    settings: Settings,
+    report: Callable[[str], None] = lambda line: None,
+    stop: asyncio.Event | None = None,
+) -> Summary:
+    """Play until ``settings.matches`` are finished, ``stop`` is set, or nothing is
+    left to play (module docstring); ``report`` is told of every match's end, every
+    bot paused, every ladder that waits for bots. Returns what the run did."""
+    run = _Run(settings, report)
+    queue = settings.queue if settings.queue is not None else max(4, 2 * settings.workers)
+    scheduler = Scheduler(
+        store,
+        random.Random(settings.seed),
+        queue=queue,
+        stale_after=timedelta(seconds=settings.stale_after),
+    )
+    workers = [
+        Worker(
+            store,
+            name,
+            clock=settings.clock,
+            heartbeat=settings.heartbeat,
+            pause_limit=settings.pause_limit,
+            pause_window=settings.pause_window,
+        )
+        for name in worker_names(settings.workers)
+    ]
+    tasks = [asyncio.create_task(_schedule(run, scheduler))]
+    tasks += [asyncio.create_task(_work(run, worker)) for worker in workers]
+    watch = asyncio.create_task(_stop_on(stop, run)) if stop is not None else None
+    try:
+        # The loops end once the run stops (a worker first ends the match it plays);
+        # a loop that fails stops the others.
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        run.finish("failed")
+    finally:
+        for task in tasks:  # cancelled from outside: each loop voids what it plays
+            task.cancel()
+        if watch is not None:
+            watch.cancel()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+    failed = [r for r in results if isinstance(r, Exception)]
+    if failed:
+        raise failed[0]
+    return run.summary
+
+
+async def _stop_on(stop: asyncio.Event, run: _Run) -> None:
+    await stop.wait()
+    run.finish("stopped")

@@ -1,0 +1,144 @@
+"""The scheduler: keeps each ladder's queue of matches topped up, a duplicate set at a
+time, with the seating ``matchmaking`` chooses; and voids the matches whose worker went
+silent (it died), so that none is dropped unsaid.
+
+One round (``Scheduler.round``) is a few short transactions, run in a thread by the
+arena's loop (``arena.run``). The queue is bounded per ladder (``queue``: matches
+scheduled or in play), and a bot is seated in one set at a time (``Store.ladder_bots``'s
+``busy``), so a ladder never holds more sets than its bots can fill at once.
+
+Which bots can play: this step plays **builtin bots only** (``builtin:NAME``, in the
+arena's own process). Dial-in bots (which need the gateway) and ``grpc://`` bots are
+left out of the schedule, and the round says so in its ``waiting`` notes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from mazzo.arena.matchmaking import Candidate, seating
+from mazzo.arena.models import BUILTIN
+from mazzo.arena.store import LadderBot, LadderInfo, Store
+from mazzo.referee.match import MatchSpec, options_json, table_of
+
+
+class Unplayable(ValueError):
+    """A ladder's form, or a match's bots, that this arena cannot play (says why)."""
+
+
+#: The kinds of bot this arena plays so far (module docstring).
+PLAYABLE_KINDS = (BUILTIN,)
+
+
+def game_options(ladder: LadderInfo) -> dict[str, object]:
+    """A ladder's options (the game's own, ``{"target": 41}``) as the proto3 JSON of
+    ``GameOptions``, checked by the rules: what a ``MatchSpec`` takes."""
+    settings = [
+        f"{name}={value if isinstance(value, str) else json.dumps(value)}"
+        for name, value in ladder.options.items()
+    ]
+    return options_json(ladder.game, settings)
+
+
+def ladder_sides(ladder: LadderInfo) -> list[list[int]]:
+    """The sides of the ladder's table (their seats). ``Unplayable`` when the game,
+    its form or options are unknown to the rules, or when a seat is decided by another
+    seat's bot (Maraffa 3p's dummy): the arena seats one bot per seat, 0 to players - 1."""
+    try:
+        options = MatchSpec("", ladder.game, 0, ladder.players, game_options(ladder))
+        sides, deciders = table_of(ladder.game, ladder.players, options.options_message())
+    except (KeyError, ValueError) as e:  # RulesError is a ValueError
+        raise Unplayable(f"{ladder.game} {ladder.players}p: {e}") from None
+    if deciders != list(range(ladder.players)):
+        raise Unplayable(
+            f"{ladder.game} {ladder.players}p: its deciding seats are {deciders}; the arena "
+            f"seats one bot on each of seats 0 to {ladder.players - 1} (not a dummy's form yet)"
+        )
+    return sides
+
+
+def candidate(bot: LadderBot) -> Candidate:
+    """A ladder's bot as matchmaking weighs it: available when of a playable kind and
+    not seated in a match already."""
+    return Candidate(
+        bot.name,
+        bot.owner,
+        bot.mu,
+        bot.sigma,
+        bot.games,
+        available=bot.kind in PLAYABLE_KINDS and not bot.busy,
+        paused=bot.paused_reason is not None,
+    )
+
+
+@dataclass
+class Round:
+    """What one round did: the sets scheduled (their matches' ids), the matches voided
+    as stale, the matches queued over all ladders after it, and why a ladder got no
+    new set when it has room (by ladder id)."""
+
+    scheduled: list[list[str]] = field(default_factory=list)
+    voided: list[str] = field(default_factory=list)
+    queued: int = 0
+    waiting: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass
+class Scheduler:
+    """Tops up every ladder's queue to ``queue`` matches (scheduled or in play; at
+    least one set always fits) and voids claims silent for ``stale_after``."""
+
+    store: Store
+    rng: random.Random
+    queue: int = 8
+    stale_after: timedelta = timedelta(seconds=60)
+    #: Sides per ladder id, or why the ladder cannot be played (a ladder never changes).
+    _tables: dict[int, list[list[int]] | Unplayable] = field(default_factory=dict)
+
+    def round(self) -> Round:
+        done = Round(voided=self.store.void_stale(self.stale_after))
+        for ladder in self.store.ladders():
+            sides = self._sides(ladder)
+            queued = self.store.queued(ladder.id)
+            if isinstance(sides, Unplayable):
+                done.waiting[ladder.id] = f"ladder {ladder.id}: {sides}"
+            else:
+                while queued == 0 or queued + ladder.players <= self.queue:
+                    bots = self.store.ladder_bots(ladder.id)
+                    seats = seating(sides, [candidate(b) for b in bots], self.rng)
+                    if seats is None:
+                        if not queued:  # a ladder that waits for bots, not one at play
+                            done.waiting[ladder.id] = _why_not(ladder, bots)
+                        break
+                    ids = self.store.schedule_set(ladder.id, seats)
+                    done.scheduled.append(ids)
+                    queued += len(ids)
+            done.queued += queued
+        return done
+
+    def _sides(self, ladder: LadderInfo) -> list[list[int]] | Unplayable:
+        if ladder.id not in self._tables:
+            try:
+                self._tables[ladder.id] = ladder_sides(ladder)
+            except Unplayable as e:
+                self._tables[ladder.id] = e
+        return self._tables[ladder.id]
+
+
+def _why_not(ladder: LadderInfo, bots: list[LadderBot]) -> str:
+    """Why no set could be seated: how many bots are free, paused, busy, not playable."""
+    paused = sum(b.paused_reason is not None for b in bots)
+    other = sum(b.kind not in PLAYABLE_KINDS and b.paused_reason is None for b in bots)
+    busy = sum(b.busy and b.kind in PLAYABLE_KINDS and b.paused_reason is None for b in bots)
+    free = len(bots) - paused - other - busy
+    parts = [f"{free} free"]
+    parts += [f"{busy} in a match"] if busy else []
+    parts += [f"{paused} paused"] if paused else []
+    parts += [f"{other} not builtin (not played yet)"] if other else []
+    return (
+        f"ladder {ladder.id} ({ladder.game} {ladder.players}p): no table of {ladder.players} "
+        f"bots of different owners (opponents) from {len(bots)} bots: {', '.join(parts)}"
+    )

@@ -1,0 +1,185 @@
+"""A worker plays the matches it claims: with the referee's own ``play_match``, the
+engine and the bot pools as ``referee.tournament.play_task`` makes them (the rules in
+this process, the bots started for the match and closed after it).
+
+For each claim it
+
+1. reads the ladder's game, form and options and the bots of the seats, and makes the
+   ``MatchSpec`` (the match's id and seed: the store's) and one ``Entrant`` per side
+   (named after its bots, ``ada-1+cy-1`` for partners);
+2. publishes the deal's commitment (``Store.publish_commitment``) from ``on_deal``,
+   before the first move: synchronously, so no move is played before it is stored;
+3. sends a heartbeat every ``heartbeat`` seconds while the match is played; a
+   heartbeat refused means the claim is gone (voided as stale), and the match is
+   abandoned unfinished;
+4. finishes the match with its record (and an ``arena`` field: ladder, set, place in
+   the set), or voids it saying why when it cannot be played (a bot of a kind not
+   played yet, a form with a dummy seat, an error in play) or when the arena stops
+   while it is in play;
+5. pauses the match's bots that faulted in too many of their last matches, in the
+   transaction that finishes it (``Store.finish``'s ``pause``): no scheduler sees them
+   free in between.
+
+Only ``builtin`` bots are played so far (``scheduler.PLAYABLE_KINDS``): a match seating
+a dial-in or gRPC bot is voided with that reason.
+
+Store calls run in a thread (``asyncio.to_thread``) so that a database that is slow to
+answer does not stop the other matches on the loop; the commitment, which must be
+stored before play goes on, and the void of a match cancelled mid-play, which must
+happen even as the task ends, are made in the loop's thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from mazzo.arena.scheduler import PLAYABLE_KINDS, Unplayable, game_options, ladder_sides
+from mazzo.arena.store import BotInfo, Claim, LadderInfo, Refused, Store
+from mazzo.referee.bots import LOCAL
+from mazzo.referee.engine import engine_for
+from mazzo.referee.match import (
+    Entrant,
+    FaultRules,
+    MatchSpec,
+    Pools,
+    TimeControl,
+    play_match,
+    summary_line,
+)
+from mazzo.referee.records import Json
+
+#: What became of a claim.
+FINISHED, VOIDED, LOST = "finished", "voided", "lost"
+
+
+@dataclass(frozen=True)
+class Played:
+    """A claim's end: ``finished`` (``line`` is the result), ``voided`` (``line`` is
+    the reason stored with it) or ``lost`` (the claim was taken away: voided as stale,
+    or the store refused the record; ``line`` says which)."""
+
+    match_id: str
+    outcome: str
+    line: str
+    #: Bots paused after this match, with the reason stored.
+    paused: dict[str, str] = field(default_factory=dict)
+
+
+def match_for(
+    claim: Claim, ladder: LadderInfo, bots: Sequence[BotInfo]
+) -> tuple[MatchSpec, list[Entrant]]:
+    """The referee's match for a claim: its spec, and its lineup (one entrant per side,
+    with one bot per deciding seat). ``Unplayable`` says why there is none."""
+    sides = ladder_sides(ladder)
+    if tuple(b.name for b in bots) != claim.seats or len(bots) != ladder.players:
+        raise Unplayable(f"match {claim.match_id} seats {list(claim.seats)}, not a full table")
+    for bot in bots:
+        if bot.kind not in PLAYABLE_KINDS:
+            raise Unplayable(
+                f"{bot.name} is a {bot.kind} bot: the arena plays only "
+                f"{', '.join(PLAYABLE_KINDS)} bots so far"
+            )
+    spec = MatchSpec(claim.match_id, ladder.game, claim.seed, ladder.players, game_options(ladder))
+    lineup = [
+        Entrant("+".join(bots[s].name for s in side), tuple(bots[s].target for s in side))
+        for side in sides
+    ]
+    return spec, lineup
+
+
+@dataclass
+class Worker:
+    """Plays claims for the worker ``name`` (unique among the arena's processes)."""
+
+    store: Store
+    name: str
+    clock: TimeControl = field(default_factory=TimeControl)
+    rules: FaultRules = field(default_factory=FaultRules)
+    #: Seconds between heartbeats while a match is played.
+    heartbeat: float = 5.0
+    #: A bot is paused after faults in ``pause_limit`` of its last ``pause_window`` matches.
+    pause_limit: int = 3
+    pause_window: int = 5
+
+    async def play(self, claim: Claim, stop: asyncio.Event | None = None) -> Played:
+        """Play a claimed match to its end (module docstring). When ``stop`` is set
+        mid-play (the arena stops), the match is abandoned and voided, saying so; when
+        the task is cancelled mid-play, likewise before the cancellation goes on."""
+        try:
+            ladder = await asyncio.to_thread(self.store.ladder, claim.ladder_id)
+            bots = await asyncio.to_thread(self.store.seat_bots, claim.match_id)
+            spec, lineup = match_for(claim, ladder, bots)
+        except Unplayable as e:
+            return await self._void(claim, f"cannot be played: {e}")
+        stopped = f"the arena stopped while {self.name} played it"
+        playing = asyncio.create_task(self._record(claim, spec, lineup))
+        beating = asyncio.create_task(self._heartbeats(claim.match_id))
+        stopping = asyncio.create_task((stop or asyncio.Event()).wait())
+        tasks = (playing, beating, stopping)
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            for task in tasks:
+                task.cancel()
+            with contextlib.suppress(Refused):
+                self.store.void(claim.match_id, stopped)
+            raise
+        finally:
+            beating.cancel()
+            stopping.cancel()
+        if playing not in done:
+            playing.cancel()
+            await asyncio.gather(playing, return_exceptions=True)
+            if beating in done:  # refused: the claim is gone (or the database failed)
+                beating.result()  # a database error: raised (void_stale voids the match)
+                return Played(claim.match_id, LOST, f"{self.name} lost its claim (voided as stale)")
+            return await self._void(claim, stopped)
+        try:
+            record = playing.result()
+        except Exception as e:
+            return await self._void(claim, f"failed in play: {e!r}"[:1000])
+        pause = (self.pause_limit, self.pause_window)
+        try:
+            stored = await asyncio.to_thread(
+                self.store.finish, claim.match_id, self.name, record, pause
+            )
+        except Refused as e:
+            return Played(claim.match_id, LOST, f"the store refused its record: {e}")
+        return Played(claim.match_id, FINISHED, summary_line(record), stored.paused)
+
+    async def _record(self, claim: Claim, spec: MatchSpec, lineup: list[Entrant]) -> Json:
+        def publish(header: Json) -> None:
+            self.store.publish_commitment(claim.match_id, self.name, header["deal_commitment"])
+
+        engine = engine_for(None)
+        pools = Pools(LOCAL)
+        try:
+            record = await play_match(
+                spec, lineup, engine, pools, self.clock, self.rules, on_deal=publish
+            )
+        finally:
+            await pools.close()
+            await engine.close()
+        record["arena"] = {
+            "ladder": claim.ladder_id,
+            "set": claim.set_id,
+            "set_index": claim.set_index,
+        }
+        return record
+
+    async def _heartbeats(self, match_id: str) -> None:
+        """Returns when a heartbeat is refused (the claim is no longer this worker's)."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            if not await asyncio.to_thread(self.store.heartbeat, match_id, self.name):
+                return
+
+    async def _void(self, claim: Claim, reason: str) -> Played:
+        try:
+            await asyncio.to_thread(self.store.void, claim.match_id, reason)
+        except Refused as e:  # voided meanwhile (stale)
+            return Played(claim.match_id, LOST, str(e))
+        return Played(claim.match_id, VOIDED, reason)
