@@ -210,10 +210,23 @@ TEST_WORKERS ?= $(shell python3 -c 'import os; print((os.cpu_count() or 1) + 1)'
 # them on both).
 # The clients are built and played first: the READMEs' examples (marker readme) need
 # their builds, and run among the other tests rather than in a step of their own.
+# Their builds (compilers, and Go's, Cargo's, Maven's and npm's downloads: minutes in a
+# fresh clone; no venv needed) run beside the set-up (pip's installs, the linters, the
+# engines' compile), which leaves a core idle while it waits on downloads and on
+# single-threaded checkers; the builds' log is printed when both are done.
 # Each step prints the time it starts, for the budget.
-test: doctor lint $(ENGINES)
+CLIENTS_BUILD_LOG := build/clients-build.log
+test: doctor $(DEPS) $(BUFDIR)
+	@date +'== %T set-up, the clients built beside it ($(CLIENTS_BUILD_LOG))'
+	@mkdir -p build; \
+	python3 scripts/clients_test.py --build-only >$(CLIENTS_BUILD_LOG) 2>&1 & builder=$$!; \
+	trap 'kill $$builder 2>/dev/null' INT TERM; \
+	$(MAKE) --no-print-directory lint $(ENGINES); setup=$$?; \
+	wait $$builder; built=$$?; \
+	date +'== %T the clients built'; cat $(CLIENTS_BUILD_LOG); \
+	[ $$setup -eq 0 ] && [ $$built -eq 0 ]
 	@date +'== %T clients-test'
-	$(MAKE) clients-test
+	$(MAKE) clients-test CLIENTS_TEST_ARGS=--skip-build
 	@date +'== %T the tests, compiled'
 	.venv/bin/pytest -n $(TEST_WORKERS) --durations=30 -m "not long and not clients" tests/
 	@if .venv/bin/mazzo --version | grep -q compiled; then \

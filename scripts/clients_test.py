@@ -16,7 +16,7 @@ binding no port of its own (checked: no listening socket in its processes), and
 ``mazzo verify`` checks its records. Prints a JSON summary; exits 1 on
 any failure. Every process it starts is stopped at the end, also on failure or Ctrl-C.
 
-    python scripts/clients_test.py [--only go,python] [--skip-build]
+    python scripts/clients_test.py [--only go,python] [--skip-build | --build-only]
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
-from mazzo.games.registry import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = ROOT / "clients"
@@ -48,14 +47,21 @@ MAZZO = [sys.executable, "-m", "mazzo"]
 # quick profile (no optimiser) halves its cold build: these bots show they play, the
 # READMEs' strength figures come from release builds.
 BUILD_VARIABLES = ["PROFILE=quick"]
-#: (game, players, --options): each a whole match through Deal, ApplyMove and Score,
-#: kept short (a random 4-player Ramino match to the default end takes ~14,000 moves):
-#: each registered game's example form (its declaration's conformance part).
-EXAMPLES = [
-    (id, form.players, json.dumps({id: form.options}))
-    for id, game in GAMES.items()
-    for form in [game.conformance().example_form()]
-]
+
+
+def examples() -> list[tuple[str, int, str]]:
+    """(game, players, --options): each a whole match through Deal, ApplyMove and
+    Score, kept short (a random 4-player Ramino match to the default end takes ~14,000
+    moves): each registered game's example form (its declaration's conformance part).
+    Imported here, not at the top: ``--build-only`` runs before mazzo is installed."""
+    from mazzo.games.registry import GAMES
+
+    return [
+        (id, form.players, json.dumps({id: form.options}))
+        for id, game in GAMES.items()
+        for form in [game.conformance().example_form()]
+    ]
+
 
 BUILD_TIMEOUT = 1800.0
 RUN_TIMEOUT = 600.0
@@ -330,6 +336,9 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
             if code != 0:
                 fail(lang, f"build failed (exit {code})", tail(out))
     built = [lang for lang in langs if results[lang]["build_ok"] is not False]
+    if args.build_only:
+        summary["ok"] = not failures
+        return summary
 
     server_log = (work / "server.log").open("w")
     keys = ["--seal-key-file", str(seal_key_file(work))]
@@ -365,7 +374,7 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
             )
 
         examples: dict[str, Any] = {}
-        for game, players, options in EXAMPLES:
+        for game, players, options in examples():
             argv = [str(folder / "run-example"), "--target", target, "--game", game]
             argv += ["--players", str(players), "--seed", "1", "--options", options]
             code, out, seconds = procs.run(argv, work / f"{lang}-example-{game}.log", RUN_TIMEOUT)
@@ -567,6 +576,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="comma-separated client folders (default: all)")
     parser.add_argument("--skip-build", action="store_true", help="use what is built")
+    parser.add_argument(
+        "--build-only",
+        action="store_true",
+        help="only build the clients (needs no venv: make test runs it beside its set-up)",
+    )
     parser.add_argument("--keep", type=Path, help="keep logs and records in this folder")
     args = parser.parse_args(argv)
 
