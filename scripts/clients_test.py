@@ -38,7 +38,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
-
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = ROOT / "clients"
 VECTORS = CLIENTS / "conformance" / "vectors"
