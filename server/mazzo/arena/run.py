@@ -10,24 +10,24 @@ waits at most that long, or until the scheduler queues a set).
 Stopping: with ``matches``, the workers claim no more than that many, so the run ends
 with none in play. Stopped otherwise (Ctrl-C), the matches in play are voided, with
 the reason, and the matches scheduled stay queued for the next run; a run killed
-outright leaves its matches in play to the next run's scheduler, which voids them once
-their heartbeats are ``stale_after`` old. "Nothing left to play" is a round that finds
-no match queued on any ladder and no table it could seat (the builtin bots of this
-step never come back on their own); the reasons per ladder are reported.
+outright (``kill -9``) leaves its matches in play: the next run voids them as it starts
+when it runs on the same host (their worker's process is gone: ``liveness``), and any
+scheduler voids them once their heartbeats are ``stale_after`` old. "Nothing left to
+play" is a round that finds no match queued on any ladder and no table it could seat
+(the builtin bots of this step never come back on their own); the reasons per ladder
+are reported.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import random
-import secrets
-import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from mazzo.arena.liveness import this_process
 from mazzo.arena.scheduler import Scheduler
 from mazzo.arena.store import Claim, Refused, Store
 from mazzo.arena.worker import FINISHED, VOIDED, Played, Worker
@@ -64,7 +64,8 @@ class Summary:
     finished: int = 0
     voided: int = 0
     lost: int = 0
-    #: Matches voided because their worker went silent (an earlier run's, usually).
+    #: Matches voided because their worker died (an earlier run's, usually): its
+    #: process is gone, or its heartbeats went silent.
     stale: int = 0
     #: Bots paused in this run, with the reason.
     paused: dict[str, str] = field(default_factory=dict)
@@ -166,7 +167,8 @@ async def _schedule(run: _Run, scheduler: Scheduler) -> None:
         done = await asyncio.to_thread(scheduler.round)
         run.summary.stale += len(done.voided)
         for match_id in done.voided:
-            run.report(f"voided {match_id}: its worker went silent")
+            why = "'s process is gone" if match_id in done.dead else " went silent"
+            run.report(f"voided {match_id}: its worker{why}")
         if done.scheduled:
             run.scheduled.set()
         if done.waiting != waiting:
@@ -180,9 +182,11 @@ async def _schedule(run: _Run, scheduler: Scheduler) -> None:
 
 
 def worker_names(count: int) -> list[str]:
-    """Names unique among processes and runs: host, process, a random tag, number."""
-    tag = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
-    return [f"{tag}-w{i}" for i in range(count)]
+    """Names unique among processes and runs, that name this process's instance (host,
+    pid, start time, a random tag: ``liveness``), so that the next run can tell that
+    this one is gone; and a number."""
+    me = this_process()
+    return [me.worker(i) for i in range(count)]
 
 
 async def run_arena(
@@ -213,6 +217,12 @@ async def run_arena(
         )
         for name in worker_names(settings.workers)
     ]
+    # A run killed outright left its matches in play: void them now, not a heartbeat
+    # silence later, so their bots play again at once (crash safety, docs/arena.md).
+    dead = await asyncio.to_thread(scheduler.void_dead)
+    run.summary.stale += len(dead)
+    for match_id in dead:
+        run.report(f"voided {match_id}: its worker's process is gone")
     tasks = [asyncio.create_task(_schedule(run, scheduler))]
     tasks += [asyncio.create_task(_work(run, worker)) for worker in workers]
     watch = asyncio.create_task(_stop_on(stop, run)) if stop is not None else None

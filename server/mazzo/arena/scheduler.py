@@ -1,6 +1,6 @@
 """The scheduler: keeps each ladder's queue of matches topped up, a duplicate set at a
-time, with the seating ``matchmaking`` chooses; and voids the matches whose worker went
-silent (it died), so that none is dropped unsaid.
+time, with the seating ``matchmaking`` chooses; and voids the matches whose worker died
+(its process is gone, or its heartbeats went silent), so that none is dropped unsaid.
 
 One round (``Scheduler.round``) is a few short transactions, run in a thread by the
 arena's loop (``arena.run``). The queue is bounded per ladder (``queue``: matches
@@ -19,6 +19,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from mazzo.arena.liveness import gone
 from mazzo.arena.matchmaking import Candidate, seating
 from mazzo.arena.models import BUILTIN
 from mazzo.arena.store import LadderBot, LadderInfo, Store
@@ -77,11 +78,13 @@ def candidate(bot: LadderBot) -> Candidate:
 @dataclass
 class Round:
     """What one round did: the sets scheduled (their matches' ids), the matches voided
-    as stale, the matches queued over all ladders after it, and why a ladder got no
+    as stale (``dead``: those whose worker's process is gone; the others' heartbeats
+    went silent), the matches queued over all ladders after it, and why a ladder got no
     new set when it has room (by ladder id)."""
 
     scheduled: list[list[str]] = field(default_factory=list)
     voided: list[str] = field(default_factory=list)
+    dead: list[str] = field(default_factory=list)
     queued: int = 0
     waiting: dict[int, str] = field(default_factory=dict)
 
@@ -99,7 +102,8 @@ class Scheduler:
     _tables: dict[int, list[list[int]] | Unplayable] = field(default_factory=dict)
 
     def round(self) -> Round:
-        done = Round(voided=self.store.void_stale(self.stale_after))
+        done = Round(dead=self.void_dead())
+        done.voided = done.dead + self.store.void_stale(self.stale_after)
         for ladder in self.store.ladders():
             sides = self._sides(ladder)
             queued = self.store.queued(ladder.id)
@@ -118,6 +122,17 @@ class Scheduler:
                     queued += len(ids)
             done.queued += queued
         return done
+
+    def void_dead(self) -> list[str]:
+        """Void at once the matches held by workers whose process is gone (a run
+        killed outright: ``liveness``), saying so: their ids."""
+        voided: list[str] = []
+        for worker in self.store.claimants():
+            why = gone(worker)
+            if why is not None:
+                reason = f"stale claim: {worker} crashed while playing it ({why})"
+                voided += self.store.void_claims(worker, reason)
+        return voided
 
     def _sides(self, ladder: LadderInfo) -> list[list[int]] | Unplayable:
         if ladder.id not in self._tables:

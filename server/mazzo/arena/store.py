@@ -13,7 +13,8 @@ several workers on one database:
   finished, the same record returns what was stored, a different one is refused;
   ``rating_updates`` is unique per (match, bot) besides.
 - ``void_stale`` voids the matches whose worker stopped sending heartbeats (it died),
-  keeping why: a match is never dropped silently.
+  keeping why: a match is never dropped silently. ``void_claims`` voids those of one
+  worker at once, when its process is known to be gone (``liveness``).
 
 Tokens are ``gateway.tokens``'s: 256 random bits, stored as their SHA-256 only, checked
 with ``TokenBook.who`` (``hmac.compare_digest``). A token is found by its hash's
@@ -596,6 +597,33 @@ class Store(AbstractContextManager["Store"]):
                     f"{match.heartbeat_at.isoformat()} (for more than {max_silence})"
                 )
             return [m.id for m in stale]
+
+    def claimants(self) -> list[str]:
+        """The workers holding matches in play, by name: whose process the arena can
+        check (``liveness.gone``)."""
+        with self._transaction() as s:
+            return sorted(
+                name
+                for name in s.scalars(
+                    select(Match.claimed_by).where(Match.status == PLAYING).distinct()
+                )
+                if name is not None
+            )
+
+    def void_claims(self, worker: str, reason: str) -> list[str]:
+        """Void every match ``worker`` holds in play (its process is gone), with
+        ``reason``: their ids. A match it finished meanwhile stays finished."""
+        now = utcnow()
+        with self._transaction() as s:
+            held = s.scalars(
+                select(Match)
+                .where(Match.status == PLAYING, Match.claimed_by == worker)
+                .order_by(Match.id)
+                .with_for_update(skip_locked=True)
+            ).all()
+            for match in held:
+                match.status, match.finished_at, match.voided_reason = VOIDED, now, reason
+            return [m.id for m in held]
 
     # Reading ------------------------------------------------------------------------
 
