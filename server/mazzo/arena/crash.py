@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -177,6 +178,8 @@ def drill(
                         else:
                             _wait_for(out, _FINISHED, 20.0)
                             time.sleep(rng.uniform(0.0, 1.0))
+                            # during play: a match in the database as being played
+                            _until(lambda: bool(playing(store)), 5.0)
                         process.kill()  # SIGKILL
                         code = process.wait()
                 finally:
@@ -211,10 +214,13 @@ def drill(
 
 
 def _wait_for(path: Path, pattern: re.Pattern[str], seconds: float) -> None:
+    _until(lambda: bool(pattern.search(path.read_text(errors="replace"))), seconds)
+
+
+def _until(condition: Callable[[], bool], seconds: float) -> None:
+    """Poll ``condition`` until it holds, at most ``seconds``."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if pattern.search(path.read_text(errors="replace")):
-            return
+    while time.monotonic() < deadline and not condition():
         time.sleep(0.02)
 
 
