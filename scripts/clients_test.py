@@ -48,7 +48,7 @@ MAZZO = [sys.executable, "-m", "mazzo"]
 BUILD_VARIABLES = ["PROFILE=quick"]
 
 
-def examples() -> list[tuple[str, int, str]]:
+def example_forms() -> list[tuple[str, int, str]]:
     """(game, players, --options): each a whole match through Deal, ApplyMove and
     Score, kept short (a random 4-player Ramino match to the default end takes ~14,000
     moves): each registered game's example form (its declaration's conformance part).
@@ -373,7 +373,7 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
             )
 
         examples: dict[str, Any] = {}
-        for game, players, options in examples():
+        for game, players, options in example_forms():
             argv = [str(folder / "run-example"), "--target", target, "--game", game]
             argv += ["--players", str(players), "--seed", "1", "--options", options]
             code, out, seconds = procs.run(argv, work / f"{lang}-example-{game}.log", RUN_TIMEOUT)
