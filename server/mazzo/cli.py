@@ -302,12 +302,13 @@ def _clock_defaults(args: argparse.Namespace, people: bool) -> None:
 
 @contextlib.asynccontextmanager
 async def _gateway(
-    args: argparse.Namespace, people: Sequence[str] = (), hub: Any = None
+    args: argparse.Namespace, feeds: dict[str, Any] | None = None
 ) -> AsyncIterator[Any]:
     """With ``--gateway``: the run's gateway, listening for the block (its address
-    printed); else None. Each of ``people`` (human seats) gets a token made here, in
-    memory only, and the page's address with it (printed); the page is served by the
-    HTTP door, with the match's public feed from ``hub``."""
+    printed); else None. Each person of ``feeds`` (a human seat's name, and its page's
+    feed) gets a token made here, in memory only, and the page's address with it
+    (printed); the page is served by the HTTP door."""
+    people = list(feeds or {})
     if args.gateway is None:
         given = (args.tokens, args.tls_cert, args.tls_key, args.tls_client_ca, args.gateway_http)
         if any(x is not None for x in given):
@@ -340,10 +341,10 @@ async def _gateway(
             from mazzo.gateway.http import HttpDoor
 
             routes = []
-            if people:
+            if feeds:
                 from mazzo.viewer.play import play_routes
 
-                routes = play_routes(hub)
+                routes = play_routes(feeds, book.who)
             door = HttpDoor(gateway, routes=routes)
             files = () if tls is None else (tls.cert, tls.key, tls.client_ca)
             port = await door.start(
@@ -783,13 +784,13 @@ def _match(args: argparse.Namespace) -> int:
         args.bot_logs.mkdir(parents=True, exist_ok=True)
     _check_tokens(args, args.bot)
 
-    async def play(watcher: Any, hub: Any) -> dict[str, Any]:
+    async def play(watcher: Any, feeds: dict[str, Any]) -> dict[str, Any]:
         # SIGTERM stops the match as Ctrl-C does: the bots are closed on the way out.
         task = asyncio.current_task()
         assert task is not None
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
-        async with _gateway(args, people, hub) as gateway:
+        async with _gateway(args, feeds) as gateway:
             record = await run_match(
                 spec,
                 args.bot,
@@ -804,21 +805,20 @@ def _match(args: argparse.Namespace) -> int:
                 gateway,
                 args.dial_in_wait,
             )
-            if people:  # the page's last events (the hand's end, the match's) leave first
-                hub.entrants = [side["entrant"] for side in record["sides"]]
-                hub.recorded(record)
-                hub.finish()
+            if feeds:  # the page's last messages (the hand's end, the match's) leave first
                 await asyncio.sleep(PAGE_FLUSH)
             return record
 
     with _live_view(args, f"match {spec.id}", [], 1) as hub:
-        if people and hub is None:  # the person's page follows the match without --ui
-            from mazzo.viewer.live import LiveHub
+        watcher, feeds = _watcher(args, hub), {}
+        if people:  # each person's page follows its own seat
+            from mazzo.viewer.play import PlayWatcher, SeatFeed
 
-            hub = LiveHub(f"match {spec.id}", [], 1)
+            feeds = {name: SeatFeed() for name in people}
+            watcher = PlayWatcher(feeds, watcher)
         try:
             with _reaping_bots():
-                record = asyncio.run(play(_watcher(args, hub), hub))
+                record = asyncio.run(play(watcher, feeds))
         except (KeyboardInterrupt, asyncio.CancelledError):
             print(f"{spec.id}: stopped before the end; no record written", file=sys.stderr)
             return 130
@@ -826,7 +826,7 @@ def _match(args: argparse.Namespace) -> int:
             with RecordWriter(args.records) as out:
                 out.write(record)
         print(summary_line(record), flush=True)
-        if hub is not None and not people:
+        if hub is not None:
             hub.entrants = [side["entrant"] for side in record["sides"]]
             hub.recorded(record)
             hub.finish()

@@ -11,34 +11,58 @@ legal move in words (``viewer.texts``), with its card when the move is only a ca
 The answer holds nothing the page did not send, so it is exactly as private as the
 decision.
 
-While the others move, the page follows the public feed of the match
-(``GET /play/events``: the live view's server-sent events, ``viewer.live``, built by
-the watch from what *every* seat sees, ``viewer.watch``): the move log in words, the
-table as it changes, the score.
+While the others move, the page follows its seat's feed (``POST /play/feed`` with the
+seat's token, a line of JSON a message): after the deal and after every move, the
+seat's table drawn from its own ``GetView`` (``PlayWatcher``, a watch of the referee's
+contract, ``referee.watch``) with the move and its events in the words the live view
+pushes to everyone (``viewer.texts``), and the score; at the end, the winners and the
+table of the last position, every hand shown (the record is public then). A page
+opened late, or reloaded, is sent the feed so far first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from google.protobuf import json_format
+from google.rpc import code_pb2, status_pb2
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from mazzo.codec import GameCodec
 from mazzo.core.errors import InvalidArgument
+from mazzo.core.rules import AnyRules
+from mazzo.games.declaration import GameHooks
 from mazzo.games.registry import GAMES
+from mazzo.referee.bots import BotSpec
 from mazzo.referee.records import Json, to_json
-from mazzo.service.rest import read_body
+from mazzo.referee.watch import MatchWatch, Watcher
+from mazzo.service.rest import read_body, status_response
 from mazzo.v1 import bot_pb2
-from mazzo.viewer.live import EventStream, LiveHub
 from mazzo.viewer.tables import table_of
-from mazzo.viewer.texts import move_text
+from mazzo.viewer.texts import event_text, move_text
+from mazzo.viewer.watch import _view_json, full_table
 from mazzo.viewer.web import page_response, refuse, static_file
+
+log = logging.getLogger("mazzo.viewer.play")
 
 PLAY_PATH = "/play/"
 _TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+#: What a feed keeps for a page opened late (a Maraffa match to 41 is some 250 moves).
+FEED_KEPT = 2000
+#: Messages waiting for one page; a page that falls further behind is dropped (it
+#: reloads, and is sent the feed so far).
+FEED_QUEUE = 4096
+#: Seconds of quiet before a ``{}`` line: a page that is gone fails the write.
+HEARTBEAT = 5.0
 
 
 def _card_only(move: Json, game: str) -> str | None:
@@ -80,10 +104,167 @@ def draw(request: bot_pb2.ActRequest) -> Json:
     }
 
 
-def play_routes(hub: LiveHub) -> list[Route]:
+class SeatFeed:
+    """What one person's page is sent besides its decisions: the feed so far (bounded)
+    and the pages reading it. Told on the referee's event loop, which also serves the
+    gateway's HTTP door: nothing here waits."""
+
+    def __init__(self) -> None:
+        self.kept: deque[Json] = deque(maxlen=FEED_KEPT)
+        self.pages: set[asyncio.Queue[Json]] = set()
+
+    def push(self, message: Json) -> None:
+        self.kept.append(message)
+        for page in list(self.pages):
+            try:
+                page.put_nowait(message)
+            except asyncio.QueueFull:  # not reading: it gets the feed again on reload
+                self.pages.discard(page)
+
+    async def lines(self) -> AsyncIterator[bytes]:
+        """The feed so far, then each message as it comes, a JSON object a line."""
+        page: asyncio.Queue[Json] = asyncio.Queue(FEED_QUEUE)
+        for message in self.kept:
+            page.put_nowait(message)
+        self.pages.add(page)
+        try:
+            while page in self.pages:
+                try:
+                    async with asyncio.timeout(HEARTBEAT):
+                        message = await page.get()
+                except TimeoutError:
+                    yield b"{}\n"
+                    continue
+                yield json.dumps(message, separators=(",", ":")).encode() + b"\n"
+        finally:
+            self.pages.discard(page)
+
+
+def human_seats(header: Json) -> dict[int, str]:
+    """Seat -> the person's name, for the ``human`` seats of a record's header."""
+    out = {}
+    for seat, text in enumerate(header["seat_bots"]):
+        spec = BotSpec.parse(str(text))
+        if spec.kind == "human":
+            out[seat] = spec.target
+    return out
+
+
+class PlayWatcher:
+    """The referee's watcher (``referee.watch``) of a match with people at it: each
+    person's feed gets its own seat's table after every move, from that seat's
+    ``GetView`` only; ``inner`` (the live view's watcher, with ``--ui``) is told
+    everything too."""
+
+    def __init__(self, feeds: dict[str, SeatFeed], inner: Watcher | None = None) -> None:
+        self.feeds = feeds
+        self.inner = inner
+
+    @property
+    def pace(self) -> float:
+        return 0.0 if self.inner is None else self.inner.pace
+
+    def watch(
+        self, header: Json, rules: AnyRules, codec: GameCodec, hooks: GameHooks
+    ) -> MatchWatch:
+        inner = None if self.inner is None else self.inner.watch(header, rules, codec, hooks)
+        return PlayWatch(self.feeds, header, rules, codec, inner)
+
+
+class PlayWatch:
+    """One match watched for its people (and, through ``inner``, for the live view)."""
+
+    def __init__(
+        self,
+        feeds: dict[str, SeatFeed],
+        header: Json,
+        rules: AnyRules,
+        codec: GameCodec,
+        inner: MatchWatch | None,
+    ) -> None:
+        self.id, self.game = str(header["id"]), str(header["game"])
+        self.rules, self.codec, self.inner = rules, codec, inner
+        self.people = {s: feeds[n] for s, n in human_seats(header).items() if n in feeds}
+        self.names = [f"seat {s}: {name}" for s, name in enumerate(header["seat_bots"])]
+        self.sides = [{"entrant": d["entrant"], "seats": d["seats"]} for d in header["sides"]]
+        self.mine = False  # broken: the people's part failed
+        self.deck = GAMES[self.game].presentation.deck
+
+    @property
+    def broken(self) -> bool:
+        return self.mine and (self.inner is None or self.inner.broken)
+
+    def _tell(self, what: str, ply: int, state: Any, said: Json) -> None:
+        if self.mine:
+            return
+        try:
+            for seat, feed in self.people.items():
+                if self.rules.controller(state, seat) != seat:
+                    continue  # a dummy sees nothing of its own
+                view = _view_json(self.rules, self.codec, state, seat, self.game)
+                feed.push(
+                    {
+                        "type": what,
+                        "id": self.id,
+                        "ply": ply,
+                        "seat": seat,
+                        "names": self.names,
+                        "sides": self.sides,
+                        "deck": self.deck,
+                        "finished": bool(view.get("finished")),
+                        "matchScore": [int(x) for x in view.get("matchScore", [])],
+                        "table": table_of(self.game, [view], None),
+                        "at": time.time(),
+                        **said,
+                    }
+                )
+        except Exception:
+            log.exception("the people's view of match %s failed at move %d", self.id, ply)
+            self.mine = True
+
+    def dealt(self, state: Any) -> None:
+        self._tell("deal", 0, state, {})
+        if self.inner is not None and not self.inner.broken:
+            self.inner.dealt(state)
+
+    def moved(self, ply: int, entry: Json, before: Any, state: Any, at: float) -> None:
+        said = {
+            "by": entry["seat"],
+            "move": move_text(entry["move"]),
+            "fault": entry.get("fault"),
+            "events": [event_text(e) for e in entry["events"]],
+        }
+        self._tell("move", ply, state, said)
+        if self.inner is not None and not self.inner.broken:
+            self.inner.moved(ply, entry, before, state, at)
+
+    def ended(self, record: Json, state: Any) -> None:
+        if not self.mine:
+            with contextlib.suppress(Exception):
+                result = record["result"]
+                end = {
+                    "type": "end",
+                    "id": self.id,
+                    "winners": result["winners"],
+                    "totals": result["match_totals"],
+                    "forfeit": result["forfeit"],
+                    "names": self.names,
+                    "sides": self.sides,
+                    "deck": self.deck,
+                    # The match is over and its record public: every hand shown.
+                    "table": full_table(self.game, self.rules, self.codec, state),
+                }
+                for feed in set(self.people.values()):
+                    feed.push(end)
+        if self.inner is not None and not self.inner.broken:
+            self.inner.ended(record, state)
+
+
+def play_routes(feeds: dict[str, SeatFeed], who: Callable[[str], str | None]) -> list[Route]:
     """The page (``GET /play/``), its files (``/viewer/static/NAME``, as the viewer
     serves them), ``POST /play/draw`` (a decision in, what to show of it out) and
-    ``GET /play/events`` (the match's public feed from ``hub``)."""
+    ``POST /play/feed`` (the seat's feed, for ``Authorization: Bearer TOKEN``: ``who``
+    names the token's holder)."""
 
     async def page(request: Request) -> Response:
         return page_response("play.html")
@@ -113,11 +294,17 @@ def play_routes(hub: LiveHub) -> list[Route]:
             return refuse(e)
         return Response(body, media_type="application/json")
 
-    async def events(request: Request) -> Response:
-        opened = hub.open_page(asyncio.get_running_loop())
-        if opened is None:
-            return Response(b"too many pages open", 503, media_type="text/plain")
-        return EventStream(hub, opened)
+    async def feed(request: Request) -> Response:
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        name = who(token.strip()) if scheme.lower() == "bearer" else None
+        found = None if name is None else feeds.get(name)
+        if found is None:
+            why = "send a person's token as 'Authorization: Bearer TOKEN'; this one is unknown"
+            status = status_pb2.Status(code=code_pb2.UNAUTHENTICATED, message=why)
+            return status_response(status, 401)
+        return StreamingResponse(
+            found.lines(), media_type="application/x-ndjson", headers={"cache-control": "no-store"}
+        )
 
     return [
         Route("/", home, methods=["GET"]),
@@ -125,7 +312,7 @@ def play_routes(hub: LiveHub) -> list[Route]:
         Route(PLAY_PATH, page, methods=["GET"]),
         Route("/viewer/static/{name}", static, methods=["GET"]),
         Route("/play/draw", drawn, methods=["POST"]),
-        Route("/play/events", events, methods=["GET"]),
+        Route("/play/feed", feed, methods=["POST"]),
     ]
 
 
