@@ -806,6 +806,8 @@ def _match(args: argparse.Namespace) -> int:
                 args.dial_in_wait,
             )
             if feeds:  # the page's last messages (the hand's end, the match's) leave first
+                for feed in feeds.values():
+                    feed.close()
                 await asyncio.sleep(PAGE_FLUSH)
             return record
 

@@ -111,7 +111,18 @@ class SeatFeed:
 
     def __init__(self) -> None:
         self.kept: deque[Json] = deque(maxlen=FEED_KEPT)
-        self.pages: set[asyncio.Queue[Json]] = set()
+        self.pages: set[asyncio.Queue[Json | None]] = set()
+        self.closed = False
+
+    def close(self) -> None:
+        """The run is over: each page is sent what waits for it, and its feed ends (so
+        the server can stop: a feed never ends on its own)."""
+        self.closed = True
+        for page in list(self.pages):
+            try:
+                page.put_nowait(None)
+            except asyncio.QueueFull:
+                self.pages.discard(page)
 
     def push(self, message: Json) -> None:
         self.kept.append(message)
@@ -123,9 +134,11 @@ class SeatFeed:
 
     async def lines(self) -> AsyncIterator[bytes]:
         """The feed so far, then each message as it comes, a JSON object a line."""
-        page: asyncio.Queue[Json] = asyncio.Queue(FEED_QUEUE)
+        page: asyncio.Queue[Json | None] = asyncio.Queue(FEED_QUEUE + FEED_KEPT + 1)
         for message in self.kept:
             page.put_nowait(message)
+        if self.closed:
+            page.put_nowait(None)
         self.pages.add(page)
         try:
             while page in self.pages:
@@ -135,6 +148,8 @@ class SeatFeed:
                 except TimeoutError:
                     yield b"{}\n"
                     continue
+                if message is None:
+                    break
                 yield json.dumps(message, separators=(",", ":")).encode() + b"\n"
         finally:
             self.pages.discard(page)

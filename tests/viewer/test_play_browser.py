@@ -1,0 +1,224 @@
+"""A person at the table, in a real headless Chromium: ``mazzo match --bot human`` and
+three ``builtin:random`` bots play a whole 4-player Maraffa hand (the target is one
+point, so one hand ends the match), the person's moves made by clicking (every third
+with the keyboard) on the page whose address the command printed. After every move
+the page shows what the service says: the card leaves the hand drawn from the seat's
+own view, the move is in the log in the service's words, and the seat's feed showed
+it on the table. Privacy: every decision and every feed line the page received holds
+no card hidden from the seat (its ``GetView``) at that move, checked against the
+record played again. Screenshots, desktop and phone, to ``$MAZZO_ARTIFACTS/viewer``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from mazzo.games.registry import CODECS, rules_for
+from mazzo.referee.records import read_records, to_json
+from mazzo.referee.replay import replay
+from mazzo.v1 import game_pb2
+from tests.viewer.live_privacy import _mentions
+from tests.viewer.test_browser import ARTIFACTS, DESKTOP, PHONE, browser, errors
+
+__all__ = ["browser"]  # the module's browser fixture, shared
+
+ROOT = Path(__file__).resolve().parents[2]
+_CARD = re.compile(r"CARD_([0-9A-Z]{2})")
+#: The person's seat: the first --bot.
+SEAT = 0
+
+#: What the page shows, read in one call: its state, the person's hand on the board,
+#: the legal moves (index, card or None, words), the log's lines.
+LOOK = """
+const mine = document.querySelector('#board .seat.viewer .hand');
+return {
+  state: document.body.dataset.state,
+  hand: mine ? [...mine.querySelectorAll('[data-card]')].map(c => c.dataset.card) : null,
+  moves: [...document.querySelectorAll('#moves button.move')].map(
+    b => [Number(b.dataset.index), b.dataset.card ?? null, b.title]),
+  log: [...document.querySelectorAll('#log li')].map(li => li.textContent),
+  status: document.getElementById('status').textContent,
+  answers: window.mazzoPlay.answers,
+};
+"""
+
+
+@pytest.fixture
+def person(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``mazzo match --bot human`` against three random bots: the page's address (as
+    printed, the token in its fragment) and the records file."""
+    records = tmp_path / "play.jsonl"
+    env = dict(os.environ)
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "mazzo.cli", "match", "--game", "maraffa"),
+            *("--bot", "human", *["--bot", "builtin:random"] * 3),
+            *("--option", "target=1", "--seed", "3", "--records", str(records)),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        url = ""
+        for _ in range(5):
+            line = process.stdout.readline().strip()
+            if line.startswith("play as human: "):
+                url = line.removeprefix("play as human: ")
+                break
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/play/#token=[\w-]{43}", url), url
+        yield url, records
+        process.wait(30)
+        assert process.returncode == 0
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(10)
+
+
+def look(driver: webdriver.Chrome) -> dict[str, Any]:
+    found: dict[str, Any] = driver.execute_script(LOOK)
+    return found
+
+
+def received(driver: webdriver.Chrome) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The decisions' stream and the feed, every line as the page got it."""
+    got = driver.execute_script("return window.mazzoPlay")
+    return [json.loads(x) for x in got["decisions"]], [json.loads(x) for x in got["feed"]]
+
+
+def hidden_from(record: dict[str, Any], seat: int) -> list[set[str]]:
+    """Per ply (0: the deal), the cards in some hand that ``seat``'s GetView does not
+    show: played again from the record, apart from how the server draws tables."""
+    game = record["game"]
+    rules, codec = rules_for(game), CODECS[game]
+    out: list[set[str]] = []
+
+    def visit(ply: int, state: Any, move: Any, events: Any) -> None:
+        wire = game_pb2.GameState()
+        codec.state_to_wire(state, 0 if rules.finished(state) else rules.to_act(state), wire)
+        in_hands = set(_CARD.findall(json.dumps(to_json(wire).get(game, {}).get("hands", []))))
+        view = game_pb2.GameView()
+        codec.view_to_wire(rules.view(state, seat), view)
+        out.append(in_hands - set(_CARD.findall(json.dumps(to_json(view)))))
+
+    done = replay(record, visit)
+    assert done.divergence is None, done.divergence
+    return out
+
+
+def ready(seen: dict[str, Any]) -> bool:
+    """The person has moves to choose from, or the match is over."""
+    return seen["state"] == "over" or (seen["state"] == "deciding" and bool(seen["moves"]))
+
+
+def choose(moves: list[list[Any]], turn: int) -> list[Any]:
+    """A card when there is one to play (turn by turn another), else the first move
+    that is not a claim (a false claim ends the game)."""
+    cards = [m for m in moves if m[1] is not None]
+    if cards:
+        return cards[turn % len(cards)]
+    return next(m for m in moves if not m[2].startswith("claims"))
+
+
+def shoot(driver: webdriver.Chrome, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        driver.set_window_size(*size)
+        driver.save_screenshot(str(ARTIFACTS / f"{name}-{label}.png"))
+        wide = driver.execute_script("return document.documentElement.scrollWidth")
+        assert wide <= size[0] + 1, (label, wide)
+
+
+def test_a_person_plays_a_whole_maraffa_hand_by_clicking(
+    browser: webdriver.Chrome, person: tuple[str, Path]
+) -> None:
+    url, records_path = person
+    started = time.monotonic()
+    browser.get(url)
+    played: list[str] = []  # the person's moves, in words, as clicked
+    turn = 0
+    while True:
+        WebDriverWait(browser, 30, 0.02).until(lambda d: ready(look(d)))
+        seen = look(browser)
+        if seen["state"] == "over":
+            break
+        if turn == 1:
+            shoot(browser, "play-maraffa-4")
+        index, card, words = choose(seen["moves"], turn)
+        hand = seen["hand"]
+        if turn % 3 == 2 and index < 9:  # the keyboard: the move's digit
+            browser.find_element(By.TAG_NAME, "body").send_keys(str(index + 1))
+        else:
+            browser.find_element(By.CSS_SELECTOR, f'#moves button[data-index="{index}"]').click()
+        played.append(words)
+        # What the service says, on the page: the move in the log, in its words...
+        WebDriverWait(browser, 10, 0.02).until(
+            lambda d: sum(1 for line in look(d)["log"] if line.startswith("you ")) == len(played)
+        )
+        after = look(browser)
+        mine = [line for line in after["log"] if line.startswith("you ")]
+        assert mine[-1].startswith(f"you (seat {SEAT}) {words}"), (mine[-1], words)
+        # ...and a card played leaves the hand drawn from the seat's own view.
+        if card is not None and after["state"] != "over" and hand is not None:
+            assert after["hand"] is not None and card not in after["hand"], (card, after)
+            assert len(after["hand"]) == len(hand) - 1, (hand, after["hand"])
+        turn += 1
+    seen = look(browser)
+    assert "the match is over" in seen["status"]
+    assert any("the match is over" in line for line in seen["log"])
+    shoot(browser, "play-maraffa-4-over")
+    seconds = time.monotonic() - started
+
+    # The record: the whole hand, the person's moves as clicked, no fault.
+    WebDriverWait(browser, 30, 0.1).until(lambda d: records_path.exists())
+    (record,) = read_records(records_path)
+    assert len(record["moves"]) == 40 and not record["faults"], record["faults"]
+    assert record["seat_bots"][SEAT] == "human"
+    own = [m for m in record["moves"] if m["seat"] == SEAT]
+    assert len(own) == len(played) == 10
+
+    # The feed showed each of the person's cards on the table as the service drew it.
+    decisions, feed = received(browser)
+    moves = [m for m in feed if m.get("type") == "move"]
+    assert [m["ply"] for m in moves] == list(range(1, 41))
+    for line in moves:
+        entry = record["moves"][line["ply"] - 1]
+        if entry["seat"] != SEAT:
+            continue
+        card = entry["move"]["maraffa"]["playCard"]["card"].removeprefix("CARD_")
+        shown = [c for area in line["table"]["areas"] for c in area["cards"]]
+        assert card in shown or line["finished"], (card, line["table"]["areas"])
+
+    # Privacy: nothing the page received names a card hidden from its seat then.
+    hidden = hidden_from(record, SEAT)
+    asked = [m["decision"] for m in decisions if "decision" in m]
+    plies = [k for k, m in enumerate(record["moves"]) if m["seat"] == SEAT]
+    assert len(asked) == len(plies) == 10
+    for decision, ply in zip(asked, plies, strict=True):
+        named = set(_CARD.findall(json.dumps(decision)))
+        assert not named & hidden[ply], (ply, named & hidden[ply])
+    for line in feed:
+        if line.get("type") not in ("deal", "move"):
+            continue  # the end: the match is over, its record public
+        ply = line["ply"]
+        said = json.dumps([line["table"], line.get("move", ""), line.get("events", [])])
+        assert "CARD_" not in said
+        for card in hidden[ply]:
+            assert not _mentions(said, card), (ply, card, said[:300])
+    assert not errors(browser)
+    print(f"a whole hand played by clicking in {seconds:.1f} s")
