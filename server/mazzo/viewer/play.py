@@ -135,8 +135,8 @@ class SeatFeed:
     async def lines(self) -> AsyncIterator[bytes]:
         """The feed so far, then each message as it comes, a JSON object a line."""
         page: asyncio.Queue[Json | None] = asyncio.Queue(FEED_QUEUE + FEED_KEPT + 1)
-        for message in self.kept:
-            page.put_nowait(message)
+        for kept in self.kept:
+            page.put_nowait(kept)
         if self.closed:
             page.put_nowait(None)
         self.pages.add(page)
