@@ -213,9 +213,8 @@ class PlayWatch:
         if self.mine:
             return
         try:
-            for seat, feed in self.people.items():
-                if self.rules.controller(state, seat) != seat:
-                    continue  # a dummy sees nothing of its own
+            for feed, seats in self._seats_of(state).items():
+                seat = seats[0]
                 view = _view_json(self.rules, self.codec, state, seat, self.game)
                 feed.push(
                     {
@@ -223,6 +222,7 @@ class PlayWatch:
                         "id": self.id,
                         "ply": ply,
                         "seat": seat,
+                        "seats": seats,
                         "names": self.names,
                         "sides": self.sides,
                         "deck": self.deck,
@@ -236,6 +236,19 @@ class PlayWatch:
         except Exception:
             log.exception("the people's view of match %s failed at move %d", self.id, ply)
             self.mine = True
+
+    def _seats_of(self, state: Any) -> dict[SeatFeed, list[int]]:
+        """Each person's deciding seats, the one to act first: a person playing both
+        seats of a side is shown the seat about to act, one message a move."""
+        rules = self.rules
+        to_act = None if rules.finished(state) else rules.to_act(state)
+        out: dict[SeatFeed, list[int]] = {}
+        for seat, feed in self.people.items():
+            if rules.controller(state, seat) == seat:  # a dummy sees nothing of its own
+                out.setdefault(feed, []).append(seat)
+        for seats in out.values():
+            seats.sort(key=lambda s: s != to_act)
+        return out
 
     def dealt(self, state: Any) -> None:
         self._tell("deal", 0, state, {})

@@ -49,7 +49,8 @@ import { cardFace } from "./cards.js";
  * @property {"deal" | "move"} type
  * @property {string} id
  * @property {number} ply
- * @property {number} seat
+ * @property {number} seat The seat whose table this is (the one about to act, of a person's seats).
+ * @property {number[]} seats Every seat the person plays.
  * @property {string[]} names
  * @property {Side[]} sides
  * @property {Deck} deck
@@ -276,10 +277,11 @@ async function follow() {
  */
 function onFeed(message) {
   latest = message;
+  if (message.type !== "end" && pending === null) seat = message.seat;
   if (message.type === "move") {
     const fault = message.fault ? ` [fault: ${message.fault}]` : "";
     const events = message.events?.length ? ` (${message.events.join("; ")})` : "";
-    const you = message.by === message.seat;
+    const you = message.by !== undefined && message.seats.includes(message.by);
     const who = you ? `you (seat ${message.by})` : `seat ${message.by}`;
     log.push({ text: `${who} ${message.move ?? ""}${fault}${events}`, you, end: false });
   } else if (message.type === "end") {

@@ -1,0 +1,92 @@
+"""A person's seat without a browser: the ``human`` specs, and what ``POST /play/draw``
+makes of a decision (the seat's table from its view alone, each legal move in words,
+the card of a move that is only a card) for every game and form."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from mazzo.games.registry import CODECS, rules_for
+from mazzo.referee.bots import BotSpec, dial_in_names, human_names
+from mazzo.referee.replay import replay
+from mazzo.v1 import bot_pb2
+from mazzo.viewer.play import draw, play_url
+
+_CARD = re.compile(r"CARD_([0-9A-Z]{2})")
+
+
+def test_a_human_seat_is_a_dial_in_seat_named_human_unless_named() -> None:
+    assert BotSpec.parse("human") == BotSpec("human", "human", "human")
+    assert BotSpec.parse("human:anna").target == "anna"
+    with pytest.raises(ValueError, match="a bot name is"):
+        BotSpec.parse("human:two words")
+    specs = ["human", "connect:bot", "human:anna", "human", "builtin:random"]
+    assert human_names(specs) == ["human", "anna"]
+    assert dial_in_names(specs) == ["human", "bot", "anna"]
+    assert dial_in_names(specs, ("connect",)) == ["bot"]
+
+
+def test_the_token_travels_in_the_fragment_only() -> None:
+    assert play_url("127.0.0.1", 8000, "T0k-en") == "http://127.0.0.1:8000/play/#token=T0k-en"
+    assert play_url("::1", 1, "t", secure=True) == "https://[::1]:1/play/#token=t"
+
+
+def _decisions(record: dict[str, Any], every: int) -> list[bot_pb2.ActRequest]:
+    """The ActRequest of every ``every``-th move of ``record``, as the referee makes it."""
+    game = record["game"]
+    rules, codec = rules_for(game), CODECS[game]
+    out: list[bot_pb2.ActRequest] = []
+
+    def visit(ply: int, state: Any, move: Any, events: Any) -> None:
+        if rules.finished(state) or ply % every:
+            return
+        seat = rules.to_act(state)
+        request = bot_pb2.ActRequest(seat=seat)
+        codec.view_to_wire(rules.view(state, seat), request.view)
+        for legal in rules.legal_moves(state):
+            codec.move_to_wire(legal, request.legal_moves.add())
+        out.append(request)
+
+    assert replay(record, visit).divergence is None
+    return out
+
+
+def test_a_decision_is_drawn_from_its_view_alone_for_every_form(
+    records: list[dict[str, Any]],
+) -> None:
+    for record in records:
+        for request in _decisions(record, 7):
+            drawn = draw(request)
+            assert drawn["seat"] == request.seat and drawn["game"] == record["game"]
+            assert len(drawn["moves"]) == len(request.legal_moves)
+            assert all(m["text"] for m in drawn["moves"]), drawn["moves"]
+            # Nothing in the answer that the decision did not hold.
+            asked = set(_CARD.findall(_json(request)))
+            shown = json.dumps(drawn)
+            for code in re.findall(r'"([2-9AJQKT][SHDC]|JK)"', shown):
+                assert code in asked, (record["id"], code)
+            # Only the own seat's hand is face up (or the dummy's, to its controller).
+            faces = [s["seat"] for s in drawn["table"]["seats"] if s["hand"] is not None]
+            assert len(faces) <= 2 and (not faces or request.seat in faces or len(faces) == 1)
+
+
+def _json(request: bot_pb2.ActRequest) -> str:
+    from google.protobuf import json_format
+
+    return json_format.MessageToJson(request)
+
+
+def test_a_move_that_is_only_a_card_is_drawn_as_that_card(records: list[dict[str, Any]]) -> None:
+    maraffa = next(r for r in records if r["id"] == "maraffa-4")
+    request = _decisions(maraffa, 1)[5]
+    drawn = draw(request)
+    plays = [m for m in drawn["moves"] if m["card"] is not None]
+    assert plays and all(m["text"].startswith("plays the ") for m in plays)
+    signalled = [m for m in drawn["moves"] if "signalling" in m["text"]]
+    assert all(m["card"] is None for m in signalled)
+    hand = next(s["hand"] for s in drawn["table"]["seats"] if s["seat"] == request.seat)
+    assert {m["card"] for m in plays} <= set(hand)
