@@ -280,7 +280,9 @@ function onFeed(message) {
   if (message.type !== "end" && pending === null) seat = message.seat;
   if (message.type === "move") {
     const fault = message.fault ? ` [fault: ${message.fault}]` : "";
-    const events = message.events?.length ? ` (${message.events.join("; ")})` : "";
+    // The events, less the one that only says the move again.
+    const said = (message.events ?? []).filter((e) => e !== `seat ${message.by} ${message.move}`);
+    const events = said.length ? ` (${said.join("; ")})` : "";
     const you = message.by !== undefined && message.seats.includes(message.by);
     const who = you ? `you (seat ${message.by})` : `seat ${message.by}`;
     log.push({ text: `${who} ${message.move ?? ""}${fault}${events}`, you, end: false });
@@ -336,31 +338,63 @@ function shownTable() {
   return { table: latest.table, deck: latest.deck, names: latest.names, score };
 }
 
+/** The moves as shown, in the order their keys (1-9) choose them: cards first. */
+let order = /** @type {number[]} */ ([]);
+
+/**
+ * A move's button.
+ * @param {LegalMove} move
+ * @param {number} index
+ * @param {Deck} deck
+ * @returns {HTMLButtonElement}
+ */
+function moveButton(move, index, deck) {
+  const button = h("button", move.card === null ? "move words" : "move");
+  button.type = "button";
+  button.dataset["index"] = String(index);
+  const key = order.length < 9 ? order.length + 1 : null;
+  order.push(index);
+  button.setAttribute("aria-label", `${key === null ? "" : `${key}: `}${move.text}`);
+  button.title = move.text;
+  if (move.card !== null) {
+    button.dataset["card"] = move.card;
+    button.append(cardFace(move.card, deck));
+  } else {
+    button.append(h("span", "", move.text));
+  }
+  if (key !== null) button.append(h("span", "key", String(key)));
+  button.addEventListener("click", () => void choose(index));
+  return button;
+}
+
 function renderMoves() {
   const moves = byId("moves");
   moves.replaceChildren();
+  order = [];
   if (pending === null) {
     const text = over ? "the match is over" : latest === null ? "waiting for the deal" : "waiting for the others…";
     moves.append(h("p", "waiting", text));
     return;
   }
   const { drawn } = pending;
-  drawn.moves.forEach((move, i) => {
-    const button = h("button", "move");
-    button.type = "button";
-    button.dataset["index"] = String(i);
-    button.setAttribute("aria-label", `${i < 9 ? `${i + 1}: ` : ""}${move.text}`);
-    button.title = move.text;
-    if (move.card !== null) {
-      button.dataset["card"] = move.card;
-      button.append(cardFace(move.card, drawn.deck));
-    } else {
-      button.append(h("span", "words", move.text));
-    }
-    if (i < 9) button.append(h("span", "key", String(i + 1)));
-    button.addEventListener("click", () => void choose(i));
-    moves.append(button);
-  });
+  const indexed = drawn.moves.map((move, index) => ({ move, index }));
+  const cards = indexed.filter(({ move }) => move.card !== null);
+  const others = indexed.filter(({ move }) => move.card === null);
+  if (cards.length) {
+    const row = h("div", "hand-moves");
+    for (const { move, index } of cards) row.append(moveButton(move, index, drawn.deck));
+    moves.append(row);
+  }
+  if (others.length) {
+    // With cards to play, the other moves (a card with a signal, a claim) wait folded.
+    const box = h("details", "word-moves");
+    box.open = !cards.length;
+    box.append(h("summary", "", cards.length ? `other moves (${others.length})` : "your choices"));
+    const list = h("div", "word-list");
+    for (const { move, index } of others) list.append(moveButton(move, index, drawn.deck));
+    box.append(list);
+    moves.append(box);
+  }
   const first = moves.querySelector("button");
   if (first !== null && !moves.contains(document.activeElement)) first.focus();
 }
@@ -419,11 +453,12 @@ document.addEventListener("keydown", (event) => {
   if (pending === null || event.ctrlKey || event.metaKey || event.altKey) return;
   if (/^[1-9]$/.test(event.key)) {
     event.preventDefault();
-    void choose(Number(event.key) - 1);
+    const index = order[Number(event.key) - 1];
+    if (index !== undefined) void choose(index);
     return;
   }
   if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
-  const buttons = [...byId("moves").querySelectorAll("button")];
+  const buttons = [...byId("moves").querySelectorAll("button")].filter((b) => b.offsetParent !== null);
   if (!buttons.length) return;
   const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
   const step = event.key === "ArrowRight" ? 1 : -1;
