@@ -11,8 +11,8 @@ record played again. Screenshots, desktop and phone, to ``$MAZZO_ARTIFACTS/viewe
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 import re
 import subprocess
 import sys
@@ -57,21 +57,28 @@ return {
 """
 
 
-@pytest.fixture
-def person(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """``mazzo match --bot human`` against three random bots: the page's address (as
-    printed, the token in its fragment) and the records file."""
-    records = tmp_path / "play.jsonl"
-    env = dict(os.environ)
+def option_args(option: str) -> tuple[str, ...]:
+    """``players=N`` is ``--players N``; any other ``NAME=VALUE`` is ``--option``."""
+    name, _, value = option.partition("=")
+    return ("--players", value) if name == "players" else ("--option", option)
+
+
+@contextlib.contextmanager
+def person_at(
+    folder: Path, game: str, bots: list[str], options: list[str], seed: int = 3
+) -> Iterator[tuple[str, Path]]:
+    """``mazzo match --bot human`` against ``bots``: the page's address (as printed,
+    the token in its fragment) and the records file."""
+    records = folder / "play.jsonl"
     process = subprocess.Popen(
         [
-            *(sys.executable, "-m", "mazzo.cli", "match", "--game", "maraffa"),
-            *("--bot", "human", *["--bot", "builtin:random"] * 3),
-            *("--option", "target=1", "--seed", "3", "--records", str(records)),
+            *(sys.executable, "-m", "mazzo.cli", "match", "--game", game, "--bot", "human"),
+            *[arg for bot in bots for arg in ("--bot", bot)],
+            *[arg for option in options for arg in option_args(option)],
+            *("--seed", str(seed), "--records", str(records)),
         ],
         stdout=subprocess.PIPE,
         text=True,
-        env=env,
     )
     try:
         assert process.stdout is not None
@@ -89,6 +96,13 @@ def person(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         if process.poll() is None:
             process.terminate()
             process.wait(10)
+
+
+@pytest.fixture
+def person(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A person and three random bots at a 4-player Maraffa table, to one point."""
+    with person_at(tmp_path, "maraffa", ["builtin:random"] * 3, ["target=1"]) as found:
+        yield found
 
 
 def look(driver: webdriver.Chrome) -> dict[str, Any]:
@@ -145,46 +159,82 @@ def shoot(driver: webdriver.Chrome, name: str) -> None:
         assert wide <= size[0] + 1, (label, wide)
 
 
+def play_by_clicking(driver: webdriver.Chrome, url: str, name: str) -> tuple[list[str], int]:
+    """A scripted person plays the whole match on the page: each move by clicking its
+    card or button (every third by its digit key); after each, the page shows what the
+    service says: the move in the log in its words, and a card played gone from the
+    hand drawn from the seat's view. The moves made, in words, and how many by key."""
+    driver.get(url)
+    played: list[str] = []  # the person's moves, in words, as chosen
+    turn = keyed = 0
+    while True:
+        WebDriverWait(driver, 30, 0.02).until(lambda d: ready(look(d)))
+        seen = look(driver)
+        if seen["state"] == "over":
+            break
+        if turn == 1:
+            shoot(driver, name)
+        index, card, words, key = choose(seen["moves"], turn)
+        hand = seen["hand"]
+        if turn % 3 == 2 and key is not None:  # the keyboard: the move's digit
+            driver.find_element(By.TAG_NAME, "body").send_keys(key)
+            keyed += 1
+        else:
+            driver.find_element(By.CSS_SELECTOR, f'#moves button[data-index="{index}"]').click()
+        played.append(words)
+        # What the service says, on the page: the move in the log, in its words...
+        WebDriverWait(driver, 10, 0.02).until(
+            lambda d: sum(1 for line in look(d)["log"] if line.startswith("you ")) == len(played)
+        )
+        after = look(driver)
+        mine = [line for line in after["log"] if line.startswith("you ")]
+        assert re.match(rf"you \(seat \d+\) {re.escape(words)}", mine[-1]), (mine[-1], words)
+        # ...and a card played leaves the hand drawn from the seat's own view.
+        if card is not None and after["state"] == "waiting" and hand is not None:
+            now = after["hand"]
+            assert now is not None and now.count(card) == hand.count(card) - 1, (card, after)
+            assert len(now) == len(hand) - 1, (hand, now)
+        turn += 1
+    seen = look(driver)
+    assert "the match is over" in seen["status"]
+    assert any("the match is over" in line for line in seen["log"])
+    shoot(driver, f"{name}-over")
+    return played, keyed
+
+
+def check_privacy(
+    record: dict[str, Any], decisions: list[dict[str, Any]], feed: list[dict[str, Any]]
+) -> None:
+    """Nothing the page received names a card hidden from its seat at that move: each
+    decision (the ply of the person's k-th move, for the seat it asks), each feed
+    line's table, move and events (for the seat it is drawn for)."""
+    seats = [s for s, bot in enumerate(record["seat_bots"]) if bot == "human"]
+    hidden = {seat: hidden_from(record, seat) for seat in seats}
+    asked = [m["decision"] for m in decisions if "decision" in m]
+    plies = [k for k, m in enumerate(record["moves"]) if m["seat"] in seats]
+    assert len(asked) == len(plies)
+    for decision, ply in zip(asked, plies, strict=True):
+        seat = decision["request"].get("seat", 0)
+        assert seat == record["moves"][ply]["seat"]
+        named = set(_CARD.findall(json.dumps(decision)))
+        assert not named & hidden[seat][ply], (ply, named & hidden[seat][ply])
+    for line in feed:
+        if line.get("type") not in ("deal", "move"):
+            continue  # the end: the match is over, its record public
+        ply, seat = line["ply"], line["seat"]
+        said = json.dumps([line["table"], line.get("move", ""), line.get("events", [])])
+        assert "CARD_" not in said
+        for card in hidden[seat][ply]:
+            assert not _mentions(said, card), (ply, card, said[:300])
+
+
 def test_a_person_plays_a_whole_maraffa_hand_by_clicking(
     browser: webdriver.Chrome, person: tuple[str, Path]
 ) -> None:
     url, records_path = person
     started = time.monotonic()
-    browser.get(url)
-    played: list[str] = []  # the person's moves, in words, as clicked
-    turn = keyed = 0
-    while True:
-        WebDriverWait(browser, 30, 0.02).until(lambda d: ready(look(d)))
-        seen = look(browser)
-        if seen["state"] == "over":
-            break
-        if turn == 1:
-            shoot(browser, "play-maraffa-4")
-        index, card, words, key = choose(seen["moves"], turn)
-        hand = seen["hand"]
-        if turn % 3 == 2 and key is not None:  # the keyboard: the move's digit
-            browser.find_element(By.TAG_NAME, "body").send_keys(key)
-            keyed += 1
-        else:
-            browser.find_element(By.CSS_SELECTOR, f'#moves button[data-index="{index}"]').click()
-        played.append(words)
-        # What the service says, on the page: the move in the log, in its words...
-        WebDriverWait(browser, 10, 0.02).until(
-            lambda d: sum(1 for line in look(d)["log"] if line.startswith("you ")) == len(played)
-        )
-        after = look(browser)
-        mine = [line for line in after["log"] if line.startswith("you ")]
-        assert mine[-1].startswith(f"you (seat {SEAT}) {words}"), (mine[-1], words)
-        # ...and a card played leaves the hand drawn from the seat's own view.
-        if card is not None and after["state"] != "over" and hand is not None:
-            assert after["hand"] is not None and card not in after["hand"], (card, after)
-            assert len(after["hand"]) == len(hand) - 1, (hand, after["hand"])
-        turn += 1
+    played, keyed = play_by_clicking(browser, url, "play-maraffa-4")
     assert keyed >= 2
-    seen = look(browser)
-    assert "the match is over" in seen["status"]
-    assert any("the match is over" in line for line in seen["log"])
-    shoot(browser, "play-maraffa-4-over")
     seconds = time.monotonic() - started
 
     # The record: the whole hand, the person's moves as clicked, no fault.
@@ -209,20 +259,31 @@ def test_a_person_plays_a_whole_maraffa_hand_by_clicking(
         assert card in shown or line["finished"], (card, line["table"]["areas"])
 
     # Privacy: nothing the page received names a card hidden from its seat then.
-    hidden = hidden_from(record, SEAT)
-    asked = [m["decision"] for m in decisions if "decision" in m]
-    plies = [k for k, m in enumerate(record["moves"]) if m["seat"] == SEAT]
-    assert len(asked) == len(plies) == len(played)
-    for decision, ply in zip(asked, plies, strict=True):
-        named = set(_CARD.findall(json.dumps(decision)))
-        assert not named & hidden[ply], (ply, named & hidden[ply])
-    for line in feed:
-        if line.get("type") not in ("deal", "move"):
-            continue  # the end: the match is over, its record public
-        ply = line["ply"]
-        said = json.dumps([line["table"], line.get("move", ""), line.get("events", [])])
-        assert "CARD_" not in said
-        for card in hidden[ply]:
-            assert not _mentions(said, card), (ply, card, said[:300])
+    check_privacy(record, decisions, feed)
     assert not errors(browser)
     print(f"a whole hand played by clicking in {seconds:.1f} s")
+
+
+#: Other games and forms, played through by the same clicking person: each decision
+#: drawn and answered, a move that is not a card a button with its words. Burraco
+#: for four with one bot a side: the person plays both seats of side 0.
+OTHERS = [
+    ("briscola", ["builtin:random"], []),
+    ("burraco", ["builtin:heuristic"], ["hands=1"]),
+    ("ramino", ["builtin:heuristic"], ["match_hands=1", "players=2"]),
+]
+
+
+@pytest.mark.parametrize(("game", "bots", "options"), OTHERS, ids=[g for g, _, _ in OTHERS])
+def test_a_person_plays_other_games_through(
+    browser: webdriver.Chrome, tmp_path: Path, game: str, bots: list[str], options: list[str]
+) -> None:
+    with person_at(tmp_path, game, bots, options) as (url, records_path):
+        played, _ = play_by_clicking(browser, url, f"play-{game}-{len(bots) + 1}")
+    (record,) = read_records(records_path)
+    assert not record["faults"], record["faults"]
+    seats = [s for s, bot in enumerate(record["seat_bots"]) if bot == "human"]
+    assert len([m for m in record["moves"] if m["seat"] in seats]) == len(played) > 0
+    decisions, feed = received(browser)
+    check_privacy(record, decisions, feed)
+    assert not errors(browser)
