@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -90,3 +91,43 @@ def test_a_move_that_is_only_a_card_is_drawn_as_that_card(records: list[dict[str
     assert all(m["card"] is None for m in signalled)
     hand = next(s["hand"] for s in drawn["table"]["seats"] if s["seat"] == request.seat)
     assert {m["card"] for m in plays} <= set(hand)
+
+
+def test_the_live_views_delay_would_show_a_person_every_hand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tests.test_cli_errors import one_line_error
+
+    argv = ["match", "--game", "maraffa", "--bot", "human", "--bot", "builtin:random"]
+    line = one_line_error(capsys, [*argv, "--ui", "0", "--ui-delay", "4"])
+    assert "--ui-delay" in line and "human" in line
+
+
+def test_a_person_and_a_bot_of_the_tokens_file_may_not_share_a_name(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from mazzo.cli import main
+    from tests.test_cli_errors import one_line_error
+
+    tokens = tmp_path / "tokens.json"
+    assert main(["token", "new", "anna", "--tokens", str(tokens)]) == 0
+    capsys.readouterr()
+    argv = ["match", "--game", "maraffa", "--bot", "human:anna", "--bot", "builtin:random"]
+    line = one_line_error(capsys, [*argv, "--tokens", str(tokens)])
+    assert "human:anna" in line and "another" in line
+    assert json.loads(tokens.read_text())["tokens"].keys() == {"anna"}  # nothing written
+
+
+def test_a_tournament_refuses_human_seats_for_now(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tests.test_cli_errors import one_line_error
+
+    config = tmp_path / "t.toml"
+    config.write_text(
+        'name = "t"\ngame = "maraffa"\ndeals = 1\n[[entrants]]\nname = "me"\nbot = "human"\n'
+        '[[entrants]]\nname = "r"\nbot = "builtin:random"\n'
+    )
+    records = tmp_path / "r.jsonl"
+    line = one_line_error(capsys, ["tournament", str(config), "--records", str(records)])
+    assert "human seats are for mazzo match" in line

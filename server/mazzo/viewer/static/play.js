@@ -35,6 +35,7 @@ import { cardFace } from "./cards.js";
  * @property {string} sequence
  * @property {string} [matchId]
  * @property {{ seat?: number }} request The ActRequest: sent back to be drawn, as it came.
+ * @property {{ moveTimeLeft?: string; bankLeft?: string }} [clock] Durations as proto JSON writes them ("299.5s").
  */
 
 /**
@@ -86,7 +87,7 @@ const received = { decisions: [], feed: [], answers: 0, shown: 0 };
 /** @type {Window & { mazzoPlay?: typeof received }} */ (window).mazzoPlay = received;
 
 const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
-/** @type {{ decision: Decision; drawn: Drawn } | null} */
+/** @type {{ decision: Decision; drawn: Drawn; until: number; moveUntil: number } | null} */
 let pending = null;
 /** @type {FeedMessage | null} */
 let latest = null;
@@ -230,7 +231,9 @@ async function decide(decision) {
   }
   const drawn = /** @type {Drawn} */ (await response.json());
   seat = drawn.seat;
-  pending = { decision, drawn };
+  const now = performance.now();
+  const move = seconds(decision.clock?.moveTimeLeft) ?? drawn.timeLeft;
+  pending = { decision, drawn, until: now + drawn.timeLeft * 1000, moveUntil: now + move * 1000 };
   render();
 }
 
@@ -441,11 +444,45 @@ function render() {
   let status = over ? "the match is over" : pending !== null ? "your move" : latest === null ? "waiting for the deal…" : "waiting for the others…";
   if (note) status = `${note} · ${status}`;
   byId("status").textContent = status;
-  const clock = byId("clock");
-  clock.textContent = pending !== null ? `time for this move: ${Math.floor(pending.drawn.timeLeft)} s` : "";
+  tick();
   received.shown += 1;
   document.body.dataset["state"] = over ? "over" : pending !== null ? "deciding" : "waiting";
 }
+
+/**
+ * A proto JSON duration ("299.5s") in seconds, or null.
+ * @param {string | undefined} text
+ * @returns {number | null}
+ */
+function seconds(text) {
+  const found = /^(-?[0-9.]+)s$/.exec(text ?? "");
+  return found ? Number(found[1]) : null;
+}
+
+/**
+ * Seconds as m:ss.
+ * @param {number} left
+ * @returns {string}
+ */
+function minutes(left) {
+  const whole = Math.max(0, Math.floor(left));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** The pending move's clock, counted down on the page (the referee's clock decides):
+ * the move's own time first, then the bank. */
+function tick() {
+  const clock = byId("clock");
+  if (pending === null) {
+    clock.textContent = "";
+    return;
+  }
+  const now = performance.now();
+  const all = (pending.until - now) / 1000;
+  const move = Math.max(0, (pending.moveUntil - now) / 1000);
+  clock.textContent = `time: ${minutes(move)} for this move, then ${minutes(all - move)} of bank`;
+}
+setInterval(tick, 1000);
 
 // ------------------------------------------------------------------ keys
 
