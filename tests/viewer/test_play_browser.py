@@ -136,6 +136,11 @@ def hidden_from(record: dict[str, Any], seat: int) -> list[set[str]]:
     return out
 
 
+def mine(driver: webdriver.Chrome) -> int:
+    """How many of the person's moves the page's log shows."""
+    return sum(1 for line in look(driver)["log"] if line.startswith("you "))
+
+
 def ready(seen: dict[str, Any]) -> bool:
     """The person has moves to choose from, or the match is over."""
     return seen["state"] == "over" or (seen["state"] == "deciding" and bool(seen["moves"]))
@@ -160,14 +165,20 @@ def shoot(driver: webdriver.Chrome, name: str) -> None:
 
 
 def play_by_clicking(
-    driver: webdriver.Chrome, url: str, name: str, refills: bool = False
-) -> tuple[list[str], int]:
+    driver: webdriver.Chrome,
+    url: str,
+    name: str,
+    refills: bool = False,
+    reload_at: int | None = None,
+) -> tuple[list[str], int, list[dict[str, Any]]]:
     """A scripted person plays the whole match on the page: each move by clicking its
     card or button (every third by its digit key); after each, the page shows what the
     service says: the move in the log in its words, and a card played gone from the
     hand drawn from the seat's view (and the hand one card shorter, unless the game
     ``refills`` hands after a trick, as Briscola does). The moves made, in words, and
-    how many by key."""
+    how many by key, and the decisions a page had before it was reloaded (after the
+    ``reload_at``-th move: the seat is taken back, the log and table come back)."""
+    earlier: list[dict[str, Any]] = []
     driver.get(url)
     played: list[str] = []  # the person's moves, in words, as chosen
     turn = keyed = 0
@@ -187,23 +198,40 @@ def play_by_clicking(
             driver.find_element(By.CSS_SELECTOR, f'#moves button[data-index="{index}"]').click()
         played.append(words)
         # What the service says, on the page: the move in the log, in its words...
-        WebDriverWait(driver, 10, 0.02).until(
-            lambda d: sum(1 for line in look(d)["log"] if line.startswith("you ")) == len(played)
-        )
+        WebDriverWait(driver, 10, 0.02).until(lambda d: mine(d) == len(played))
         after = look(driver)
-        mine = [line for line in after["log"] if line.startswith("you ")]
-        assert re.match(rf"you \(seat \d+\) {re.escape(words)}", mine[-1]), (mine[-1], words)
+        own = [line for line in after["log"] if line.startswith("you ")]
+        assert re.match(rf"you \(seat \d+\) {re.escape(words)}", own[-1]), (own[-1], words)
         # ...and a card played leaves the hand drawn from the seat's own view.
         if card is not None and after["state"] == "waiting" and hand is not None:
             now = after["hand"]
             assert now is not None and now.count(card) == hand.count(card) - 1, (card, after)
             assert refills or len(now) == len(hand) - 1, (hand, now)
         turn += 1
+        if turn == reload_at:
+            earlier += received(driver)[0]
+            driver.refresh()
+            WebDriverWait(driver, 10, 0.02).until(lambda d: mine(d) == len(played))
     seen = look(driver)
     assert "the match is over" in seen["status"]
     assert any("the match is over" in line for line in seen["log"])
     shoot(driver, f"{name}-over")
-    return played, keyed
+    return played, keyed, earlier
+
+
+def once(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The decisions, each once: a page reloaded is sent a pending one again, with its
+    sequence number."""
+    seen: set[str] = set()
+    out = []
+    for message in messages:
+        decision = message.get("decision")
+        if decision is not None:
+            if decision["sequence"] in seen:
+                continue
+            seen.add(decision["sequence"])
+        out.append(message)
+    return out
 
 
 def check_privacy(
@@ -237,8 +265,8 @@ def test_a_person_plays_a_whole_maraffa_hand_by_clicking(
 ) -> None:
     url, records_path = person
     started = time.monotonic()
-    played, keyed = play_by_clicking(browser, url, "play-maraffa-4")
-    assert keyed >= 2
+    played, keyed, earlier = play_by_clicking(browser, url, "play-maraffa-4", reload_at=4)
+    assert keyed >= 2 and earlier
     seconds = time.monotonic() - started
 
     # The record: the whole hand, the person's moves as clicked, no fault.
@@ -252,6 +280,7 @@ def test_a_person_plays_a_whole_maraffa_hand_by_clicking(
 
     # The feed showed each of the person's cards on the table as the service drew it.
     decisions, feed = received(browser)
+    decisions = once(earlier + decisions)
     moves = [m for m in feed if m.get("type") == "move"]
     assert [m["ply"] for m in moves] == list(range(1, len(record["moves"]) + 1))
     for line in moves:
@@ -284,7 +313,7 @@ def test_a_person_plays_other_games_through(
 ) -> None:
     with person_at(tmp_path, game, bots, options) as (url, records_path):
         name = f"play-{game}-{4 if game == 'burraco' else 2}"
-        played, _ = play_by_clicking(browser, url, name, refills=game == "briscola")
+        played, _, _ = play_by_clicking(browser, url, name, refills=game == "briscola")
     (record,) = read_records(records_path)
     assert not record["faults"], record["faults"]
     seats = [s for s, bot in enumerate(record["seat_bots"]) if bot == "human"]
