@@ -131,3 +131,34 @@ def test_a_tournament_refuses_human_seats_for_now(
     records = tmp_path / "r.jsonl"
     line = one_line_error(capsys, ["tournament", str(config), "--records", str(records)])
     assert "human seats are for mazzo match" in line
+
+
+async def test_the_pages_own_requests_need_a_persons_token(
+    records: list[dict[str, Any]],
+) -> None:
+    import httpx
+    from google.protobuf import json_format
+    from starlette.applications import Starlette
+
+    from mazzo.viewer.play import SeatFeed, play_routes
+
+    feeds = {"anna": SeatFeed()}
+    app = Starlette(routes=play_routes(feeds, {"T": "anna"}.get))
+    decision = json_format.MessageToJson(_decisions(records[2], 5)[0])
+    signed = {"authorization": "Bearer T", "content-type": "application/json"}
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://play") as client:
+        for path in ("/play/draw", "/play/feed"):
+            for headers in ({}, {"authorization": "Bearer wrong"}):
+                refused = await client.post(path, content=decision, headers=headers)
+                assert refused.status_code == 401 and refused.json()["code"] == 16
+        drawn = await client.post("/play/draw", content=decision, headers=signed)
+        assert drawn.status_code == 200 and drawn.json()["moves"]
+        bad = await client.post("/play/draw", content=b'{"view": 3}', headers=signed)
+        assert bad.status_code == 400 and "ActRequest" in bad.json()["message"]
+        page = await client.get("/play/")
+        assert page.status_code == 200 and "play.js" in page.text
+        feeds["anna"].push({"type": "deal", "ply": 0})
+        feeds["anna"].close()
+        lines = (await client.post("/play/feed", headers=signed)).text.splitlines()
+        assert [json.loads(x) for x in lines] == [{"type": "deal", "ply": 0}]

@@ -291,8 +291,8 @@ class PlayWatch:
 def play_routes(feeds: dict[str, SeatFeed], who: Callable[[str], str | None]) -> list[Route]:
     """The page (``GET /play/``), its files (``/viewer/static/NAME``, as the viewer
     serves them), ``POST /play/draw`` (a decision in, what to show of it out) and
-    ``POST /play/feed`` (the seat's feed, for ``Authorization: Bearer TOKEN``: ``who``
-    names the token's holder)."""
+    ``POST /play/feed`` (the seat's feed); both for a person's page only
+    (``Authorization: Bearer TOKEN``: ``who`` names the token's holder)."""
 
     async def page(request: Request) -> Response:
         return page_response("play.html")
@@ -308,7 +308,22 @@ def play_routes(feeds: dict[str, SeatFeed], who: Callable[[str], str | None]) ->
         kind = _TYPES[name[name.rindex(".") :]]
         return Response(body, media_type=kind, headers={"cache-control": "no-cache"})
 
+    def holder(request: Request) -> SeatFeed | Response:
+        """The feed of the person whose token the request carries, or the refusal."""
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        name = who(token.strip()) if scheme.lower() == "bearer" else None
+        found = None if name is None else feeds.get(name)
+        if found is None:
+            why = "send a person's token as 'Authorization: Bearer TOKEN'; this one is unknown"
+            status = status_pb2.Status(code=code_pb2.UNAUTHENTICATED, message=why)
+            return status_response(status, 401)
+        return found
+
     async def drawn(request: Request) -> Response:
+        # Only a person's page: drawing runs on the referee's loop.
+        allowed = holder(request)
+        if isinstance(allowed, Response):
+            return allowed
         raw = await read_body(request)
         if isinstance(raw, Response):
             return raw
@@ -323,13 +338,9 @@ def play_routes(feeds: dict[str, SeatFeed], who: Callable[[str], str | None]) ->
         return Response(body, media_type="application/json")
 
     async def feed(request: Request) -> Response:
-        scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        name = who(token.strip()) if scheme.lower() == "bearer" else None
-        found = None if name is None else feeds.get(name)
-        if found is None:
-            why = "send a person's token as 'Authorization: Bearer TOKEN'; this one is unknown"
-            status = status_pb2.Status(code=code_pb2.UNAUTHENTICATED, message=why)
-            return status_response(status, 401)
+        found = holder(request)
+        if isinstance(found, Response):
+            return found
         return StreamingResponse(
             found.lines(), media_type="application/x-ndjson", headers={"cache-control": "no-store"}
         )

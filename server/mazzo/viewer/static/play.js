@@ -223,7 +223,7 @@ async function onTableMessage(message) {
  * @returns {Promise<void>}
  */
 async function decide(decision) {
-  const response = await post("/play/draw", decision.request, false);
+  const response = await post("/play/draw", decision.request, true);
   if (!response.ok) {
     note = `this decision cannot be shown: ${await why(response)}`;
     render();
