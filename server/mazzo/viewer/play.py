@@ -49,7 +49,7 @@ from mazzo.service.rest import read_body, status_response
 from mazzo.v1 import bot_pb2
 from mazzo.viewer.tables import table_of
 from mazzo.viewer.texts import event_text, move_text
-from mazzo.viewer.watch import _view_json, full_table
+from mazzo.viewer.watch import full_table, view_json
 from mazzo.viewer.web import page_response, refuse, static_file
 
 log = logging.getLogger("mazzo.viewer.play")
@@ -215,7 +215,7 @@ class PlayWatch:
         try:
             for feed, seats in self._seats_of(state).items():
                 seat = seats[0]
-                view = _view_json(self.rules, self.codec, state, seat, self.game)
+                view = view_json(self.rules, self.codec, state, seat, self.game)
                 feed.push(
                     {
                         "type": what,
