@@ -81,9 +81,13 @@ import { cardFace } from "./cards.js";
 
 /**
  * What the page got, for tests (every line as received) and people curious.
- * @type {{ decisions: string[]; feed: string[]; answers: number; shown: number }}
+ * `latencies`: milliseconds from sending an answer to the next decision drawn on the
+ * page (the others' moves between, and the drawing request).
+ * @type {{ decisions: string[]; feed: string[]; answers: number; shown: number; latencies: number[] }}
  */
-const received = { decisions: [], feed: [], answers: 0, shown: 0 };
+const received = { decisions: [], feed: [], answers: 0, shown: 0, latencies: [] };
+/** When the last answer was sent (performance.now()), until the next decision is drawn. */
+let answeredAt = /** @type {number | null} */ (null);
 /** @type {Window & { mazzoPlay?: typeof received }} */ (window).mazzoPlay = received;
 
 const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
@@ -235,6 +239,8 @@ async function decide(decision) {
   const move = seconds(decision.clock?.moveTimeLeft) ?? drawn.timeLeft;
   pending = { decision, drawn, until: now + drawn.timeLeft * 1000, moveUntil: now + move * 1000 };
   render();
+  if (answeredAt !== null) received.latencies.push(performance.now() - answeredAt);
+  answeredAt = null;
 }
 
 /**
@@ -251,6 +257,7 @@ async function choose(index) {
   /** @type {Record<string, unknown>} */
   const answer = { sequence: decision.sequence, response: { index } };
   if (decision.matchId) answer["matchId"] = decision.matchId;
+  answeredAt = performance.now();
   const response = await post("/v1/tables:answer", { answer }, true);
   received.answers += 1;
   if (!response.ok) {
