@@ -180,22 +180,28 @@ function post(path, body, signed) {
 
 // ------------------------------------------------------------------ the protocol
 
-/** The decisions: join the table and read its messages until the stream ends. */
+/** The decisions: join the table and read its messages until the stream ends. Not
+ * dialed again on its own: a page that another page of the seat replaced would take
+ * the seat back, and they would trade it every second. */
 async function join() {
-  const response = await post("/v1/tables:join", { hello: { token, protocolVersion: 1 } }, false);
-  if (!response.ok) {
-    note = `the table refused this page: ${await why(response)}`;
-    render();
-    return;
+  try {
+    const response = await post("/v1/tables:join", { hello: { token, protocolVersion: 1 } }, false);
+    if (!response.ok) {
+      note = `the table refused this page: ${await why(response)}`;
+      render();
+      return;
+    }
+    await readLines(response, (line) => {
+      received.decisions.push(line);
+      void onTableMessage(/** @type {Record<string, any>} */ (JSON.parse(line)));
+    });
+  } catch (error) {
+    note = `the table cannot be reached (${error})`;
   }
-  await readLines(response, (line) => {
-    received.decisions.push(line);
-    void onTableMessage(/** @type {Record<string, any>} */ (JSON.parse(line)));
-  });
   if (!over) {
-    note = "disconnected from the table; dialing in again…";
+    note = "disconnected from the table (the network, or another page took the seat): reload the page to take it back";
+    pending = null;
     render();
-    setTimeout(() => void join(), 1000);
   }
 }
 
@@ -227,7 +233,15 @@ async function onTableMessage(message) {
  * @returns {Promise<void>}
  */
 async function decide(decision) {
-  const response = await post("/play/draw", decision.request, true);
+  /** @type {Response} */
+  let response;
+  try {
+    response = await post("/play/draw", decision.request, true);
+  } catch (error) {
+    note = `this decision cannot be shown (${error})`;
+    render();
+    return;
+  }
   if (!response.ok) {
     note = `this decision cannot be shown: ${await why(response)}`;
     render();
@@ -250,7 +264,8 @@ async function decide(decision) {
  */
 async function choose(index) {
   if (pending === null || index < 0 || index >= pending.drawn.moves.length) return;
-  const { decision } = pending;
+  const chosen = pending;
+  const { decision } = chosen;
   pending = null;
   note = "";
   render();
@@ -258,7 +273,16 @@ async function choose(index) {
   const answer = { sequence: decision.sequence, response: { index } };
   if (decision.matchId) answer["matchId"] = decision.matchId;
   answeredAt = performance.now();
-  const response = await post("/v1/tables:answer", { answer }, true);
+  /** @type {Response} */
+  let response;
+  try {
+    response = await post("/v1/tables:answer", { answer }, true);
+  } catch (error) {
+    pending = chosen; // not sent: choose again
+    note = `the move could not be sent (${error})`;
+    render();
+    return;
+  }
   received.answers += 1;
   if (!response.ok) {
     note = `the move was refused: ${await why(response)}`;
@@ -266,20 +290,25 @@ async function choose(index) {
   }
 }
 
-/** The seat's feed: its table after every move, the moves in words. */
-async function follow() {
-  const response = await post("/play/feed", {}, true);
-  if (!response.ok) {
-    note = `no feed for this page: ${await why(response)}`;
-    render();
-    return;
+/** The seat's feed: its table after every move, the moves in words. Followed again
+ * after a drop (a few times, more slowly each time), from the match's beginning. */
+async function follow(attempt = 1) {
+  try {
+    const response = await post("/play/feed", {}, true);
+    if (!response.ok) {
+      note = `no feed for this page: ${await why(response)}`;
+      render();
+      return;
+    }
+    log = []; // the feed starts from the match's beginning
+    await readLines(response, (line) => {
+      received.feed.push(line);
+      onFeed(/** @type {FeedMessage} */ (JSON.parse(line)));
+    });
+  } catch {
+    // the server is gone, or the network: tried again below while the match runs
   }
-  log = []; // the feed starts from the match's beginning
-  await readLines(response, (line) => {
-    received.feed.push(line);
-    onFeed(/** @type {FeedMessage} */ (JSON.parse(line)));
-  });
-  if (!over) setTimeout(() => void follow(), 1000);
+  if (!over && attempt < 5) setTimeout(() => void follow(attempt + 1), 1000 * attempt);
 }
 
 /**
