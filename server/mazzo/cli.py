@@ -28,6 +28,13 @@ DEFAULT_PORT = 50051
 DEFAULT_HTTP_PORT = 8080
 #: Where ``mazzo token new`` keeps the hashes and ``--gateway`` reads them.
 DEFAULT_TOKENS = "mazzo-tokens.json"
+#: The clock and the dial-in waits of a run, and those of a run with a person at the
+#: table (``--bot human``): a person thinks for minutes, reloads a page, comes back
+#: from another tab. Each applies unless its option is given (docs/play.md).
+CLOCK = {"move_time": 1.0, "bank": 10.0, "grace": 10.0, "dial_in_wait": 60.0}
+PERSON_CLOCK = {"move_time": 300.0, "bank": 1800.0, "grace": 120.0, "dial_in_wait": 600.0}
+#: Seconds a person's page is given, after the match, to get its last events.
+PAGE_FLUSH = 1.0
 
 
 def _port(text: str) -> int:
@@ -238,13 +245,17 @@ def _add_gateway_options(cmd: argparse.ArgumentParser) -> None:
         f"default {DEFAULT_TOKENS})",
     )
     _add_seconds(
-        cmd, "--grace", 10.0, "how long a dropped bot may take to dial in again (default 10)"
+        cmd,
+        "--grace",
+        None,
+        "how long a dropped bot may take to dial in again (default 10; 120 with a human seat)",
     )
     _add_seconds(
         cmd,
         "--dial-in-wait",
-        60.0,
-        "how long to wait for the connect: bots before the first deal (default 60)",
+        None,
+        "how long to wait for the connect: bots and human seats before the first deal "
+        "(default 60; 600 with a human seat)",
     )
     _add_tls_options(cmd, "the gateway", env=False)
 
@@ -280,10 +291,24 @@ def _token(args: argparse.Namespace) -> int:
     return 0
 
 
+def _clock_defaults(args: argparse.Namespace, people: bool) -> None:
+    """Fill the clock and dial-in options not given: a person's (``PERSON_CLOCK``) when
+    a human sits at the table, else a bot's (``CLOCK``). The clock is the match's, so
+    the bots at a person's table have the person's minutes too (they answer at once)."""
+    for name, value in (PERSON_CLOCK if people else CLOCK).items():
+        if getattr(args, name, None) is None:
+            setattr(args, name, value)
+
+
 @contextlib.asynccontextmanager
-async def _gateway(args: argparse.Namespace) -> AsyncIterator[Any]:
+async def _gateway(
+    args: argparse.Namespace, feeds: dict[str, Any] | None = None
+) -> AsyncIterator[Any]:
     """With ``--gateway``: the run's gateway, listening for the block (its address
-    printed); else None."""
+    printed); else None. Each person of ``feeds`` (a human seat's name, and its page's
+    feed) gets a token made here, in memory only, and the page's address with it
+    (printed); the page is served by the HTTP door."""
+    people = list(feeds or {})
     if args.gateway is None:
         given = (args.tokens, args.tls_cert, args.tls_key, args.tls_client_ca, args.gateway_http)
         if any(x is not None for x in given):
@@ -296,6 +321,14 @@ async def _gateway(args: argparse.Namespace) -> AsyncIterator[Any]:
     tls = _tls(args)
     path = _tokens_path(args)
     book = TokenBook.load(path)
+    tokens = {}
+    for name in people:
+        if name in book.hashes:
+            raise ValueError(
+                f"human:{name}: {name} is a bot's name in {path}; give the person another "
+                f"(--bot human:NAME)"
+            )
+        tokens[name] = book.new(name)  # never saved: the token lives as long as the run
     gateway = Gateway(book, Limits(grace=args.grace))
     bound = await gateway.start(
         args.gateway_host, args.gateway, None if tls is None else tls.grpc_credentials()
@@ -307,13 +340,23 @@ async def _gateway(args: argparse.Namespace) -> AsyncIterator[Any]:
         if args.gateway_http is not None:
             from mazzo.gateway.http import HttpDoor
 
-            door = HttpDoor(gateway)
+            routes = []
+            if feeds:
+                from mazzo.viewer.play import play_routes
+
+                routes = play_routes(feeds, book.who)
+            door = HttpDoor(gateway, routes=routes)
             files = () if tls is None else (tls.cert, tls.key, tls.client_ca)
             port = await door.start(
                 args.gateway_host, args.gateway_http, *(f and str(f) for f in files)
             )
             scheme = "http" if tls is None else "https"
             print(f"gateway: {scheme}://{args.gateway_host}:{port}", flush=True)
+            for name, token in tokens.items():
+                from mazzo.viewer.play import play_url
+
+                url = play_url(args.gateway_host, port, token, secure=tls is not None)
+                print(f"play as {name}: {url}", flush=True)
         yield gateway
     finally:
         await gateway.stop()
@@ -326,7 +369,7 @@ def _check_tokens(args: argparse.Namespace, specs: Sequence[str]) -> None:
     from mazzo.gateway.tokens import TokenBook
     from mazzo.referee.bots import dial_in_names
 
-    names = dial_in_names(specs)
+    names = dial_in_names(specs, ("connect",))
     if not names or args.gateway is None:
         return
     path = _tokens_path(args)
@@ -578,8 +621,18 @@ def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
         help="play through --service's sealed tokens (a server with --seal-key-file): each "
         "bot is sent its own seat's token and no other (docs/sealing.md)",
     )
-    cmd.add_argument("--move-time", type=float, default=1.0, help="seconds per move (default 1)")
-    cmd.add_argument("--bank", type=float, default=10.0, help="time bank per seat (default 10 s)")
+    cmd.add_argument(
+        "--move-time",
+        type=float,
+        default=None,
+        help="seconds per move (default 1; 300 with a human seat)",
+    )
+    cmd.add_argument(
+        "--bank",
+        type=float,
+        default=None,
+        help="time bank per seat (default 10 s; 1800 with a human seat)",
+    )
     cmd.add_argument(
         "--on-fault",
         choices=("random", "forfeit"),
@@ -600,8 +653,9 @@ def _add_match(sub: _Subparsers) -> None:
         action="append",
         required=True,
         metavar="SPEC",
-        help="grpc://HOST:PORT, grpcs://HOST:PORT, exec:COMMAND, builtin:NAME[?k=v&...] or "
-        "connect:NAME (with --gateway); one per seat or per side",
+        help="grpc://HOST:PORT, grpcs://HOST:PORT, exec:COMMAND, builtin:NAME[?k=v&...], "
+        "connect:NAME (with --gateway) or human[:NAME] (a person, in the browser: the "
+        "page's address is printed); one per seat or per side",
     )
     match.add_argument(
         "--seed",
@@ -670,8 +724,18 @@ def _reaping_bots(local: bool = True) -> Iterator[None]:
 
 
 def _match(args: argparse.Namespace) -> int:
+    from mazzo.referee.bots import human_names
     from mazzo.referee.match import MatchSpec, options_json, run_match, summary_line
     from mazzo.referee.records import RecordWriter
+
+    people = human_names(args.bot)
+    _clock_defaults(args, bool(people))
+    if people:
+        if args.ui_delay is not None:
+            raise ValueError("--ui-delay would show the person every hand: not with a human seat")
+        # A person needs the gateway's HTTP door: opened on free ports unless given.
+        args.gateway = 0 if args.gateway is None else args.gateway
+        args.gateway_http = 0 if args.gateway_http is None else args.gateway_http
 
     seed, default_id = args.seed, f"{args.game}-{args.seed}"
     if seed is None and args.seal:  # a known seed would show every sealed hand
@@ -694,14 +758,14 @@ def _match(args: argparse.Namespace) -> int:
         args.bot_logs.mkdir(parents=True, exist_ok=True)
     _check_tokens(args, args.bot)
 
-    async def play(watcher: Any) -> dict[str, Any]:
+    async def play(watcher: Any, feeds: dict[str, Any]) -> dict[str, Any]:
         # SIGTERM stops the match as Ctrl-C does: the bots are closed on the way out.
         task = asyncio.current_task()
         assert task is not None
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
-        async with _gateway(args) as gateway:
-            return await run_match(
+        async with _gateway(args, feeds) as gateway:
+            record = await run_match(
                 spec,
                 args.bot,
                 args.service,
@@ -715,11 +779,22 @@ def _match(args: argparse.Namespace) -> int:
                 gateway,
                 args.dial_in_wait,
             )
+            if feeds:  # the page's last messages (the hand's end, the match's) leave first
+                for feed in feeds.values():
+                    feed.close()
+                await asyncio.sleep(PAGE_FLUSH)
+            return record
 
     with _live_view(args, f"match {spec.id}", [], 1) as hub:
+        watcher, feeds = _watcher(args, hub), {}
+        if people:  # each person's page follows its own seat
+            from mazzo.viewer.play import PlayWatcher, SeatFeed
+
+            feeds = {name: SeatFeed() for name in people}
+            watcher = PlayWatcher(feeds, watcher)
         try:
             with _reaping_bots():
-                record = asyncio.run(play(_watcher(args, hub)))
+                record = asyncio.run(play(watcher, feeds))
         except (KeyboardInterrupt, asyncio.CancelledError):
             print(f"{spec.id}: stopped before the end; no record written", file=sys.stderr)
             return 130
@@ -737,10 +812,14 @@ def _match(args: argparse.Namespace) -> int:
 def _tournament(args: argparse.Namespace) -> int:
     import dataclasses
 
+    from mazzo.referee.bots import human_names
     from mazzo.referee.sprt import Sprt
     from mazzo.referee.tournament import Config, run_tournament
 
     config = Config.load(args.config)
+    if human_names(bot for entrant in config.entrants for bot in entrant.bots):
+        raise ValueError("human seats are for mazzo match (not yet in a tournament)")
+    _clock_defaults(args, False)
     if args.concurrency:
         config = dataclasses.replace(config, concurrency=max(1, args.concurrency))
     if args.deals:

@@ -35,6 +35,7 @@ import contextlib
 import logging
 import math
 import ssl
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -46,7 +47,7 @@ from google.rpc import code_pb2, status_pb2
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from mazzo.core.errors import InvalidArgument
 from mazzo.gateway.server import Connection, Gateway, Seat, retry_status
@@ -97,9 +98,16 @@ class HttpOptions:
 
 
 class HttpDoor:
-    """The HTTP/JSON door of ``gateway``; served beside its gRPC port."""
+    """The HTTP/JSON door of ``gateway``; served beside its gRPC port. ``routes`` are
+    served beside the door's own: a page that speaks the protocol from the same origin
+    (``mazzo match --bot human``'s, which the CLI brings: the gateway knows no page)."""
 
-    def __init__(self, gateway: Gateway, options: HttpOptions = HttpOptions()) -> None:
+    def __init__(
+        self,
+        gateway: Gateway,
+        options: HttpOptions = HttpOptions(),
+        routes: Sequence[BaseRoute] = (),
+    ) -> None:
         self.gateway = gateway
         self.options = options
         #: The live connections that came by HTTP (also in the gateway's own set).
@@ -109,6 +117,7 @@ class HttpDoor:
                 Route(JOIN_PATH, self.join, methods=["POST"]),
                 Route(ANSWER_PATH, self.answer, methods=["POST"]),
                 Route("/openapi.json", _openapi, methods=["GET"]),
+                *routes,
             ]
         )
         self._server: uvicorn.Server | None = None

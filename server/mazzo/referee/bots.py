@@ -1,5 +1,5 @@
 """Bot specs (``grpc://HOST:PORT``, ``exec:COMMAND``, ``builtin:NAME[?k=v&…]``,
-``connect:NAME``) and pools
+``connect:NAME``, ``human[:NAME]``) and pools
 that keep bots running between matches and replace crashed ones. The builtin players
 themselves are strategy, in ``mazzo.players`` (a saved policy: ``mazzo.rl``); their names
 are here, with the specs that name them.
@@ -41,6 +41,9 @@ def _policy(seed: int, params: Mapping[str, str]) -> Policy:
         ) from None
     return policy_player(seed, params)
 
+
+#: The seat name of a bare ``human`` spec.
+HUMAN = "human"
 
 #: The builtin players by the name a spec gives them (``builtin:NAME``).
 BUILTINS: dict[str, Factory] = {
@@ -113,9 +116,12 @@ class BotSpec:
             return BotSpec(text, "builtin", name, params)
         if text.startswith("connect:"):
             return BotSpec(text, "connect", check_name(text.removeprefix("connect:")))
+        if text == HUMAN or text.startswith(f"{HUMAN}:"):
+            # A person in the browser: a dial-in seat whose token the run makes itself.
+            return BotSpec(text, "human", check_name(text.partition(":")[2] or HUMAN))
         raise ValueError(
             f"{text!r}: a bot is grpc://HOST:PORT, grpcs://HOST:PORT, exec:COMMAND, "
-            "builtin:NAME or connect:NAME"
+            "builtin:NAME, connect:NAME or human[:NAME]"
         )
 
     def startable(self, cwd: Path | None = None) -> str:
@@ -139,7 +145,7 @@ class BotSpec:
     def transport(self, launch: Launch = LOCAL, stderr: Path | None = None) -> Transport:
         """A new running-to-be bot, started as ``launch`` says; an ``exec:`` bot's
         standard error goes to ``stderr``."""
-        if self.kind == "connect":
+        if self.kind in ("connect", "human"):
             if launch.gateway is None:
                 raise ValueError(f"{self.text!r}: a dial-in seat needs a gateway (--gateway PORT)")
             return DialInBot(launch.gateway.seat(self.target))
@@ -151,10 +157,16 @@ class BotSpec:
         return InProcessBot(lambda seed: make(seed, params))
 
 
-def dial_in_names(specs: Iterable[str]) -> list[str]:
-    """The names of the ``connect:`` seats among ``specs``, each once."""
+def dial_in_names(specs: Iterable[str], kinds: tuple[str, ...] = ("connect", "human")) -> list[str]:
+    """The names of the seats among ``specs`` that dial in (``connect:`` bots and
+    ``human`` people; only ``kinds``), each once."""
     bots = (BotSpec.parse(text) for text in dict.fromkeys(specs))
-    return [bot.target for bot in bots if bot.kind == "connect"]
+    return list(dict.fromkeys(bot.target for bot in bots if bot.kind in kinds))
+
+
+def human_names(specs: Iterable[str]) -> list[str]:
+    """The names of the ``human`` seats among ``specs``, each once."""
+    return dial_in_names(specs, ("human",))
 
 
 async def await_dialed_in(specs: Iterable[str], gateway: Gateway | None, seconds: float) -> None:

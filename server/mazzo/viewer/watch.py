@@ -59,7 +59,9 @@ class Watcher:
         return MatchWatch(self, header, rules, codec, hooks)
 
 
-def _view_json(rules: AnyRules, codec: GameCodec, state: Any, seat: int, game: str) -> Json:
+def view_json(rules: AnyRules, codec: GameCodec, state: Any, seat: int, game: str) -> Json:
+    """``seat``'s ``GetView`` of ``state`` as wire JSON, without Burraco's history (the
+    events say it): what tables are drawn from, for everyone's table and a person's."""
     view = game_pb2.GameView()
     codec.view_to_wire(rules.view(state, seat), view)
     detail = getattr(view, game)
@@ -97,13 +99,13 @@ def _public(
     game: str, rules: AnyRules, codec: GameCodec, state: Any, seats: int
 ) -> tuple[Json, Json]:
     """The public table, and one seat's view (for the fields every view has alike)."""
-    views = [_view_json(rules, codec, state, s, game) for s in deciding_seats(rules, state, seats)]
+    views = [view_json(rules, codec, state, s, game) for s in deciding_seats(rules, state, seats)]
     return common_table([table_of(game, [v], None) for v in views]), views[0]
 
 
 def full_table(game: str, rules: AnyRules, codec: GameCodec, state: Any) -> Json:
     """Everything: every hand face up (the replay viewer's table of everyone)."""
-    view = _view_json(rules, codec, state, 0, game)
+    view = view_json(rules, codec, state, 0, game)
     return table_of(game, [view], _state_json(state, rules, codec, game))
 
 
