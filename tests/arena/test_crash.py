@@ -16,6 +16,9 @@ from mazzo.arena.run import worker_names
 from mazzo.arena.store import Store
 from tests.arena.test_worker import play
 
+#: Two quick ladders: builtin random bots finish a match of either in well under a second.
+QUICK = (("briscola", 2, {}), ("maraffa", 4, {"target": 1}))
+
 
 def _dead_worker() -> str:
     """The worker name of a process that ran, and is gone (reaped)."""
@@ -48,7 +51,7 @@ def test_a_worker_name_tells_whether_its_process_is_gone() -> None:
 
 def test_a_run_voids_at_once_the_matches_a_killed_run_left_in_play(url: str) -> None:
     with Store(url) as store:
-        enter_bots(store)
+        enter_bots(store, QUICK)
         ladder = store.ladders()[0].id
         store.schedule_set(ladder, ["ada-briscola", "bob-briscola"])
         dead = _dead_worker()
@@ -75,7 +78,7 @@ def test_kill_9_at_random_moments_loses_nothing_and_counts_nothing_twice(
     url: str, tmp_path: Path
 ) -> None:
     kills = KILLS["sqlite" if url.startswith("sqlite") else "postgresql"]
-    report = drill(url, kills, seed=34, folder=tmp_path, last=4, env=environment())
+    report = drill(url, kills, seed=34, folder=tmp_path, last=4, env=environment(), ladders=QUICK)
     assert report.problems == [], report.json()
     assert len(report.kills) == kills
     finished = [kill.finished for kill in report.kills] + [report.finished]

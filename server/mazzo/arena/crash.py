@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,12 +53,24 @@ from mazzo.arena.models import (
 from mazzo.arena.store import Refused, Store
 from mazzo.referee.verify import OK, verify
 
-#: The drill's bots: builtin random players (quick) on two short forms.
+#: The drill's bots: builtin random players (quick), one per owner on each ladder.
 OWNERS = ("ada", "bob", "cy", "di")
-LADDERS: tuple[tuple[str, int, dict[str, Any]], ...] = (
-    ("briscola", 2, {}),
-    ("maraffa", 4, {"target": 1}),
-)
+#: A ladder: game, players, options.
+LadderForm = tuple[str, int, dict[str, Any]]
+
+
+def example_ladders() -> list[LadderForm]:
+    """Every registered game's short example form (its declaration's conformance part:
+    Maraffa to one point, one hand of Ramino, ...), the drill's ladders by default."""
+    from mazzo.games.registry import GAMES
+
+    return [
+        (id, form.players, dict(form.options))
+        for id, game in GAMES.items()
+        for form in [game.conformance().example_form()]
+    ]
+
+
 #: A run prints ``[3/40] finished: MATCH-ID: ...`` for each match it finished.
 _FINISHED = re.compile(r"^\[\d+(?:/\d+)?\] finished: (\S+):", re.M)
 
@@ -89,14 +101,15 @@ class Report:
         return json.dumps(asdict(self), indent=2)
 
 
-def enter_bots(store: Store) -> None:
-    """The drill's ladders and bots (one per owner and ladder), unless entered."""
+def enter_bots(store: Store, ladders: Sequence[LadderForm] | None = None) -> None:
+    """The drill's ladders (by default ``example_ladders()``) and bots (one per owner
+    and ladder), unless entered."""
     for owner in OWNERS:
         try:
             store.add_owner(owner)
         except Refused:
             return  # entered by an earlier drill on this database
-    for game, players, options in LADDERS:
+    for game, players, options in example_ladders() if ladders is None else ladders:
         ladder = store.add_ladder(game, players, options)
         for owner in OWNERS:
             store.add_bot(owner, f"{owner}-{game}", ladder, "builtin", "builtin:random")
@@ -146,18 +159,19 @@ def drill(
     last: int = 4,
     workers: int = 2,
     env: dict[str, str] | None = None,
+    ladders: Sequence[LadderForm] | None = None,
 ) -> Report:
     """Kill ``mazzo arena run`` ``kills`` times (the first at a random moment from its
     start, the others a random moment after it printed its first finished match), then
     let a last run finish ``last`` matches and stop; the audit's report. ``folder``
-    keeps each run's output."""
+    keeps each run's output; ``ladders``: ``enter_bots``'s."""
     rng = random.Random(seed)
     began = time.monotonic()
     report = Report()
     snapshots: list[dict[str, str]] = []
     printed: set[str] = set()
     with Store(url) as store:
-        enter_bots(store)
+        enter_bots(store, ladders)
         for run in range(kills + 1):
             out = folder / f"run-{run}.out"
             final = run == kills
