@@ -224,8 +224,7 @@ async def test_every_script_the_pages_load_is_served() -> None:
     async with httpx.AsyncClient(transport=transport, base_url="http://viewer") as client:
         page = await client.get("/viewer/")
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-        live = (web.static_file("live.html") or b"").decode()
-        play = (web.static_file("play.html") or b"").decode()  # a person's seat: docs/play.md
+        live, play = web.page_html("live.html"), web.page_html("play.html")  # docs/play.md
         todo = _LOADS.findall(page.text) + _LOADS.findall(live) + _LOADS.findall(play)
         seen: set[str] = set()
         while todo:

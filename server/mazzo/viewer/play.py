@@ -50,12 +50,11 @@ from mazzo.v1 import bot_pb2
 from mazzo.viewer.tables import table_of
 from mazzo.viewer.texts import event_text, move_text
 from mazzo.viewer.watch import full_table, view_json
-from mazzo.viewer.web import page_response, refuse, static_file
+from mazzo.viewer.web import page_response, refuse, static_response
 
 log = logging.getLogger("mazzo.viewer.play")
 
 PLAY_PATH = "/play/"
-_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 #: What a feed keeps for a page opened late (a Maraffa match to 41 is some 250 moves).
 FEED_KEPT = 2000
 #: Messages waiting for one page; a page that falls further behind is dropped (it
@@ -301,12 +300,7 @@ def play_routes(feeds: dict[str, SeatFeed], who: Callable[[str], str | None]) ->
         return RedirectResponse(PLAY_PATH)
 
     async def static(request: Request) -> Response:
-        name = str(request.path_params["name"])
-        body = static_file(name)
-        if body is None:
-            return refuse(InvalidArgument("name", f"no viewer file {name[:40]!r}"))
-        kind = _TYPES[name[name.rindex(".") :]]
-        return Response(body, media_type=kind, headers={"cache-control": "no-cache"})
+        return static_response(request, refuse)
 
     def holder(request: Request) -> SeatFeed | Response:
         """The feed of the person whose token the request carries, or the refusal."""

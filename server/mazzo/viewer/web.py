@@ -55,13 +55,49 @@ def static_file(name: str) -> bytes | None:
         return None
 
 
-def page_response(name: str) -> Response:
-    """A page of the viewer (``index.html``, ``live.html``): shipped in the package, so
-    always there."""
+#: The viewer's pages (``static/NAME``: the page's body) with their title and module
+#: script: every page has the same head (``page_html``), written once.
+PAGES = {
+    "index.html": ("Mazzo viewer", "main.js"),
+    "live.html": ("Mazzo live", "live.js"),
+    "play.html": ("Mazzo: your seat", "play.js"),
+}
+_HEAD = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/viewer/static/viewer.css">
+<script type="module" src="/viewer/static/{script}"></script>
+</head>
+"""
+
+
+def page_html(name: str) -> str:
+    """A page of the viewer (one of ``PAGES``): the shared head, then its body, shipped
+    in the package, so always there."""
+    title, script = PAGES[name]
     body = static_file(name)
     if body is None:  # only a package with files deleted by hand
         raise FileNotFoundError(f"the viewer's {name} is not in the package")
-    return Response(body, media_type="text/html")
+    return _HEAD.format(title=title, script=script) + body.decode()
+
+
+def page_response(name: str) -> Response:
+    return Response(page_html(name), media_type="text/html")
+
+
+def static_response(request: Request, refuse: Refuse) -> Response:
+    """The page's script or style sheet the path names (``static/{name}``), or
+    ``refuse``'s answer; the pages themselves are served whole (``page_response``)."""
+    name = str(request.path_params["name"])
+    body = None if name in PAGES else static_file(name)
+    if body is None:
+        return refuse(InvalidArgument("name", f"no viewer file {name[:40]!r}"))
+    kind = _TYPES[name[name.rindex(".") :]]
+    return Response(body, media_type=kind, headers={"cache-control": "no-cache"})
 
 
 def busy() -> Response:
@@ -125,12 +161,7 @@ def viewer_routes(read_body: ReadBody, refuse: Refuse, records: Endpoint = _no_f
         return RedirectResponse("/viewer/")
 
     async def static(request: Request) -> Response:
-        name = str(request.path_params["name"])
-        body = static_file(name)
-        if body is None:
-            return refuse(InvalidArgument("name", f"no viewer file {name[:40]!r}"))
-        kind = _TYPES[name[name.rindex(".") :]]
-        return Response(body, media_type=kind, headers={"cache-control": "no-cache"})
+        return static_response(request, refuse)
 
     async def frames(request: Request) -> Response:
         raw = await read_body(request)
