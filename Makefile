@@ -37,7 +37,9 @@ $(VIEWERNPM): tools/viewer/package-lock.json
 # RLCard: some 500 MB).
 # Both install pure Python (MAZZO_PURE=1), quickly; $(ENGINES) then builds the engines
 # once, for whatever needs them (each reinstall of the package removes the extensions,
-# so it drops the engines' stamp).
+# so it drops the engines' stamp). The second is the first with the extras: in one pip
+# run (a fresh clone's make test pays one resolution and one build of the package,
+# half a minute less), so it stamps both.
 venv: $(VENV)
 $(SERVE): pyproject.toml setup.py
 	@python3 scripts/doctor.py --for run
@@ -46,10 +48,11 @@ $(SERVE): pyproject.toml setup.py
 	rm -f build/.engines-*.stamp
 	touch $@
 
-$(VENV): $(SERVE)
+$(VENV): pyproject.toml setup.py
+	test -x $(PY) || python3 -m venv .venv
 	MAZZO_PURE=1 $(PY) -m pip install --quiet -e '.[dev,deploy,ray,rl,anchors,postgres]'
 	rm -f build/.engines-*.stamp
-	touch $@
+	touch $(SERVE) $@
 
 # The engines, cards and codecs: compiled by mypyc into the editable install
 # (docs/compiled.md; about a minute on 2 cores), or pure Python with BUILD=pure.
