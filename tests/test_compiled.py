@@ -86,6 +86,7 @@ def test_describe() -> None:
     assert (Build(True, 73).label, Build(False, 73).label) == ("mypyc", "pure")
 
 
+@pytest.mark.slow
 def test_bench_reports_the_build_and_compares_builds_when_compiled() -> None:
     bench = [sys.executable, "-m", "mazzo", "bench", "--seconds", "0.2", "--closure-hands", "20"]
     done = subprocess.run(

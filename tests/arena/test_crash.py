@@ -10,6 +10,8 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from mazzo.arena import liveness
 from mazzo.arena.crash import drill, enter_bots, environment
 from mazzo.arena.run import worker_names
@@ -74,6 +76,7 @@ def test_a_run_voids_at_once_the_matches_a_killed_run_left_in_play(url: str) -> 
 KILLS = {"sqlite": 4, "postgresql": 2}
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_moments_loses_nothing_and_counts_nothing_twice(
     url: str, tmp_path: Path
 ) -> None:

@@ -508,6 +508,7 @@ def card_lists(draw: st.DrawFn) -> list[int]:
 @seed(20260101)
 @settings(max_examples=2000, deadline=None, database=None)
 @given(cards=card_lists())
+@pytest.mark.slow
 def test_meld_rules_match_the_rules_text(cards: list[int]) -> None:
     """§3.2, §4.1, §7.3 on thousands of card lists: the engine's direct check accepts
     exactly the melds the brute-force reading accepts, with the same kind, canonical

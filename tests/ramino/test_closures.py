@@ -54,6 +54,7 @@ def test_the_finder_agrees_with_the_spec_loop_on_many_hands() -> None:
     assert min(seen.values()) >= 20, seen
 
 
+@pytest.mark.slow
 def test_closing_discards_are_exactly_the_discards_that_leave_a_closure() -> None:
     """The whole-hand tests of ``closing_discards`` never drop a closing discard: every
     discard of eleven cards is checked with the spec's loop."""

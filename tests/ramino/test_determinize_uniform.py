@@ -278,6 +278,7 @@ class Replays:
         ("after, pairs", 18, 1, 3),
     ],
 )
+@pytest.mark.slow
 def test_uniform_over_every_fitting_deal(
     name: str, seed: int, reshuffled: int, stock_left: int
 ) -> None:

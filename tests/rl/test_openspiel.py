@@ -55,6 +55,7 @@ ONE_STOCK = ("ramino3", "ramino4", "ramino5", "ramino6")
 
 
 @each_form()
+@pytest.mark.slow
 def test_openspiels_own_consistency_checks_pass(form: Form) -> None:
     faster: dict[str, int] = {}
     if form.id.startswith("ramino"):

@@ -102,6 +102,7 @@ def shoot(driver: webdriver.Chrome, name: str) -> None:
     assert wide <= DESKTOP[0]
 
 
+@pytest.mark.slow
 def test_every_game_and_form_loads(
     browser: webdriver.Chrome, view_server: str, records: list[Any]
 ) -> None:
@@ -225,6 +226,7 @@ def test_a_file_opened_in_the_page_is_not_replaced_by_the_served_files_late_list
 
 
 @pytest.mark.parametrize("rid", ["maraffa-4", "burraco-2", "ramino-2"])
+@pytest.mark.slow
 def test_a_whole_match_step_by_step_shows_the_rules_hands_and_scores(
     browser: webdriver.Chrome, view_server: str, records: list[Any], rid: str
 ) -> None:

@@ -87,6 +87,7 @@ def chromium(tmp_path: Path) -> Iterator[webdriver.Chrome]:
         driver.quit()
 
 
+@pytest.mark.slow
 def test_a_clean_install_without_node_serves_the_working_viewer(
     tmp_path: Path, chromium: webdriver.Chrome
 ) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import pytest_asyncio
 
 from mazzo.games.registry import CODECS, rules_for
@@ -85,6 +86,7 @@ def truth(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow
 def test_every_frame_shows_the_hands_and_each_seat_only_its_view(records: list[Any]) -> None:
     for record in records:
         frames = frames_of(record)

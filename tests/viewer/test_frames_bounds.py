@@ -146,6 +146,7 @@ async def test_views_of_a_long_record_are_refused_at_once(
     assert rss.growth < 32, rss.growth
 
 
+@pytest.mark.slow
 async def test_the_server_keeps_answering_while_frames_are_built(
     server: Running, thousand_moves: dict[str, Any]
 ) -> None:

@@ -317,6 +317,7 @@ OTHERS = [
 
 
 @pytest.mark.parametrize(("game", "bots", "options"), OTHERS, ids=[g for g, _, _ in OTHERS])
+@pytest.mark.slow
 def test_a_person_plays_other_games_through(
     browser: webdriver.Chrome, tmp_path: Path, game: str, bots: list[str], options: list[str]
 ) -> None:
