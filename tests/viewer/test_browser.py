@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import queue
 import threading
 import time
@@ -28,12 +27,10 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from mazzo.viewer.frames import frames_of
 from mazzo.viewer.web import service_routes
-from tests.viewer.chromium import start_chromium
+from tests.viewer.chromium import DESKTOP, PHONE, shoot, start_chromium
 from tests.viewer.test_frames import truth
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = Path(os.environ.get("MAZZO_ARTIFACTS", ROOT / "build" / "artifacts")) / "viewer"
-DESKTOP, PHONE = (1280, 900), (390, 844)
 
 #: What the page shows, read in one call: the frame's index, each seat's face-up cards
 #: (None: hidden), every card face on the board, and the score table's rows.
@@ -91,15 +88,6 @@ def snapshot(driver: webdriver.Chrome, action: str = "", value: Any = None) -> d
     when given: one round trip to the browser."""
     result: dict[str, Any] = driver.execute_script(SNAPSHOT, action, value)
     return result
-
-
-def shoot(driver: webdriver.Chrome, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
-        driver.set_window_size(*size)
-        driver.save_screenshot(str(ARTIFACTS / f"{name}-{label}.png"))
-    wide = driver.execute_script("return document.documentElement.scrollWidth")
-    assert wide <= DESKTOP[0]
 
 
 @pytest.mark.slow

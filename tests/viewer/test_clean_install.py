@@ -44,10 +44,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from mazzo.referee.match import MatchSpec, options_json, run_match
 from mazzo.viewer.frames import frames_of
-from tests.viewer.chromium import start_chromium
+from tests.viewer.chromium import ARTIFACTS, start_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = Path(os.environ.get("MAZZO_ARTIFACTS", ROOT / "build" / "artifacts")) / "viewer"
 STATIC = ROOT / "server" / "mazzo" / "viewer" / "static"
 
 #: Every card face on the board, and the frame shown.

@@ -25,8 +25,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from mazzo.referee.records import read_records
+from tests.viewer.chromium import shoot
 from tests.viewer.live_privacy import check
-from tests.viewer.test_browser import ARTIFACTS, DESKTOP, PHONE, browser, errors
+from tests.viewer.test_browser import browser, errors
 
 __all__ = ["browser"]  # the module's browser fixture, shared
 
@@ -121,16 +122,6 @@ def standings(driver: webdriver.Chrome) -> list[str]:
         "return [...document.querySelectorAll('#standings tbody tr')].map(r => r.innerText)"
     )
     return rows
-
-
-def shoot(driver: webdriver.Chrome, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
-        driver.set_window_size(*size)
-        time.sleep(0.2)
-        driver.save_screenshot(str(ARTIFACTS / f"{name}-{label}.png"))
-        wide = driver.execute_script("return document.documentElement.scrollWidth")
-        assert wide <= size[0] + 1, (label, wide)
 
 
 @pytest.mark.waits

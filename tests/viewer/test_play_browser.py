@@ -30,8 +30,9 @@ from mazzo.games.registry import CODECS, rules_for
 from mazzo.referee.records import read_records, to_json
 from mazzo.referee.replay import replay
 from mazzo.v1 import game_pb2
+from tests.viewer.chromium import shoot
 from tests.viewer.live_privacy import _mentions
-from tests.viewer.test_browser import ARTIFACTS, DESKTOP, PHONE, browser, errors
+from tests.viewer.test_browser import browser, errors
 
 __all__ = ["browser"]  # the module's browser fixture, shared
 
@@ -153,15 +154,6 @@ def choose(moves: list[list[Any]], turn: int) -> list[Any]:
     if cards:
         return cards[turn % len(cards)]
     return next(m for m in moves if not m[2].startswith("claims"))
-
-
-def shoot(driver: webdriver.Chrome, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
-        driver.set_window_size(*size)
-        driver.save_screenshot(str(ARTIFACTS / f"{name}-{label}.png"))
-        wide = driver.execute_script("return document.documentElement.scrollWidth")
-        assert wide <= size[0] + 1, (label, wide)
 
 
 def play_by_clicking(
