@@ -25,6 +25,10 @@ def test_every_move_uses_cards_the_seats_hand_holds(records: list[dict[str, Any]
             assert drawn["picking"]
             hand = Counter(drawn["table"]["seats"][request.seat]["hand"] or [])
             ids = {m["id"] for m in drawn["melds"]}
+            pozzetti = [n for n in drawn["notes"] if n.startswith("pozzetto ")]
+            assert len(pozzetti) == (record["game"] == "burraco") * len(
+                request.view.burraco.pozzetti
+            )
             for move in drawn["moves"]:
                 kinds[f"{record['game']} {move['kind']}"] += 1
                 assert not Counter(move["uses"]) - hand, (record["id"], move, hand)
@@ -60,5 +64,5 @@ def test_a_move_says_its_cards_as_the_move_itself_does() -> None:
 def test_a_game_without_picking_is_drawn_as_before(records: list[dict[str, Any]]) -> None:
     maraffa = next(r for r in records if r["id"] == "maraffa-4")
     drawn = draw(_decisions(maraffa, 1)[5])
-    assert not drawn["picking"] and drawn["melds"] == []
+    assert not drawn["picking"] and drawn["melds"] == drawn["notes"] == []
     assert all(set(m) == {"text", "card"} for m in drawn["moves"])

@@ -22,8 +22,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from google.protobuf import json_format
 from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -32,6 +34,7 @@ from mazzo.players.builtins import heuristic_for
 from mazzo.referee.records import read_records, to_json
 from mazzo.v1 import bot_pb2
 from mazzo.viewer.picks import move_parts
+from mazzo.viewer.texts import move_text
 from tests.viewer.chromium import shoot
 from tests.viewer.test_browser import errors
 from tests.viewer.test_play_browser import browser, check_privacy, person_at, received
@@ -48,13 +51,15 @@ return {
   state: document.body.dataset.state,
   picking: !!document.querySelector('#moves .picking'),
   picks: [...document.querySelectorAll('#moves .pick')].map(b => [
-    Number(b.dataset.pos), b.dataset.card, b.getAttribute('aria-pressed') === 'true', !b.disabled]),
+    Number(b.dataset.pos), b.dataset.card, b.getAttribute('aria-pressed') === 'true',
+    b.getAttribute('aria-disabled') !== 'true']),
   moves: [...document.querySelectorAll('#moves button.move')].map(b => [
     Number(b.dataset.index), b.title, b.dataset.meld === undefined ? null : Number(b.dataset.meld),
     key(b)]),
   melds: [...document.querySelectorAll('#moves .pick-melds [data-meld]')].map(m => [
     Number(m.dataset.meld), [...m.querySelectorAll('[data-card]')].map(c => c.dataset.card)]),
   hint: document.querySelector('#moves .pick-hint')?.textContent ?? '',
+  notes: document.querySelector('#moves .pick-notes')?.textContent ?? '',
   hand: mine ? [...mine.querySelectorAll('[data-card]')].map(c => c.dataset.card) : null,
   log: [...document.querySelectorAll('#log li')].map(li => li.textContent),
   decisions: window.mazzoPlay.decisions.filter(d => d.includes('"decision"')).length,
@@ -75,13 +80,15 @@ class Person:
     """The scripted person at ``seat``, on the page ``driver`` shows: each decision
     answered as ``builtin:heuristic`` would answer it, by picking and clicking."""
 
-    def __init__(self, driver: webdriver.Chrome, game: str, name: str) -> None:
+    def __init__(self, driver: webdriver.Chrome, game: str, name: str, shots: bool = True) -> None:
         self.driver, self.game, self.name = driver, game, name
+        self.shots = shots  # screenshots of the first meld, lay-off and close
         self.asked = 0  # decisions the page had when the person last moved
         self.played: list[str] = []  # the moves made, in the service's words
         self.kinds: Counter[str] = Counter()
         self.keyed = 0
         self.shot: set[str] = set()
+        self.pozzetti: list[int] = []  # the hand's size after each pozzetto taken
 
     def decision(self) -> bot_pb2.ActRequest:
         """The page's last decision, as the service sent it."""
@@ -124,6 +131,11 @@ class Person:
         melds = [[int(m.get("id", 0)), _cards(m.get("cards"))] for m in view.get("melds", [])]
         assert seen["melds"] == melds
         assert self.shown(seen) == self.offered(request, [])
+        # Burraco's pozzetti, as the view has them.
+        for k, pozzetto in enumerate(view.get("pozzetti", [])):
+            taken = pozzetto.get("takenBy")
+            said = f"taken by seat {taken}" if taken is not None else f"{pozzetto['size']} cards"
+            assert f"pozzetto {k + 1}: {said}" in seen["notes"], (pozzetto, seen["notes"])
         policy = heuristic_for(self.game)
         assert policy is not None
         index = policy(request).index
@@ -134,24 +146,21 @@ class Person:
         for code in parts["uses"]:
             pos = next(p[0] for p in seen["picks"] if p[1] == code and not p[2])
             assert next(p for p in seen["picks"] if p[0] == pos)[3], (code, "disabled")
-            button = self.driver.find_element(By.CSS_SELECTOR, f'#moves .pick[data-pos="{pos}"]')
             if len(picked) % 3 == 2:
-                button.send_keys(Keys.SPACE)
-                self.keyed += 1
+                self.key_to(pos)
             else:
-                button.click()
+                self.driver.find_element(By.CSS_SELECTOR, f'#moves .pick[data-pos="{pos}"]').click()
             picked.append(code)
             seen = look(self.driver)
             assert sorted(p[1] for p in seen["picks"] if p[2]) == sorted(picked)
             assert self.shown(seen) == self.offered(request, picked), (picked, seen["moves"])
         kind = parts["kind"]
-        if kind in ("meld", "layOff") and kind not in self.shot:
+        if self.shots and kind in ("meld", "layOff", "close") and kind not in self.shot:
             self.shot.add(kind)
             shoot(self.driver, f"{self.name}-{kind}")
-        if kind == "close":
-            shoot(self.driver, f"{self.name}-close")
         offer = next(m for m in seen["moves"] if m[0] == index)
         words = offer[1]
+        assert words == move_text(wire)  # the service's words for the move
         if kind == "layOff":  # chosen on its meld
             assert offer[2] == parts["onto"]
         if turn % 3 == 1 and offer[3] is not None:
@@ -162,6 +171,20 @@ class Person:
         self.played.append(words)
         self.kinds[kind] += 1
         self.check_after(words, kind, hand, parts["uses"], view)
+
+    def key_to(self, pos: int) -> None:
+        """Pick the card at ``pos`` by the keyboard: the arrows to it, then Enter."""
+        keys = ActionChains(self.driver)
+        for _ in range(80):
+            at = self.driver.execute_script("return document.activeElement.dataset.pos ?? null")
+            if at == str(pos):
+                break
+            back = at is not None and int(at) > pos
+            keys.send_keys(Keys.ARROW_LEFT if back else Keys.ARROW_RIGHT).perform()
+        else:
+            raise AssertionError(f"the arrows never reach the card at {pos}")
+        keys.send_keys(Keys.ENTER).perform()
+        self.keyed += 1
 
     def check_after(
         self, words: str, kind: str, hand: list[str], uses: list[str], view: dict[str, Any]
@@ -177,8 +200,11 @@ class Person:
         seen: dict[str, Any] = WebDriverWait(self.driver, 10, 0.02).until(logged)
         own = [line for line in seen["log"] if line.startswith("you ")]
         assert own[-1].startswith(f"you (seat 0) {words}"), (own[-1], words)
-        if "pozzetto" in own[-1] or seen["state"] == "over" or "closes" in own[-1]:
-            return  # the hand is the pozzetto now, or the hand's cards are all shown
+        if seen["state"] == "over" or "closes" in own[-1]:
+            return  # the hand's cards are all shown
+        if "takes pozzetto" in own[-1]:  # the hand emptied: the pozzetto is the hand now
+            self.pozzetti.append(len(seen["hand"]))
+            return
         now = Counter(seen["hand"])
         before = Counter(hand)
         if kind == "draw":
@@ -215,21 +241,31 @@ def _check_record(records_path: Path, person: Person) -> dict[str, Any]:
     return record
 
 
+#: Burraco's forms, each a seed of a short hand in which the heuristic, at seat 0 (the
+#: person, the others bots), picks up the pile, opens melds and lays off; for two,
+#: it also empties its hand and takes its pozzetto, and closes.
+BURRACO = [(2, 228), (3, 130), (4, 64)]
+
+
+@pytest.mark.parametrize(("players", "seed"), BURRACO, ids=[f"burraco-{p}" for p, _ in BURRACO])
 def test_a_person_melds_lays_off_and_picks_up_the_pile_in_burraco(
-    browser: webdriver.Chrome, tmp_path: Path
+    browser: webdriver.Chrome, tmp_path: Path, players: int, seed: int
 ) -> None:
-    # Seed 228: a short hand in which the heuristic, at seat 0, picks up the pile,
-    # opens melds and lays off.
-    options = ["players=2", "hands=1"]
+    options = [f"players={players}", "hands=1"]
+    bots = ["builtin:heuristic"] * (players - 1)
     started = time.monotonic()
-    with person_at(tmp_path, "burraco", ["builtin:heuristic"], options, seed=228) as found:
+    with person_at(tmp_path, "burraco", bots, options, seed=seed) as found:
         url, records_path = found
-        person = Person(browser, "burraco", "play-burraco-2")
+        person = Person(browser, "burraco", f"play-burraco-{players}", shots=players != 3)
         person.play_through(url)
-    _check_record(records_path, person)
+    record = _check_record(records_path, person)
     assert person.kinds["meld"] >= 1 and person.kinds["pickUp"] >= 1, person.kinds
     assert person.kinds["layOff"] >= 1 and person.keyed >= 2, person.kinds
-    print(f"Burraco by picking: {len(person.played)} moves in {time.monotonic() - started:.1f} s")
+    if players == 2:  # the pozzetto (eleven cards) became the hand; seat 0 closed
+        assert person.pozzetti == [11], person.pozzetti
+        assert record["moves"][-1]["seat"] == 0
+    seconds = time.monotonic() - started
+    print(f"Burraco for {players} by picking: {len(person.played)} moves in {seconds:.1f} s")
 
 
 def test_a_person_bets_and_closes_in_ramino(browser: webdriver.Chrome, tmp_path: Path) -> None:

@@ -48,6 +48,26 @@ def move_parts(move: Json, game: str) -> Json:
     return {"kind": kind, "uses": uses, "onto": onto}
 
 
+def notes_of(game: str, view: Json) -> list[str]:
+    """What the page says beside the cards to pick, from the view: Burraco's pozzetti
+    (a side that empties its hand takes one: the engine does, no move of its own),
+    and a hand not to be looked at yet."""
+    if game != "burraco":
+        return []
+    detail = view.get(game, {})
+    out = []
+    for k, pozzetto in enumerate(detail.get("pozzetti", [])):
+        taken = pozzetto.get("takenBy")
+        size = int(pozzetto.get("size", 0))
+        state = f"{size} cards, waiting" if taken is None else f"taken by seat {taken}"
+        if taken is not None and pozzetto.get("locked"):
+            state += ", not to be looked at yet"
+        out.append(f"pozzetto {k + 1}: {state}")
+    if detail.get("handHidden"):
+        out.append("your hand is a pozzetto you may not look at yet")
+    return out
+
+
 def melds_of(game: str, view: Json) -> list[Json]:
     """The melds on the table, as lay-off targets: ``{"id", "label", "cards"}``
     (Burraco's ``BurracoMeldView``: its id, the seats of its side, its kind); none for

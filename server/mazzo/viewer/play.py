@@ -47,7 +47,7 @@ from mazzo.referee.records import Json, to_json
 from mazzo.referee.watch import MatchWatch, Watcher
 from mazzo.service.rest import read_body, status_response
 from mazzo.v1 import bot_pb2
-from mazzo.viewer.picks import melds_of, move_parts, picking
+from mazzo.viewer.picks import melds_of, move_parts, notes_of, picking
 from mazzo.viewer.tables import table_of
 from mazzo.viewer.texts import event_text, move_text
 from mazzo.viewer.watch import full_table, view_json
@@ -108,6 +108,7 @@ def draw(request: bot_pb2.ActRequest) -> Json:
         "timeLeft": request.time_left.ToTimedelta().total_seconds(),
         "picking": picking(game),
         "melds": melds_of(game, view),
+        "notes": notes_of(game, view),
     }
 
 

@@ -34,6 +34,7 @@ import { drawPicking } from "./rummy.js";
  * @property {number} timeLeft
  * @property {boolean} [picking] The moves are built by picking cards (Burraco, Ramino: rummy.js).
  * @property {Meld[]} [melds] The melds on the table, lay-off targets.
+ * @property {string[]} [notes] Beside the cards to pick, in words (Burraco's pozzetti).
  */
 
 /**

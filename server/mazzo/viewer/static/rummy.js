@@ -37,6 +37,7 @@ import { cardFace } from "./cards.js";
  * @property {Table} table
  * @property {PickedMove[]} moves
  * @property {Meld[]} [melds]
+ * @property {string[]} [notes] Beside the cards, in words (Burraco's pozzetti).
  */
 
 /** The cards picked (positions in the hand), for the decision `key`. */
@@ -144,7 +145,7 @@ export function drawPicking(box, drawn, key, choose, redraw) {
   const order = [];
   const panel = h("div", "picking");
 
-  // The hand: each card a toggle, enabled when some legal move uses it with the rest.
+  // The hand: each card a toggle, usable when some legal move uses it with the cards picked.
   if (hand.length) {
     const row = h("div", "pick-hand");
     row.setAttribute("role", "group");
@@ -158,8 +159,10 @@ export function drawPicking(box, drawn, key, choose, redraw) {
       button.dataset["pos"] = String(pos);
       button.dataset["card"] = code;
       button.setAttribute("aria-pressed", String(on));
-      button.disabled = !useful;
+      // Not `disabled`: the arrow keys still move over it (play.js), a click does nothing.
+      button.setAttribute("aria-disabled", String(!useful));
       button.addEventListener("click", () => {
+        if (!useful) return;
         picked.at = on ? picked.at.filter((p) => p !== pos) : [...picked.at, pos];
         redraw();
       });
@@ -215,6 +218,9 @@ export function drawPicking(box, drawn, key, choose, redraw) {
     panel.append(list);
   }
 
+  const notes = drawn.notes ?? [];
+  if (notes.length) panel.append(h("p", "pick-notes", notes.join(" · ")));
+
   // The moves that use no card (draw, pick up the pile, bet, close without discarding).
   if (free.length) {
     const row = h("div", "word-list pick-free");
@@ -225,7 +231,7 @@ export function drawPicking(box, drawn, key, choose, redraw) {
   box.replaceChildren(panel);
   // The focus stays where it was (the same card of the hand), or goes to the first choice.
   const again = focusedPos === null ? null : box.querySelector(`button[data-pos="${focusedPos}"]`);
-  const first = box.querySelector("button:not([disabled])");
+  const first = box.querySelector('button:not([aria-disabled="true"])');
   if (again instanceof HTMLElement) again.focus();
   else if (first instanceof HTMLElement && (hadFocus || !box.contains(document.activeElement))) first.focus();
   return order;
