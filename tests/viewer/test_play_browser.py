@@ -301,7 +301,7 @@ def test_a_person_plays_a_whole_maraffa_hand_by_clicking(
 #: Other games and forms, played through by the same clicking person: each decision
 #: drawn and answered, a move that is not a card a button with its words. Burraco and
 #: Ramino are played by picking cards: test_play_rummy_browser.py.
-OTHERS = [
+OTHERS: list[tuple[str, list[str], list[str]]] = [
     ("briscola", ["builtin:random"], []),
 ]
 

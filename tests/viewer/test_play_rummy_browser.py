@@ -20,7 +20,7 @@ import json
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from google.protobuf import json_format
@@ -61,6 +61,7 @@ return {
   hint: document.querySelector('#moves .pick-hint')?.textContent ?? '',
   notes: document.querySelector('#moves .pick-notes')?.textContent ?? '',
   hand: mine ? [...mine.querySelectorAll('[data-card]')].map(c => c.dataset.card) : null,
+  viewer: mine ? Number(mine.closest('.seat').dataset.seat) : null,
   log: [...document.querySelectorAll('#log li')].map(li => li.textContent),
   decisions: window.mazzoPlay.decisions.filter(d => d.includes('"decision"')).length,
 };
@@ -97,10 +98,10 @@ class Person:
         return json_format.ParseDict(last["decision"]["request"], bot_pb2.ActRequest())
 
     def wait_for_turn(self) -> dict[str, Any]:
-        def ready(d: webdriver.Chrome) -> dict[str, Any] | None:
+        def ready(d: webdriver.Chrome) -> dict[str, Any] | Literal[False]:
             seen = look(d)
             deciding = seen["state"] == "deciding" and seen["decisions"] > self.asked
-            return seen if seen["state"] == "over" or deciding else None
+            return seen if seen["state"] == "over" or deciding else False
 
         found: dict[str, Any] = WebDriverWait(self.driver, 30, 0.02).until(ready)
         return found
@@ -170,7 +171,7 @@ class Person:
             self.driver.find_element(By.CSS_SELECTOR, f'#moves [data-index="{index}"]').click()
         self.played.append(words)
         self.kinds[kind] += 1
-        self.check_after(words, kind, hand, parts["uses"], view)
+        self.check_after(request.seat, words, kind, hand, parts["uses"], view)
 
     def key_to(self, pos: int) -> None:
         """Pick the card at ``pos`` by the keyboard: the arrows to it, then Enter."""
@@ -187,21 +188,27 @@ class Person:
         self.keyed += 1
 
     def check_after(
-        self, words: str, kind: str, hand: list[str], uses: list[str], view: dict[str, Any]
+        self,
+        seat: int,
+        words: str,
+        kind: str,
+        hand: list[str],
+        uses: list[str],
+        view: dict[str, Any],
     ) -> None:
         """The move is in the log in the service's words; the hand drawn from the
         seat's view lost the cards put down, or gained the pile, or a card drawn."""
 
-        def logged(d: webdriver.Chrome) -> dict[str, Any] | None:
+        def logged(d: webdriver.Chrome) -> dict[str, Any] | Literal[False]:
             seen = look(d)
             own = [line for line in seen["log"] if line.startswith("you ")]
-            return seen if len(own) == len(self.played) else None
+            return seen if len(own) == len(self.played) else False
 
         seen: dict[str, Any] = WebDriverWait(self.driver, 10, 0.02).until(logged)
         own = [line for line in seen["log"] if line.startswith("you ")]
-        assert own[-1].startswith(f"you (seat 0) {words}"), (own[-1], words)
-        if seen["state"] == "over" or "closes" in own[-1]:
-            return  # the hand's cards are all shown
+        assert own[-1].startswith(f"you (seat {seat}) {words}"), (own[-1], words)
+        if seen["state"] == "over" or "closes" in own[-1] or seen["viewer"] != seat:
+            return  # the hand's cards are all shown, or the board is the other seat's
         if "takes pozzetto" in own[-1]:  # the hand emptied: the pozzetto is the hand now
             self.pozzetti.append(len(seen["hand"]))
             return
@@ -231,7 +238,8 @@ def _check_record(records_path: Path, person: Person) -> dict[str, Any]:
     WebDriverWait(person.driver, 30, 0.1).until(lambda d: records_path.exists())
     (record,) = read_records(records_path)
     assert not record["faults"], record["faults"]
-    own = [m for m in record["moves"] if m["seat"] == 0]
+    seats = [s for s, bot in enumerate(record["seat_bots"]) if bot == "human"]
+    own = [m for m in record["moves"] if m["seat"] in seats]
     assert len(own) == len(person.played)
     kinds = Counter(next(iter(m["move"][person.game])) for m in own)
     assert kinds == person.kinds
@@ -243,20 +251,23 @@ def _check_record(records_path: Path, person: Person) -> dict[str, Any]:
 
 #: Burraco's forms, each a seed of a short hand in which the heuristic, at seat 0 (the
 #: person, the others bots), picks up the pile, opens melds and lays off; for two,
-#: it also empties its hand and takes its pozzetto, and closes.
-BURRACO = [(2, 228), (3, 130), (4, 64)]
+#: it also empties its hand and takes its pozzetto, and closes. "4-side": the person
+#: plays both seats of side 0 (one --bot a side), a bot both of side 1.
+BURRACO = [(2, 228, "2"), (3, 130, "3"), (4, 64, "4"), (4, 38, "4-side")]
 
 
-@pytest.mark.parametrize(("players", "seed"), BURRACO, ids=[f"burraco-{p}" for p, _ in BURRACO])
+@pytest.mark.parametrize(
+    ("players", "seed", "form"), BURRACO, ids=[f"burraco-{f}" for *_, f in BURRACO]
+)
 def test_a_person_melds_lays_off_and_picks_up_the_pile_in_burraco(
-    browser: webdriver.Chrome, tmp_path: Path, players: int, seed: int
+    browser: webdriver.Chrome, tmp_path: Path, players: int, seed: int, form: str
 ) -> None:
     options = [f"players={players}", "hands=1"]
-    bots = ["builtin:heuristic"] * (players - 1)
+    bots = ["builtin:heuristic"] * (1 if form == "4-side" else players - 1)
     started = time.monotonic()
     with person_at(tmp_path, "burraco", bots, options, seed=seed) as found:
         url, records_path = found
-        person = Person(browser, "burraco", f"play-burraco-{players}", shots=players != 3)
+        person = Person(browser, "burraco", f"play-burraco-{form}", shots=form in ("2", "4"))
         person.play_through(url)
     record = _check_record(records_path, person)
     assert person.kinds["meld"] >= 1 and person.kinds["pickUp"] >= 1, person.kinds
@@ -265,7 +276,7 @@ def test_a_person_melds_lays_off_and_picks_up_the_pile_in_burraco(
         assert person.pozzetti == [11], person.pozzetti
         assert record["moves"][-1]["seat"] == 0
     seconds = time.monotonic() - started
-    print(f"Burraco for {players} by picking: {len(person.played)} moves in {seconds:.1f} s")
+    print(f"Burraco {form} by picking: {len(person.played)} moves in {seconds:.1f} s")
 
 
 def test_a_person_bets_and_closes_in_ramino(browser: webdriver.Chrome, tmp_path: Path) -> None:
