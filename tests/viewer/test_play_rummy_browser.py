@@ -126,8 +126,9 @@ class Person:
         self.asked = seen["decisions"]
         view = to_json(request.view)[self.game]
         hand = _cards(view.get("hand"))
-        # The hand to pick from and the board are the seat's view; nothing is picked.
-        assert [p[1] for p in seen["picks"]] == hand and seen["hand"] == hand, (seen, hand)
+        # The hand to pick from and the board are the seat's view (a hand not to be seen
+        # yet: neither shows a card); nothing is picked.
+        assert [p[1] for p in seen["picks"]] == hand and (seen["hand"] or []) == hand, seen
         assert not any(p[2] for p in seen["picks"])
         melds = [[int(m.get("id", 0)), _cards(m.get("cards"))] for m in view.get("melds", [])]
         assert seen["melds"] == melds
