@@ -299,12 +299,10 @@ def test_a_person_plays_a_whole_maraffa_hand_by_clicking(
 
 
 #: Other games and forms, played through by the same clicking person: each decision
-#: drawn and answered, a move that is not a card a button with its words. Burraco
-#: for four with one bot a side: the person plays both seats of side 0.
-OTHERS = [
+#: drawn and answered, a move that is not a card a button with its words. Burraco and
+#: Ramino are played by picking cards: test_play_rummy_browser.py.
+OTHERS: list[tuple[str, list[str], list[str]]] = [
     ("briscola", ["builtin:random"], []),
-    ("burraco", ["builtin:heuristic"], ["hands=1"]),
-    ("ramino", ["builtin:heuristic"], ["match_hands=1", "players=2"]),
 ]
 
 
@@ -314,7 +312,7 @@ def test_a_person_plays_other_games_through(
     browser: webdriver.Chrome, tmp_path: Path, game: str, bots: list[str], options: list[str]
 ) -> None:
     with person_at(tmp_path, game, bots, options) as (url, records_path):
-        name = f"play-{game}-{4 if game == 'burraco' else 2}"
+        name = f"play-{game}-2"
         played, _, _ = play_by_clicking(browser, url, name, refills=game == "briscola")
     (record,) = read_records(records_path)
     assert not record["faults"], record["faults"]

@@ -47,6 +47,7 @@ from mazzo.referee.records import Json, to_json
 from mazzo.referee.watch import MatchWatch, Watcher
 from mazzo.service.rest import read_body, status_response
 from mazzo.v1 import bot_pb2
+from mazzo.viewer.picks import melds_of, move_parts, notes_of, picking
 from mazzo.viewer.tables import table_of
 from mazzo.viewer.texts import event_text, move_text
 from mazzo.viewer.watch import full_table, view_json
@@ -82,7 +83,10 @@ def _card_only(move: Json, game: str) -> str | None:
 def draw(request: bot_pb2.ActRequest) -> Json:
     """What the page shows of one decision: the seat's table (from its ``GetView``
     alone), the legal moves in words (with the card of a card-only move), the match
-    score, the seat, the time left."""
+    score, the seat, the time left. For the rummy games (``picks.picking``), each move
+    also says which cards of the hand it uses and onto which meld, and the melds on
+    the table are listed with their ids: the page offers the moves that use exactly
+    the cards the person picked."""
     game = request.view.WhichOneof("detail")
     if game is None or game not in GAMES:
         raise InvalidArgument("view", "the decision's view names no game this service has")
@@ -91,6 +95,8 @@ def draw(request: bot_pb2.ActRequest) -> Json:
     for move in request.legal_moves:
         wire = to_json(move)
         moves.append({"text": move_text(wire), "card": _card_only(wire, game)})
+        if picking(game):  # what the page filters by: the cards picked (viewer.picks)
+            moves[-1].update(move_parts(wire, game))
     return {
         "game": game,
         "seat": request.seat,
@@ -100,6 +106,9 @@ def draw(request: bot_pb2.ActRequest) -> Json:
         "matchScore": [int(x) for x in view.get("matchScore", [])],
         "moves": moves,
         "timeLeft": request.time_left.ToTimedelta().total_seconds(),
+        "picking": picking(game),
+        "melds": melds_of(game, view),
+        "notes": notes_of(game, view),
     }
 
 

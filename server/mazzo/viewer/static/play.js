@@ -8,12 +8,17 @@
 
 import { drawTable } from "./board.js";
 import { cardFace } from "./cards.js";
+import { drawPicking } from "./rummy.js";
 /** @import { Deck, Frame, Match, Table } from "./types.js" */
+/** @import { Meld } from "./rummy.js" */
 
 /**
  * @typedef {object} LegalMove
  * @property {string} text The move in words ("plays the 3 of denari").
  * @property {string | null} card The card, when the move is that card and nothing else.
+ * @property {string} [kind] Burraco, Ramino: the move's kind; the cards of the hand it uses; the meld it goes onto (rummy.js).
+ * @property {string[]} [uses]
+ * @property {number | null} [onto]
  */
 
 /**
@@ -27,6 +32,9 @@ import { cardFace } from "./cards.js";
  * @property {number[]} matchScore
  * @property {LegalMove[]} moves
  * @property {number} timeLeft
+ * @property {boolean} [picking] The moves are built by picking cards (Burraco, Ramino: rummy.js).
+ * @property {Meld[]} [melds] The melds on the table, lay-off targets.
+ * @property {string[]} [notes] Beside the cards to pick, in words (Burraco's pozzetti).
  */
 
 /**
@@ -408,6 +416,11 @@ function moveButton(move, index, deck) {
 
 function renderMoves() {
   const moves = byId("moves");
+  if (pending !== null && pending.drawn.picking) {
+    const { drawn, decision } = pending;
+    order = drawPicking(moves, drawn, decision.sequence, (index) => void choose(index), renderMoves);
+    return;
+  }
   moves.replaceChildren();
   order = [];
   if (pending === null) {
