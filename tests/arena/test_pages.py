@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -29,7 +29,9 @@ SHOWN_DETAIL, SECRET_DETAIL = "played <b>CARD_7C</b> out of turn", "played CARD_
 BOT_OUTPUT = "Traceback: <script>boom()</script>"
 
 
-def record(match_id: str, seed: int, winners: list[int], faults: list[Json]) -> Json:
+def record(
+    match_id: str, seed: int, winners: list[int], faults: list[Json], forfeit: Json | None = None
+) -> Json:
     """The parts of a Maraffa 4p record the store and the pages read (partners on seats
     0 and 2 against 1 and 3)."""
     return {
@@ -42,14 +44,22 @@ def record(match_id: str, seed: int, winners: list[int], faults: list[Json]) -> 
             {"entrant": "east-west", "seats": [1, 3]},
         ],
         "faults": faults,
-        "result": {"finished": True, "winners": winners, "forfeit": None, "match_totals": [41, 30]},
+        "result": {
+            "finished": True,
+            "winners": winners,
+            "forfeit": forfeit,
+            "match_totals": [41, 30],
+        },
     }
 
 
-def finish_next(store: Store, winners: list[int], faults: list[Json] = ()) -> str:  # type: ignore[assignment]
+def finish_next(
+    store: Store, winners: list[int], faults: Sequence[Json] = (), forfeit: Json | None = None
+) -> str:
     claim = store.claim("w1")
     assert claim is not None
-    store.finish(claim.match_id, "w1", record(claim.match_id, claim.seed, winners, list(faults)))
+    done = record(claim.match_id, claim.seed, winners, list(faults), forfeit)
+    store.finish(claim.match_id, "w1", done)
     return claim.match_id
 
 
@@ -75,7 +85,9 @@ def arena(store: Store) -> Iterator[Arena]:
     shown = {"seat": 0, "ply": 3, "class": "illegal", "detail": SHOWN_DETAIL, "output": BOT_OUTPUT}
     finish_next(store, [0], [shown])
     finish_next(store, [1])
-    finish_next(store, [1], [{"seat": 0, "ply": 9, "class": "illegal", "detail": SECRET_DETAIL}])
+    secret = {"seat": 0, "ply": 9, "class": "illegal", "detail": SECRET_DETAIL}
+    forfeit = {"entrant": "north-south", "reason": f"illegal: {SECRET_DETAIL}"}
+    finish_next(store, [1], [secret], forfeit)
     with Session(store.engine) as s, s.begin():  # past the store's name check, as an attack
         owner = Owner(name=HOSTILE, token_hash="o" * 64, created_at=utcnow())
         s.add(owner)
@@ -149,7 +161,8 @@ def test_the_ladder_lists_its_newest_matches_with_a_replay_once_the_set_is_over(
     assert len(lines) == 4
     queued, unseen, *seen = lines[0], lines[1], *lines[2:]
     assert "scheduled" in queued and "replay" not in queued
-    assert "east-west won; totals 41, 30" in unseen and "when its set is over" in unseen
+    assert "east-west won; totals 41, 30 (forfeit by north-south)" in unseen
+    assert "when its set is over" in unseen and "CARD_AS" not in page
     for match_id in arena.over:
         assert escape(replay_url(arena.over[0].split("-")[0], match_id)) in page
     for match_id in arena.open:

@@ -294,9 +294,12 @@ def bot_faults(store: Store, name: str, limit: int = BOT_FAULTS) -> list[FaultLi
         for match_id, bot_id in faulty:
             if len(lines) >= limit:
                 break
-            match = s.get(Match, match_id)
-            if match is None or match.record is None:
+            found = s.execute(
+                select(Match.set_id, Match.record["faults"]).where(Match.id == match_id)
+            ).first()
+            if found is None:
                 continue
+            set_id, faults = found
             seats = set(
                 s.scalars(
                     select(MatchSeat.seat).where(
@@ -304,11 +307,10 @@ def bot_faults(store: Store, name: str, limit: int = BOT_FAULTS) -> list[FaultLi
                     )
                 )
             )
-            revealed = not _open_sets(s, [match.set_id])
-            for fault in match.record.get("faults") or []:
-                if not isinstance(fault, dict) or _int(fault.get("seat")) not in seats:
-                    continue
-                lines.append(_fault_line(match, fault, revealed))
+            revealed = not _open_sets(s, [set_id])
+            for fault in faults if isinstance(faults, list) else []:
+                if isinstance(fault, dict) and _int(fault.get("seat")) in seats:
+                    lines.append(_fault_line(match_id, set_id, fault, revealed))
         return lines[:limit]
 
 
@@ -375,7 +377,10 @@ def _lines(s: Session, matches: Sequence[Match]) -> list[MatchLine]:
         ):
             seats[match_id].append(bot_name)
     still_open = _open_sets(s, (m.set_id for m in matches))
-    results = _results(s, [m.id for m in matches if m.status == FINISHED])
+    finished = [m for m in matches if m.status == FINISHED]
+    results = _results(
+        s, [m.id for m in finished], {m.id for m in finished if m.set_id not in still_open}
+    )
     return [
         MatchLine(
             m.id,
@@ -395,18 +400,22 @@ def _lines(s: Session, matches: Sequence[Match]) -> list[MatchLine]:
     ]
 
 
-def _results(s: Session, ids: list[str]) -> dict[str, str]:
-    """One line per finished match: who won, the totals, a forfeit; read from the
-    record's ``result`` and ``sides`` only (not its moves: a record can be large)."""
+def _results(s: Session, ids: list[str], revealed: set[str]) -> dict[str, str]:
+    """One line per finished match: who won, the totals, a forfeit (why, only for the
+    ``revealed``: a forfeit's reason may name a card); read from the record's
+    ``result`` and ``sides`` only (not its moves: a record can be large)."""
     if not ids:
         return {}
     rows = s.execute(
         select(Match.id, Match.record["result"], Match.record["sides"]).where(Match.id.in_(ids))
     )
-    return {match_id: _result_line(result, sides) for match_id, result, sides in rows}
+    return {
+        match_id: _result_line(result, sides, match_id in revealed)
+        for match_id, result, sides in rows
+    }
 
 
-def _result_line(result: Any, sides: Any) -> str:
+def _result_line(result: Any, sides: Any, revealed: bool) -> str:
     if not isinstance(result, dict) or not isinstance(sides, list):
         return "finished"
     names = [str(side.get("entrant", "?")) if isinstance(side, dict) else "?" for side in sides]
@@ -419,15 +428,16 @@ def _result_line(result: Any, sides: Any) -> str:
         text += f"; totals {', '.join(str(t) for t in totals)}"
     forfeit = result.get("forfeit")
     if isinstance(forfeit, dict):
-        text += f" (forfeit by {forfeit.get('entrant', '?')}: {forfeit.get('reason', '')})"
+        why = f": {forfeit.get('reason', '')}" if revealed else ""
+        text += f" (forfeit by {forfeit.get('entrant', '?')}{why})"
     return text
 
 
-def _fault_line(match: Match, fault: Json, revealed: bool) -> FaultLine:
+def _fault_line(match_id: str, set_id: str, fault: Json, revealed: bool) -> FaultLine:
     output = fault.get("output", fault.get("stderr"))
     return FaultLine(
-        match.id,
-        match.set_id,
+        match_id,
+        set_id,
         revealed,
         _int(fault.get("ply")),
         str(fault.get("class", "?")),
