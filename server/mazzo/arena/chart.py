@@ -17,7 +17,7 @@ from html import escape
 MAX_POINTS = 400
 WIDTH, HEIGHT = 640, 260
 #: The plot's margins inside the picture: left (the values), right, top, bottom.
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 30
+LEFT, RIGHT, TOP, BOTTOM = 48, 14, 12, 36
 
 
 def thin(values: Sequence[tuple[int, float, float]]) -> list[tuple[int, float, float]]:
