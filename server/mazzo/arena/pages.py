@@ -1,0 +1,405 @@
+"""The arena's web pages (issue 34, item 6): ``routes(store)`` for ``mazzo arena serve``
+to mount.
+
+- ``GET /arena/``: the ladders.
+- ``GET /arena/ladders/{id}``: a ladder's standings (the rating mu - 3 sigma the ladder
+  ranks by, with its interval mu +- 3 sigma, games, fault rate, paused and why) and
+  its newest matches.
+- ``GET /arena/bots/{name}[?opponent=NAME]``: a bot's games (those against one
+  opponent), its rating over time (an SVG drawn here: ``arena.chart``) and its faults,
+  with the referee's reason and the bot's own error output when the record kept any.
+- ``GET /arena/replay/{set}/[?match=ID]``: the replay viewer (``viewer.web``'s own
+  page and frames, not a copy) over the finished matches of one duplicate set, and
+  ``GET /viewer/static/NAME``, the page's files.
+
+The pages are HTML written on the server, no script: every text that comes from the
+database (names, reasons, a bot's error output, a record's entrants) is escaped with
+``html.escape``, and every name in a link is quoted. What is shown of a match follows
+``arena.queries``: a record, and anything read from it past its result, only once its
+whole duplicate set is over (the set shares one deal); of a match in play, only who
+sits at it. There are no live tables yet: the arena's workers feed no live view (the
+live view is ``mazzo match --ui``'s and ``mazzo tournament --ui``'s).
+
+Database reads are blocking: each runs in a thread (``run_in_threadpool``), never on
+the event loop.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import datetime
+from html import escape
+from urllib.parse import quote, urlencode
+
+from google.rpc import code_pb2, status_pb2
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from mazzo.arena import queries
+from mazzo.arena.chart import rating_chart
+from mazzo.arena.models import FINISHED, MU, PLAYING, SCHEDULED, SIGMA, VOIDED, Json
+from mazzo.arena.store import LadderInfo, Store
+from mazzo.service.rest import read_body, status_response
+from mazzo.viewer import web
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+_HEAD = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/viewer/static/viewer.css">
+</head>
+<body class="arena">
+<header><h1>{title}</h1><nav><a href="/arena/">All ladders</a></nav></header>
+<main class="arena-main">
+"""
+_TAIL = "</main>\n</body>\n</html>\n"
+
+
+# Links and texts ------------------------------------------------------------------------
+
+
+def ladder_url(ladder_id: int) -> str:
+    return f"/arena/ladders/{ladder_id}"
+
+
+def bot_url(name: str, opponent: str | None = None) -> str:
+    """A bot's page; every character of the name that means something in a URL is
+    quoted (a name with ``/`` stays one path parameter: the route takes a path)."""
+    query = f"?{urlencode({'opponent': opponent})}" if opponent is not None else ""
+    return f"/arena/bots/{quote(name, safe='')}{query}"
+
+
+def replay_url(set_id: str, match_id: str) -> str:
+    return f"/arena/replay/{quote(set_id, safe='')}/?{urlencode({'match': match_id})}"
+
+
+def _link(url: str, text: str) -> str:
+    return f'<a href="{escape(url)}">{escape(text)}</a>'
+
+
+def _bot_link(name: str) -> str:
+    return _link(bot_url(name), name)
+
+
+def _when(at: datetime | None) -> str:
+    return at.strftime("%Y-%m-%d %H:%M UTC") if at is not None else ""
+
+
+def ladder_title(ladder: LadderInfo) -> str:
+    options = ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(ladder.options.items()))
+    return f"{ladder.game} {ladder.players}p" + (f" ({options})" if options else "")
+
+
+def _page(title: str, *sections: str) -> HTMLResponse:
+    return HTMLResponse(_HEAD.format(title=escape(title)) + "".join(sections) + _TAIL)
+
+
+def not_found(what: str) -> HTMLResponse:
+    page = _page("Not found", f"<p>{escape(what)}</p>")
+    page.status_code = 404
+    return page
+
+
+def _table(caption: str, head: Sequence[str], rows: Iterable[Sequence[str]], cls: str) -> str:
+    """A table in a wrapper that scrolls sideways on a narrow screen. ``head`` and
+    ``rows`` are HTML already (escaped by whoever made them)."""
+    cells = "".join(f'<th scope="col">{h}</th>' for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return (
+        f'<div class="table-wrap"><table class="{cls}"><caption>{caption}</caption>'
+        f"<thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
+
+
+# The pages ------------------------------------------------------------------------------
+
+
+def index_page(store: Store) -> HTMLResponse:
+    lines = queries.ladder_lines(store)
+    rows = [
+        (
+            _link(ladder_url(line.ladder.id), f"{line.ladder.id}: {ladder_title(line.ladder)}"),
+            str(line.bots),
+            str(line.finished),
+            str(line.playing),
+        )
+        for line in lines
+    ]
+    table = _table("Ladders", ("ladder", "bots", "finished", "in play"), rows, "ladders")
+    empty = "" if lines else "<p>No ladder yet (<code>mazzo arena add-ladder</code>).</p>"
+    return _page("Mazzo arena", table, empty)
+
+
+def _status(line: queries.MatchLine) -> str:
+    if line.status == PLAYING:
+        return f"in play since {_when(line.claimed_at)}"
+    if line.status == SCHEDULED:
+        return "scheduled"
+    if line.status == VOIDED:
+        return f"voided: {line.voided_reason or ''}"
+    return line.result or "finished"
+
+
+def _match_rows(lines: Sequence[queries.MatchLine], me: str | None = None) -> list[list[str]]:
+    """A table's rows for matches: when, the set's match, seats, what became of it, and
+    the replay link once the set is over (why not, before)."""
+    rows = []
+    for line in lines:
+        seats = ", ".join(
+            f"<strong>{escape(n)}</strong>" if n == me else _bot_link(n) for n in line.seats
+        )
+        if line.revealed:
+            replay = _link(replay_url(line.set_id, line.id), "replay")
+        elif line.status == FINISHED:
+            replay = '<span class="muted">when its set is over</span>'
+        else:
+            replay = ""
+        rows.append(
+            [
+                escape(_when(line.finished_at or line.claimed_at or line.created_at)),
+                f"{escape(line.set_id)}<br>match {line.set_index + 1}",
+                seats,
+                escape(_status(line)),
+                replay,
+            ]
+        )
+    return rows
+
+
+MATCH_HEAD = ("when", "set", "seats", "result", "replay")
+
+
+def ladder_page(store: Store, ladder_id: int) -> HTMLResponse:
+    try:
+        ladder = store.ladder(ladder_id)
+    except ValueError:
+        return not_found(f"No ladder {ladder_id}.")
+    standings = queries.standings(store, ladder_id)
+    rows = []
+    for rank, line in enumerate(standings, 1):
+        row = line.standing
+        low, high = row.mu - 3 * row.sigma, row.mu + 3 * row.sigma
+        paused = f"paused: {row.paused_reason}" if row.paused_reason is not None else "playing"
+        rows.append(
+            [
+                str(rank),
+                _bot_link(row.bot),
+                escape(row.owner),
+                f"{row.ordinal:.1f}",
+                f"{low:.1f} to {high:.1f}",
+                str(row.games),
+                f"{line.fault_rate:.0%} ({line.faulty_games} of {row.games})",
+                escape(paused),
+            ]
+        )
+    head = (
+        "#",
+        "bot",
+        "owner",
+        "rating<br>&mu; &minus; 3&sigma;",
+        "interval<br>&mu; &plusmn; 3&sigma;",
+        "games",
+        "fault rate",
+        "status",
+    )
+    table = _table("Standings", head, rows, "standings arena-standings")
+    note = (
+        '<p class="note">Ranked by &mu; &minus; 3&sigma;: what a bot has surely shown, '
+        "so a new bot starts low and rises as its games narrow its interval. The fault rate is the "
+        "share of its games with a fault.</p>"
+    )
+    newest = queries.newest_matches(store, ladder_id)
+    matches = _table(f"Newest matches ({len(newest)})", MATCH_HEAD, _match_rows(newest), "matches")
+    return _page(f"Ladder {ladder.id}: {ladder_title(ladder)}", table, note, matches)
+
+
+def _filter_form(name: str, choices: Sequence[str], chosen: str | None) -> str:
+    options = ['<option value="">every opponent</option>'] + [
+        f'<option value="{escape(c)}"{" selected" if c == chosen else ""}>{escape(c)}</option>'
+        for c in choices
+    ]
+    return (
+        f'<form class="filter" method="get" action="{escape(bot_url(name))}">'
+        '<label>Games against <select name="opponent">'
+        + "".join(options)
+        + '</select></label> <button type="submit">Show</button></form>'
+    )
+
+
+def _fault_rows(faults: Sequence[queries.FaultLine]) -> list[list[str]]:
+    rows = []
+    for fault in faults:
+        if fault.revealed:
+            detail = escape(fault.detail or "")
+            output = f"<pre>{escape(fault.output)}</pre>" if fault.output else ""
+            where = _link(replay_url(fault.set_id, fault.match_id), fault.match_id)
+        else:
+            detail = '<span class="muted">shown when its set is over</span>'
+            output, where = "", escape(fault.match_id)
+        ply = "" if fault.ply is None else str(fault.ply)
+        rows.append([where, ply, escape(fault.fault_class), detail + output])
+    return rows
+
+
+def bot_page(store: Store, name: str, opponent: str | None) -> HTMLResponse:
+    line = queries.bot(store, name)
+    if line is None:
+        return not_found(f"No bot named {name!r}.")
+    if opponent is not None and queries.bot(store, opponent) is None:
+        return not_found(f"No bot named {opponent!r} to filter by.")
+    paused = (
+        f"paused since {_when(line.paused_at)}: {line.paused_reason}"
+        if line.paused_reason is not None
+        else "playing"
+    )
+    kind = line.kind + (f" ({line.target})" if line.kind == "builtin" else "")
+    facts = (
+        '<dl class="facts">'
+        f"<dt>owner</dt><dd>{escape(line.owner)}</dd>"
+        f"<dt>ladder</dt><dd>{_link(ladder_url(line.ladder.id), ladder_title(line.ladder))}</dd>"
+        f"<dt>kind</dt><dd>{escape(kind)}</dd>"
+        f"<dt>rating</dt><dd>{line.mu - 3 * line.sigma:.1f} (&mu; {line.mu:.1f}, "
+        f"&sigma; {line.sigma:.2f})</dd>"
+        f"<dt>games</dt><dd>{line.games}</dd>"
+        f"<dt>faults</dt><dd>{line.faults}</dd>"
+        f'<dt>status</dt><dd class="status">{escape(paused)}</dd>'
+        "</dl>"
+    )
+    history = queries.rating_history(store, name)
+    chart = rating_chart(
+        (MU, SIGMA), [(p.mu, p.sigma) for p in history], f"rating of {name} over its games"
+    )
+    legend = (
+        '<p class="note">The line is the rating (&mu; &minus; 3&sigma;), the dashed line '
+        "&mu;, the band &mu; &plusmn; 3&sigma;, after each finished game.</p>"
+    )
+    rating = f"<section><h2>Rating over {len(history)} games</h2>{chart}{legend}</section>"
+    games, total = queries.bot_matches(store, line, opponent)
+    shown = f"{len(games)} of {total}" if len(games) < total else str(total)
+    against = f" against {opponent}" if opponent is not None else ""
+    form = _filter_form(name, queries.opponents(store, name), opponent)
+    table = _table(
+        escape(f"Games{against} ({shown}, newest first)"),
+        MATCH_HEAD,
+        _match_rows(games, me=name),
+        "matches",
+    )
+    faults = queries.bot_faults(store, name)
+    fault_table = (
+        _table(
+            f"Faults ({len(faults)}, newest first)",
+            ("match", "move", "fault", "reason and the bot's output"),
+            _fault_rows(faults),
+            "faults-table",
+        )
+        if faults
+        else "<p>No faults.</p>"
+    )
+    return _page(
+        f"Bot {name}",
+        facts,
+        rating,
+        f"<section><h2>Games</h2>{form}{table}</section>",
+        f"<section><h2>Faults</h2>{fault_table}</section>",
+    )
+
+
+# The replay viewer over a duplicate set ---------------------------------------------------
+
+
+def _refusal(code: int, message: str) -> Response:
+    return status_response(status_pb2.Status(code=code, message=message))
+
+
+def replay_routes(store: Store) -> list[Route]:
+    """The replay viewer's own page (``viewer.web``) at ``/arena/replay/{set}/``: it
+    asks for ``records`` (the set's finished matches, once the set is over: none
+    before, with why as the list's name) and ``records/{index}`` (one match's frames,
+    built in the viewer's pool); ``frames`` takes a record file opened in the page."""
+
+    async def page(request: Request) -> Response:
+        return web.page_response("index.html")
+
+    async def redirect(request: Request) -> Response:
+        return RedirectResponse(f"/arena/replay/{quote(request.path_params['set_id'], safe='')}/")
+
+    async def load(request: Request) -> tuple[bool, list[Json]] | None:
+        return await run_in_threadpool(queries.set_records, store, request.path_params["set_id"])
+
+    async def records(request: Request) -> Response:
+        set_id = str(request.path_params["set_id"])
+        found = await load(request)
+        if found is None:
+            return _refusal(code_pb2.NOT_FOUND, f"no duplicate set {set_id[:40]!r}")
+        over, listed = found
+        name = f"set {set_id}" if over else f"set {set_id} (still being played: no replay yet)"
+        body = {"file": name, "records": [web.summary(k, r) for k, r in enumerate(listed)]}
+        return Response(json.dumps(body), media_type=web.JSON)
+
+    async def one(request: Request) -> Response:
+        found = await load(request)
+        index = int(request.path_params["index"])
+        if found is None or not found[0]:
+            why = "no such set" if found is None else "its set is still being played"
+            return _refusal(code_pb2.NOT_FOUND, f"no replay: {why}")
+        listed = found[1]
+        if not 0 <= index < len(listed):
+            return _refusal(
+                code_pb2.NOT_FOUND, f"the set has finished matches 0..{len(listed) - 1}"
+            )
+        return await web.frames_response(request, listed[index], web.refuse)
+
+    async def frames(request: Request) -> Response:
+        raw = await read_body(request)
+        if isinstance(raw, Response):
+            return raw
+        return await web.frames_response(request, raw, web.refuse)
+
+    async def static(request: Request) -> Response:
+        return web.static_response(request, web.refuse)
+
+    base = "/arena/replay/{set_id}"
+    return [
+        Route(base, redirect, methods=["GET"]),
+        Route(base + "/", page, methods=["GET"]),
+        Route(base + "/records", records, methods=["GET"]),
+        Route(base + "/records/{index:int}", one, methods=["GET"]),
+        Route(base + "/frames", frames, methods=["POST"]),
+        Route("/viewer/static/{name}", static, methods=["GET"]),
+    ]
+
+
+def routes(store: Store) -> list[Route]:
+    """The arena's pages over ``store``, for the arena's HTTP server to mount. They
+    include ``/viewer/static/NAME`` (the replay page's files; the same as the rules
+    service's, so mounting both is harmless)."""
+
+    async def home(request: Request) -> Response:
+        return RedirectResponse("/arena/")
+
+    async def index(request: Request) -> Response:
+        return await run_in_threadpool(index_page, store)
+
+    async def ladder(request: Request) -> Response:
+        return await run_in_threadpool(ladder_page, store, int(request.path_params["ladder_id"]))
+
+    async def bot(request: Request) -> Response:
+        name = str(request.path_params["name"])
+        opponent = request.query_params.get("opponent") or None
+        return await run_in_threadpool(bot_page, store, name, opponent)
+
+    return [
+        Route("/arena", home, methods=["GET"]),
+        Route("/arena/", index, methods=["GET"]),
+        Route("/arena/ladders/{ladder_id:int}", ladder, methods=["GET"]),
+        Route("/arena/bots/{name:path}", bot, methods=["GET"]),
+        *replay_routes(store),
+    ]

@@ -1,0 +1,446 @@
+"""What the arena's web pages read (``arena.pages``): read-only queries on the store.
+
+Kept apart from ``store.py``, whose operations change the arena and are each one
+transaction that the crash-safety argument rests on; these only read, each in one
+transaction of its own, through SQLAlchemy's expressions (every value a bound
+parameter).
+
+**What may be shown** (issue 34: an owner or a spectator sees the hidden cards of a
+hand only once it is over). A match's record holds every card and its seed; the matches
+of a duplicate set share that seed, so the record of a finished match tells the cards
+of every other match of its set. So a record, and what is read from it beyond the
+result (the faults' details), is shown only once its whole **set is over** (no match
+of it scheduled or in play): ``MatchLine.revealed``. Of a match in play nothing is
+shown but who sits at it and since when, less than the live view's spectator sees.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, aliased
+
+from mazzo.arena.models import (
+    FINISHED,
+    PLAYING,
+    SCHEDULED,
+    Bot,
+    Json,
+    Ladder,
+    Match,
+    MatchSeat,
+    Owner,
+    Rating,
+    RatingUpdate,
+)
+from mazzo.arena.scheduler import Unplayable, ladder_sides
+from mazzo.arena.store import LadderInfo, Standing, Store
+
+#: Matches listed on a ladder's page, and on a bot's page.
+NEWEST = 20
+BOT_GAMES = 100
+#: Faults listed on a bot's page (its newest).
+BOT_FAULTS = 50
+OPEN = (SCHEDULED, PLAYING)
+
+
+@dataclass(frozen=True)
+class LadderLine:
+    """A line of the index of ladders."""
+
+    ladder: LadderInfo
+    bots: int
+    finished: int
+    playing: int
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """A bot's line on its ladder's page: its standing, and in how many of its games
+    it made a fault (the fault rate's numerator)."""
+
+    standing: Standing
+    faulty_games: int
+
+    @property
+    def fault_rate(self) -> float:
+        return self.faulty_games / self.standing.games if self.standing.games else 0.0
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    """A match as the pages list it. ``result`` is one line (who won, the totals) for
+    a finished match; ``revealed``: its set is over, so its record may be opened."""
+
+    id: str
+    ladder_id: int
+    set_id: str
+    set_index: int
+    status: str
+    #: The bots of its seats, in seat order.
+    seats: tuple[str, ...]
+    created_at: datetime
+    claimed_at: datetime | None
+    finished_at: datetime | None
+    result: str | None
+    voided_reason: str | None
+    revealed: bool
+
+
+@dataclass(frozen=True)
+class BotLine:
+    """A bot's page's head: who it is, its rating and why it is paused."""
+
+    name: str
+    owner: str
+    ladder: LadderInfo
+    kind: str
+    target: str
+    mu: float
+    sigma: float
+    games: int
+    faults: int
+    paused_reason: str | None
+    paused_at: datetime | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Point:
+    """The bot's rating after one finished match (the chart's points)."""
+
+    match_id: str
+    at: datetime
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True)
+class FaultLine:
+    """One fault of the bot: ``detail`` is the referee's reason, ``output`` the bot's
+    own error output when the record kept any. Both are withheld (None) while the
+    match's set is still being played (``revealed`` False): a detail may name a card."""
+
+    match_id: str
+    set_id: str
+    revealed: bool
+    ply: int | None
+    fault_class: str
+    detail: str | None
+    output: str | None
+
+
+def ladder_lines(store: Store) -> list[LadderLine]:
+    """Every ladder, oldest first, with its bots and its matches finished and in play."""
+    with Session(store.engine) as s:
+        bots = dict(s.execute(select(Bot.ladder_id, func.count()).group_by(Bot.ladder_id)).all())
+        counts: dict[tuple[int, str], int] = {
+            (ladder, status): n
+            for ladder, status, n in s.execute(
+                select(Match.ladder_id, Match.status, func.count()).group_by(
+                    Match.ladder_id, Match.status
+                )
+            )
+        }
+        ladders = [
+            LadderInfo(lad.id, lad.game, lad.players, _options(lad.options))
+            for lad in s.scalars(select(Ladder).order_by(Ladder.id))
+        ]
+    return [
+        LadderLine(
+            lad,
+            bots.get(lad.id, 0),
+            counts.get((lad.id, FINISHED), 0),
+            counts.get((lad.id, PLAYING), 0),
+        )
+        for lad in ladders
+    ]
+
+
+def standings(store: Store, ladder_id: int) -> list[StandingLine]:
+    """The ladder's standings (``Store.standings``'s order), each with its faulty games."""
+    table = store.standings(ladder_id)
+    with Session(store.engine) as s:
+        faulty = dict(
+            s.execute(
+                select(Bot.name, func.count())
+                .join(RatingUpdate, RatingUpdate.bot_id == Bot.id)
+                .where(Bot.ladder_id == ladder_id, RatingUpdate.faults > 0)
+                .group_by(Bot.name)
+            ).all()
+        )
+    return [StandingLine(row, faulty.get(row.bot, 0)) for row in table]
+
+
+def newest_matches(store: Store, ladder_id: int, limit: int = NEWEST) -> list[MatchLine]:
+    """The ladder's newest matches (any status), newest first."""
+    with Session(store.engine) as s:
+        matches = s.scalars(
+            select(Match)
+            .where(Match.ladder_id == ladder_id)
+            .order_by(Match.created_at.desc(), Match.id.desc())
+            .limit(limit)
+        ).all()
+        return _lines(s, matches)
+
+
+def bot(store: Store, name: str) -> BotLine | None:
+    with Session(store.engine) as s:
+        row = s.execute(
+            select(Bot, Owner.name, Rating, Ladder)
+            .join(Owner, Bot.owner_id == Owner.id)
+            .join(Rating, Rating.bot_id == Bot.id)
+            .join(Ladder, Ladder.id == Bot.ladder_id)
+            .where(Bot.name == name)
+        ).first()
+        if row is None:
+            return None
+        b, owner, r, lad = row
+        return BotLine(
+            b.name,
+            owner,
+            LadderInfo(lad.id, lad.game, lad.players, _options(lad.options)),
+            b.kind,
+            b.target,
+            r.mu,
+            r.sigma,
+            r.games,
+            r.faults,
+            b.paused_reason,
+            b.paused_at,
+            b.created_at,
+        )
+
+
+def opponents(store: Store, name: str) -> list[str]:
+    """Every bot that sat at a table with ``name``, by name (the filter's choices)."""
+    mine, other = aliased(MatchSeat), aliased(MatchSeat)
+    me = select(Bot.id).where(Bot.name == name).scalar_subquery()
+    with Session(store.engine) as s:
+        return list(
+            s.scalars(
+                select(Bot.name)
+                .distinct()
+                .join(other, other.bot_id == Bot.id)
+                .join(mine, mine.match_id == other.match_id)
+                .where(mine.bot_id == me, Bot.name != name)
+                .order_by(Bot.name)
+            )
+        )
+
+
+def bot_matches(
+    store: Store, line: BotLine, opponent: str | None = None, limit: int = BOT_GAMES
+) -> tuple[list[MatchLine], int]:
+    """The bot's matches, newest first (at most ``limit``), and how many there are in
+    all: with ``opponent``, those where that bot sat on another side of the table (a
+    partner is not an opponent)."""
+    side_of = _side_of(line.ladder)
+    mine, theirs = aliased(MatchSeat), aliased(MatchSeat)
+    me = select(Bot.id).where(Bot.name == line.name).scalar_subquery()
+    newest = (Match.created_at.desc(), Match.id.desc())
+    with Session(store.engine) as s:
+        if opponent is None:
+            query = select(Match.id).join(mine, mine.match_id == Match.id)
+            ids = list(dict.fromkeys(s.scalars(query.where(mine.bot_id == me).order_by(*newest))))
+        else:
+            them = select(Bot.id).where(Bot.name == opponent).scalar_subquery()
+            rows = s.execute(
+                select(Match.id, mine.seat, theirs.seat)
+                .join(mine, mine.match_id == Match.id)
+                .join(theirs, theirs.match_id == Match.id)
+                .where(mine.bot_id == me, theirs.bot_id == them)
+                .order_by(*newest)
+            ).all()
+            ids = list(
+                dict.fromkeys(
+                    match_id for match_id, seat, other in rows if side_of(seat) != side_of(other)
+                )
+            )
+        chosen = s.scalars(select(Match).where(Match.id.in_(ids[:limit]))).all()
+        order = {match_id: k for k, match_id in enumerate(ids)}
+        return _lines(s, sorted(chosen, key=lambda m: order[m.id])), len(ids)
+
+
+def rating_history(store: Store, name: str) -> list[Point]:
+    """The bot's rating after each of its finished matches, oldest first."""
+    with Session(store.engine) as s:
+        updates = s.scalars(
+            select(RatingUpdate)
+            .join(Bot, Bot.id == RatingUpdate.bot_id)
+            .where(Bot.name == name)
+            .order_by(RatingUpdate.id)
+        ).all()
+        return [Point(u.match_id, u.created_at, u.after.mu, u.after.sigma) for u in updates]
+
+
+def bot_faults(store: Store, name: str, limit: int = BOT_FAULTS) -> list[FaultLine]:
+    """The bot's faults, newest match first, read from the records of its matches with
+    faults (the rating updates say which)."""
+    with Session(store.engine) as s:
+        faulty = s.execute(
+            select(RatingUpdate.match_id, Bot.id)
+            .join(Bot, Bot.id == RatingUpdate.bot_id)
+            .where(Bot.name == name, RatingUpdate.faults > 0)
+            .order_by(RatingUpdate.id.desc())
+        ).all()
+        lines: list[FaultLine] = []
+        for match_id, bot_id in faulty:
+            if len(lines) >= limit:
+                break
+            found = s.execute(
+                select(Match.set_id, Match.record["faults"]).where(Match.id == match_id)
+            ).first()
+            if found is None:
+                continue
+            set_id, faults = found
+            seats = set(
+                s.scalars(
+                    select(MatchSeat.seat).where(
+                        MatchSeat.match_id == match_id, MatchSeat.bot_id == bot_id
+                    )
+                )
+            )
+            revealed = not _open_sets(s, [set_id])
+            for fault in faults if isinstance(faults, list) else []:
+                if isinstance(fault, dict) and _int(fault.get("seat")) in seats:
+                    lines.append(_fault_line(match_id, set_id, fault, revealed))
+        return lines[:limit]
+
+
+def set_records(store: Store, set_id: str) -> tuple[bool, list[Json]] | None:
+    """A duplicate set's finished records in set order, if the set is over: (True,
+    records); (False, []) while a match of it is scheduled or in play; None for no
+    such set."""
+    with Session(store.engine) as s:
+        matches = s.scalars(
+            select(Match).where(Match.set_id == set_id).order_by(Match.set_index)
+        ).all()
+        if not matches:
+            return None
+        if any(m.status in OPEN for m in matches):
+            return False, []
+        return True, [m.record for m in matches if m.status == FINISHED and m.record is not None]
+
+
+# Helpers ------------------------------------------------------------------------------
+
+
+def _options(text: str) -> Json:
+    value: Json = json.loads(text)
+    return value
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+def _side_of(ladder: LadderInfo) -> Callable[[int], int]:
+    """Seat -> side on the ladder's table (each seat its own side when the rules do
+    not know the form any more)."""
+    try:
+        sides = ladder_sides(ladder)
+    except Unplayable:
+        return lambda seat: seat
+    where = {seat: k for k, side in enumerate(sides) for seat in side}
+    return lambda seat: where.get(seat, -1 - seat)  # a seat of no side: a side of its own
+
+
+def _open_sets(s: Session, set_ids: Iterable[str]) -> set[str]:
+    """Of ``set_ids``, the sets with a match scheduled or in play."""
+    wanted = sorted(set(set_ids))
+    if not wanted:
+        return set()
+    return set(
+        s.scalars(
+            select(Match.set_id).where(Match.set_id.in_(wanted), Match.status.in_(OPEN)).distinct()
+        )
+    )
+
+
+def _lines(s: Session, matches: Sequence[Match]) -> list[MatchLine]:
+    """The matches as lines: their seats, result and whether their set is over."""
+    ids = [m.id for m in matches]
+    seats: dict[str, list[str]] = defaultdict(list)
+    if ids:
+        for match_id, bot_name in s.execute(
+            select(MatchSeat.match_id, Bot.name)
+            .join(Bot, Bot.id == MatchSeat.bot_id)
+            .where(MatchSeat.match_id.in_(ids))
+            .order_by(MatchSeat.match_id, MatchSeat.seat)
+        ):
+            seats[match_id].append(bot_name)
+    still_open = _open_sets(s, (m.set_id for m in matches))
+    finished = [m for m in matches if m.status == FINISHED]
+    results = _results(
+        s, [m.id for m in finished], {m.id for m in finished if m.set_id not in still_open}
+    )
+    return [
+        MatchLine(
+            m.id,
+            m.ladder_id,
+            m.set_id,
+            m.set_index,
+            m.status,
+            tuple(seats[m.id]),
+            m.created_at,
+            m.claimed_at,
+            m.finished_at,
+            results.get(m.id),
+            m.voided_reason,
+            m.status == FINISHED and m.set_id not in still_open,
+        )
+        for m in matches
+    ]
+
+
+def _results(s: Session, ids: list[str], revealed: set[str]) -> dict[str, str]:
+    """One line per finished match: who won, the totals, a forfeit (why, only for the
+    ``revealed``: a forfeit's reason may name a card); read from the record's
+    ``result`` and ``sides`` only (not its moves: a record can be large)."""
+    if not ids:
+        return {}
+    rows = s.execute(
+        select(Match.id, Match.record["result"], Match.record["sides"]).where(Match.id.in_(ids))
+    )
+    return {
+        match_id: _result_line(result, sides, match_id in revealed)
+        for match_id, result, sides in rows
+    }
+
+
+def _result_line(result: Any, sides: Any, revealed: bool) -> str:
+    if not isinstance(result, dict) or not isinstance(sides, list):
+        return "finished"
+    names = [str(side.get("entrant", "?")) if isinstance(side, dict) else "?" for side in sides]
+    winners = [
+        names[w] for w in result.get("winners") or [] if isinstance(w, int) and w < len(names)
+    ]
+    text = f"{', '.join(winners) or 'nobody'} won"
+    totals = result.get("match_totals")
+    if isinstance(totals, list):
+        text += f"; totals {', '.join(str(t) for t in totals)}"
+    forfeit = result.get("forfeit")
+    if isinstance(forfeit, dict):
+        why = f": {forfeit.get('reason', '')}" if revealed else ""
+        text += f" (forfeit by {forfeit.get('entrant', '?')}{why})"
+    return text
+
+
+def _fault_line(match_id: str, set_id: str, fault: Json, revealed: bool) -> FaultLine:
+    output = fault.get("output", fault.get("stderr"))
+    return FaultLine(
+        match_id,
+        set_id,
+        revealed,
+        _int(fault.get("ply")),
+        str(fault.get("class", "?")),
+        str(fault.get("detail", "")) if revealed else None,
+        str(output) if revealed and output is not None else None,
+    )
