@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from mazzo.codec import GameCodec
@@ -145,6 +145,32 @@ def acting(choose: Callable[[bot_pb2.ActRequest], int]) -> Policy:
     return act
 
 
+def _no_melds(detail: Json) -> list[Json]:
+    return []
+
+
+def _no_notes(detail: Json) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class Picking:
+    """How a person's page offers a rummy game's moves: the person picks cards from the
+    hand and the page offers the legal moves that use exactly those (``viewer.picks``).
+    Only where the moves' own fields say it: which move is legal stays the engine's."""
+
+    #: Per kind of move (its oneof's JSON name): the field holding the cards it takes
+    #: from the hand (one card or a list). A kind not named puts down no card.
+    uses: Mapping[str, str]
+    #: Per kind of move: the field naming the meld on the table it goes onto.
+    onto: Mapping[str, str] = field(default_factory=dict)
+    #: The view's detail -> the melds on the table as lay-off targets:
+    #: ``{"id", "label", "cards"}``.
+    melds: Callable[[Json], list[Json]] = _no_melds
+    #: The view's detail -> what the page says beside the cards to pick.
+    notes: Callable[[Json], list[str]] = _no_notes
+
+
 @dataclass(frozen=True)
 class Presentation:
     """How people see a game: its cards, its moves and events in words, its table."""
@@ -157,6 +183,9 @@ class Presentation:
     #: The least a frame of the viewer's costs in bytes, whatever its record holds
     #: (what ``viewer.frames`` budgets a record's frames by before building them).
     frame_floor_bytes: int
+    #: A person's page builds the moves by picking cards (the table module's
+    #: ``PICKING``), or None: one button a move.
+    picking: Picking | None = None
 
 
 def _same_view(view: Any) -> Any:
@@ -248,7 +277,8 @@ class TextsRole(Protocol):
 
 
 class TableRole(Protocol):
-    """A game's ``table`` module: its table, its cards' faces and its frames' floor."""
+    """A game's ``table`` module: its table, its cards' faces and its frames' floor (and,
+    for a game a person plays by picking cards, its ``PICKING``)."""
 
     __name__: str
 
@@ -298,6 +328,7 @@ def declared(
             move_texts=texts.MOVES,
             draw_table=table.draw,
             frame_floor_bytes=table.FRAME_FLOOR_BYTES,
+            picking=getattr(table, "PICKING", None),
         ),
         learning=Learning(
             encoding=called_when_used(encoding, "encoding"),

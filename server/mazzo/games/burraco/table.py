@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from mazzo.games.declaration import Deck, Json
+from mazzo.games.declaration import Deck, Json, Picking
 from mazzo.viewer.words import card, cards, enum
 
 #: The faces the viewer draws the cards with.
@@ -46,3 +46,44 @@ def draw(view: Json, detail: Json, table: Json) -> None:
                 "count": None,
             }
         )
+
+
+def _lay_off_targets(detail: Json) -> list[Json]:
+    """The melds on the table (``BurracoMeldView``: its id, its side's seats, its kind)."""
+    out: list[Json] = []
+    for meld in detail.get("melds", []):
+        side = "+".join(str(s) for s in meld.get("side", [meld.get("seat", 0)]))
+        burraco = f", {enum(meld['burraco'])} burraco" if meld.get("burraco") else ""
+        out.append(
+            {
+                "id": int(meld.get("id", 0)),
+                "label": f"seats {side}: {enum(meld.get('kind', ''))}{burraco}",
+                "cards": cards(meld.get("cards")),
+            }
+        )
+    return out
+
+
+def _pozzetti(detail: Json) -> list[str]:
+    """The pozzetti (a side that empties its hand takes one: the engine does, no move
+    of its own), and a hand not to be looked at yet."""
+    out = []
+    for k, pozzetto in enumerate(detail.get("pozzetti", [])):
+        taken = pozzetto.get("takenBy")
+        size = int(pozzetto.get("size", 0))
+        state = f"{size} cards, waiting" if taken is None else f"taken by seat {taken}"
+        if taken is not None and pozzetto.get("locked"):
+            state += ", not to be looked at yet"
+        out.append(f"pozzetto {k + 1}: {state}")
+    if detail.get("handHidden"):
+        out.append("your hand is a pozzetto you may not look at yet")
+    return out
+
+
+#: A person melds, lays off and discards by picking cards (``viewer.picks``).
+PICKING: Final = Picking(
+    uses={"meld": "cards", "layOff": "cards", "discard": "card"},
+    onto={"layOff": "meldId"},
+    melds=_lay_off_targets,
+    notes=_pozzetti,
+)

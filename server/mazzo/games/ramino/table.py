@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from mazzo.games.declaration import Deck, Json
+from mazzo.games.declaration import Deck, Json, Picking
 from mazzo.games.ramino.melds import closure_groups
 from mazzo.games.ramino.texts import group_label
 from mazzo.v1 import cards_pb2, ramino_pb2
@@ -87,3 +87,8 @@ def _closure_areas(closure: Json, dup: bool) -> list[Json]:
             }
         )
     return out
+
+
+#: A person discards and closes by picking the card (``viewer.picks``); the engine
+#: arranges the closing hand itself.
+PICKING: Final = Picking(uses={"discard": "card", "close": "discard"})
