@@ -318,22 +318,8 @@ async def _serve_until_signal(
 ) -> int:
     from mazzo.arena import serve
 
-    served = await serve.start(
-        store,
-        args.host,
-        args.port,
-        args.http_port,
-        admin_hash,
-        limits,
-        serve.page_routes(store),
-        play,
-        lambda line: print(line, flush=True),
-    )
-    print(
-        f"arena API: gRPC on {args.host}:{served.port}, HTTP on {args.host}:{served.http_port}"
-        f"{'' if play else ' (not playing: --workers 0)'}",
-        flush=True,
-    )
+    # The signals are ours before the ports are printed: a supervisor that stops the
+    # arena as soon as it has read them gets the graceful stop too.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     signals = (signal.SIGINT, signal.SIGTERM)
@@ -341,13 +327,32 @@ async def _serve_until_signal(
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
     try:
-        waiting: list[asyncio.Future[Any]] = [asyncio.create_task(stop.wait())]
-        if served.play is not None:
-            waiting.append(served.play)
-        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-        waiting[0].cancel()
+        served = await serve.start(
+            store,
+            args.host,
+            args.port,
+            args.http_port,
+            admin_hash,
+            limits,
+            serve.page_routes(store),
+            play,
+            lambda line: print(line, flush=True),
+        )
+        try:
+            print(
+                f"arena API: gRPC on {args.host}:{served.port}, "
+                f"HTTP on {args.host}:{served.http_port}"
+                f"{'' if play else ' (not playing: --workers 0)'}",
+                flush=True,
+            )
+            waiting: list[asyncio.Future[Any]] = [asyncio.create_task(stop.wait())]
+            if served.play is not None:
+                waiting.append(served.play)
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            waiting[0].cancel()
+        finally:
+            summary = await serve.stop(served)
     finally:
-        summary = await serve.stop(served)
         for signum in signals:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signum)
