@@ -363,6 +363,11 @@ async def test_each_token_has_its_own_rate_limit(arena: Arena, door: str) -> Non
     if door == "rest":
         assert refused.http == 429 and refused.retry_after == str(refused.retry)
     await arena.ok(door, "ListOwnerBots", {"owner": "bob"}, c.bob)  # bob's is his own
+    # The public reads count against the address, whatever token they carry.
+    for made_up in ("a", "b", "c"):
+        await arena.ok(door, "ListLadders", {}, made_up)
+    public = await arena.call(door, "ListLadders", {}, "d")
+    assert public.code == "RESOURCE_EXHAUSTED" and "calls from 127.0.0.1" in public.message
     # Guessing tokens: two failures, then the address waits, the database unasked.
     for guess in ("guess-1", "guess-2"):
         assert (await arena.call(door, "ListOwnerBots", {"owner": "ada"}, guess)).code == (

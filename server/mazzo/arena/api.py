@@ -14,10 +14,10 @@ Who may do what is decided here, once, for both doors: REST handlers get the sam
   for a name taken) with the field named (``core.errors``, mapped by
   ``service.errors``).
 - **Rate limits** (``gateway.server.RateLimit``, a sliding window): each token has
-  its own, calls without a token share their address's; a refusal is ``Busy``, i.e.
-  RESOURCE_EXHAUSTED with a ``RetryInfo`` (HTTP 429 with Retry-After). Failed
-  authentications count against the address too, so guessing tokens is slow and
-  costs the database nothing once the address is over its limit.
+  its own, calls without a token and the public reads share their address's; a
+  refusal is ``Busy``, i.e. RESOURCE_EXHAUSTED with a ``RetryInfo`` (HTTP 429 with
+  Retry-After). Failed authentications count against the address too, so guessing
+  tokens is slow and costs the database nothing once the address is over its limit.
 """
 
 from __future__ import annotations
@@ -82,14 +82,16 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
 
     # Who calls ---------------------------------------------------------------------
 
-    def _admitted(self, context: Any) -> str:
-        """The call's token ("" for none), once the rate limits admit the call."""
+    def _admitted(self, context: Any, public: bool = False) -> str:
+        """The call's token ("" for none), once the rate limits admit the call. A
+        ``public`` read checks no token, so it counts against the caller's address
+        whatever token it carries: a new made-up token per call gains nothing."""
         token = _bearer(context)
         host = _host(context)
-        key = f"token:{token_hash(token)}" if token else f"address:{host}"
+        key = f"token:{token_hash(token)}" if token and not public else f"address:{host}"
         wait = self.calls.admit(key)
         if wait > 0:
-            whose = "this token" if token else f"calls without a token from {host}"
+            whose = "this token" if token and not public else f"calls from {host}"
             raise Busy(
                 f"rate limit: {whose} made {self.limits.rate} calls in "
                 f"{self.limits.window:g} s; try again in {math.ceil(wait)} s",
@@ -234,7 +236,7 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
     async def ListLadders(
         self, request: arena_pb2.ListLaddersRequest, context: Any
     ) -> arena_pb2.ListLaddersResponse:
-        self._admitted(context)
+        self._admitted(context, public=True)
         ladders = await _thread(self.store.ladders)
         sizes = await _thread(queries.ladder_sizes, self.store)
         return arena_pb2.ListLaddersResponse(
@@ -244,7 +246,7 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
     async def GetStandings(
         self, request: arena_pb2.GetStandingsRequest, context: Any
     ) -> arena_pb2.GetStandingsResponse:
-        self._admitted(context)
+        self._admitted(context, public=True)
         ladder = await self._ladder(request.ladder_id)
         rows = await _thread(self.store.standings, ladder.id)
         faulty = await _thread(queries.faulty_games, self.store, ladder.id)
@@ -256,7 +258,7 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
     async def GetBot(
         self, request: arena_pb2.GetBotRequest, context: Any
     ) -> arena_pb2.GetBotResponse:
-        self._admitted(context)
+        self._admitted(context, public=True)
         _name("bot", request.bot)
         if request.opponent:
             _name("opponent", request.opponent)

@@ -143,13 +143,15 @@ async def stop(served: Served, grace: float = 2.0) -> Summary | None:
     the play did, if it ran."""
     served.stopping = True
     summary = None
-    if served.play is not None:
-        served.stop_play.set()
-        summary = await served.play
-    await served.health.enter_graceful_shutdown()
-    served.http.should_exit = True
-    with contextlib.suppress(asyncio.CancelledError):
-        await served.http_task
-    await served.http.shutdown()
-    await served.grpc_server.stop(grace)
+    try:
+        if served.play is not None:
+            served.stop_play.set()
+            summary = await served.play  # a play that failed raises, once served no more
+    finally:
+        await served.health.enter_graceful_shutdown()
+        served.http.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await served.http_task
+        await served.http.shutdown()
+        await served.grpc_server.stop(grace)
     return summary
