@@ -8,6 +8,7 @@ same message); each token has its own rate limit (RESOURCE_EXHAUSTED with RetryI
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import grpc
 import httpx
@@ -95,7 +97,9 @@ class Arena:
     async def _rest(self, rpc: str, request: Json, token: str) -> Reply:
         rule = RULES[rpc]
         rest = dict(request)
-        path = re.sub(r"\{(\w+)\}", lambda m: str(rest.pop(_camel(m.group(1)))), rule.path)
+        path = re.sub(
+            r"\{(\w+)\}", lambda m: quote(str(rest.pop(_camel(m.group(1)))), safe=""), rule.path
+        )
         headers = {"authorization": f"Bearer {token}"} if token else {}
         if rule.verb == "GET":
             response = await self.http.get(path, params=rest, headers=headers)
@@ -469,3 +473,52 @@ def test_the_serve_code_mounts_the_pages_when_their_module_exists(
     assert [getattr(r, "path", "") for r in routes] == ["/ladder"]
     monkeypatch.setattr(serve, "PAGES_MODULE", "mazzo.arena.no_such_pages")
     assert serve.page_routes(None) == []  # type: ignore[arg-type]
+
+
+# No input makes a server error -------------------------------------------------------
+
+#: Values no field expects: wrong kinds, extremes, control characters, long text.
+ODD = ["", "[1,2]", '{"a":1}', "null", "1e999", "-1", "true", "x" * 5000, "\u0000", "NaN"]
+
+
+@pytest.mark.parametrize("url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("door", DOORS)
+async def test_odd_input_to_every_rpc_is_refused_never_a_server_error(
+    arena: Arena, door: str
+) -> None:
+    c = await cast(arena, door)
+    arena.served.api.calls = RateLimit(10_000, 60.0)  # the limits are another test's
+    arena.served.api.failures = RateLimit(10_000, 60.0)
+    rng = random.Random(34)
+    games = ["briscola", "maraffa", "ramino", "burraco", "x"]
+    seen = set()
+    for _ in range(120):
+        value = rng.choice(ODD)
+        request = {
+            "CreateOwner": {"name": value},
+            "RotateOwnerToken": {"owner": value},
+            "ListOwnerBots": {"owner": value or "ada"},
+            "RegisterBot": {
+                "owner": "ada",
+                "name": rng.choice(["ada-2", value]),
+                "game": rng.choice(games),
+                "players": rng.choice([0, 2, 3, 4, 9]),
+                "options": {rng.choice(["target", "x", ""]): value},
+                "target": rng.choice(["", value, f"grpc://{value}:1"]),
+            },
+            "RotateBotToken": {"bot": value},
+            "PauseBot": {"bot": rng.choice(["ada-1", value]), "reason": value},
+            "ResumeBot": {"bot": value or "ada-1"},
+            "ListLadders": {},
+            "GetStandings": {"ladderId": rng.choice([1, 2, 2**40])},
+            "GetBot": {"bot": value or "ada-1", "opponent": rng.choice(["", value]), "limit": 3},
+        }
+        rpc = rng.choice(sorted(request))
+        if door == "rest" and any(v == "" for v in request[rpc].values()):
+            continue  # an empty path segment is another route (404), not this RPC
+        token = rng.choice([c.ada, ADMIN, c.ada_bot, "made-up", ""])
+        reply = await arena.call(door, rpc, request[rpc], token)
+        assert reply.code not in ("INTERNAL", "UNKNOWN"), (rpc, request[rpc], reply)
+        assert reply.http is None or reply.http < 500, (rpc, request[rpc], reply)
+        seen.add(reply.code)
+    assert {"OK", "INVALID_ARGUMENT", "PERMISSION_DENIED", "UNAUTHENTICATED"} <= seen
