@@ -426,6 +426,19 @@ async def test_standings_and_a_bots_page_show_games_history_and_faults(
     assert missing.code == "NOT_FOUND" and missing.http in (None, 404)
 
 
+async def test_the_openapi_document_served_is_the_protos(arena: Arena) -> None:
+    document = (await arena.http.get("/openapi.json")).json()
+    assert document["info"]["title"] == "Mazzo arena"
+    paths = {
+        (rule.verb.lower(), re.sub(r"\{(\w+)\}", lambda m: "{" + _camel(m.group(1)) + "}", path))
+        for path, rule in ((r.path, r) for r in RULES.values())
+    }
+    assert {(verb, path) for path, ops in document["paths"].items() for verb in ops} == paths
+    pause = document["paths"]["/v1/arena/bots/{bot}:pause"]["post"]
+    assert pause["security"] == [{"bearer": []}] and "403" in pause["responses"]
+    assert "security" not in document["paths"]["/v1/arena/ladders"]["get"]
+
+
 # mazzo arena serve ------------------------------------------------------------------------
 
 

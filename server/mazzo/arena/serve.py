@@ -3,7 +3,8 @@
 The API is ``mazzo.v1.Arena`` (``api.ArenaApi``), served the way ``mazzo serve``
 serves the rules: gRPC through ``service.errors.DomainErrorInterceptor`` (domain
 errors to rich statuses, metrics), health and reflection; REST from the same proto's
-``google.api.http`` annotations (``service.rest.build_app``), with the same handlers.
+``google.api.http`` annotations (``service.rest.build_app``), with the same handlers,
+and the OpenAPI document generated from it at ``/openapi.json``.
 Beside the API the arena plays (``run.run_arena``, as ``mazzo arena run --wait``)
 unless told not to.
 
@@ -20,6 +21,7 @@ import importlib
 import importlib.util
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 
 import grpc
 import uvicorn
@@ -41,6 +43,11 @@ ARENA = arena_pb2.DESCRIPTOR.services_by_name["Arena"]
 HTTP_LIMITS = HttpLimits(head_seconds=10.0, connections=512, idle_seconds=65)
 #: Where the web pages' routes come from, once they exist (module docstring).
 PAGES_MODULE = "mazzo.arena.pages"
+
+
+def openapi_document() -> bytes:
+    """The API's OpenAPI 3 document, generated from the proto (scripts/gen_openapi.py)."""
+    return resources.files("mazzo.arena").joinpath("openapi.json").read_bytes()
 
 
 def page_routes(store: Store) -> list[BaseRoute]:
@@ -115,7 +122,7 @@ async def start(
         None,
         interceptor.admission,
         routes,
-        document=None,
+        document=openapi_document,
         context=True,
     )
     config = uvicorn.Config(
