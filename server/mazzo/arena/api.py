@@ -26,7 +26,6 @@ import asyncio
 import json
 import math
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -121,7 +120,7 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
         if not token:
             raise self._failed(context, "this call needs an owner's token (authorization: Bearer)")
         host = _host(context)
-        wait = _blocked(self.failures, host)
+        wait = self.failures.waiting(host)
         if wait > 0:  # refused before the database is asked
             raise self._too_many_failures(host, wait)
         owner = await _thread(self.store.find_owner, token)
@@ -335,16 +334,6 @@ def _host(context: Any) -> str:
     if kind in ("ipv4", "ipv6"):
         return rest.rsplit(":", 1)[0]
     return rest or peer
-
-
-def _blocked(limit: RateLimit, host: str) -> float:
-    """The seconds until ``limit`` admits ``host`` again (0: now), counting nothing."""
-    times = limit._seen.get(host)
-    if not times:
-        return 0.0
-    now = time.monotonic()
-    recent = [t for t in times if t > now - limit.window]
-    return recent[0] + limit.window - now if len(recent) >= limit.rate else 0.0
 
 
 def _name(field: str, name: str) -> None:
