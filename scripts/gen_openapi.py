@@ -5,6 +5,9 @@ protoc-gen-openapi (google/gnostic) reads the google.api.http annotations and th
 proto3 JSON names; this script runs it through grpc_tools' protoc and stores the
 result as JSON inside the package, where `mazzo serve` serves it at /openapi.json.
 
+The arena's API (`mazzo arena serve`, ``mazzo.arena.serve``) gets its own too, with
+its bearer token and refusals added (``arena_document``).
+
 The gateway's HTTP door (`mazzo match --gateway-http`, ``mazzo.gateway.http``) gets
 its own document, served at its /openapi.json: ``Tables/Join`` is a bidirectional
 stream, which no annotation binds, so its two HTTP paths are declared for the
@@ -34,6 +37,8 @@ PROTO_ROOT = ROOT / "proto"
 TARGET = ROOT / "server" / "mazzo" / "service" / "openapi.json"
 ENTRY = "mazzo/v1/game_service.proto"
 DOOR_TARGET = ROOT / "server" / "mazzo" / "gateway" / "openapi.json"
+ARENA_TARGET = ROOT / "server" / "mazzo" / "arena" / "openapi.json"
+ARENA_ENTRY = "mazzo/v1/arena.proto"
 DOOR_ENTRY = "mazzo/v1/door/tables_over_http.proto"
 DOOR_PROTO = """syntax = "proto3";
 
@@ -164,6 +169,45 @@ def door_document(plugin: Path) -> dict[str, Any]:
     return document
 
 
+#: Each of the arena's RPCs that needs a token, and whose.
+ARENA_TOKENS = {
+    "Arena_CreateOwner": "the admin token",
+    "Arena_RotateOwnerToken": "the owner's token",
+    "Arena_ListOwnerBots": "the owner's token",
+    "Arena_RegisterBot": "the owner's token",
+    "Arena_RotateBotToken": "the bot's owner's token",
+    "Arena_PauseBot": "the bot's owner's token",
+    "Arena_ResumeBot": "the bot's owner's token",
+}
+
+
+def arena_document(plugin: Path) -> dict[str, Any]:
+    """The arena API's document: the generator's, with the bearer token of the RPCs
+    that need one and the refusals every RPC may answer (api.py)."""
+    document = generate(plugin, ARENA_ENTRY)
+    document["info"]["title"] = "Mazzo arena"
+    for path in document["paths"].values():
+        for operation in path.values():
+            refusals = [
+                (400, "Bad input (a google.rpc.BadRequest names the field)."),
+                (404, "No such ladder or bot."),
+                (409, "A name already taken."),
+                (429, "Over the rate limit (Retry-After says when to retry)."),
+            ]
+            whose = ARENA_TOKENS.get(operation["operationId"])
+            if whose is not None:
+                operation["security"] = [{"bearer": []}]
+                operation["description"] += f" Needs {whose}."
+                refusals += [
+                    (401, "No token, or an unknown one."),
+                    (403, "A token that does not act for this owner or bot."),
+                ]
+            operation["responses"] |= {str(code): _status(why) for code, why in refusals}
+    schemes = document["components"].setdefault("securitySchemes", {})
+    schemes["bearer"] = {"type": "http", "scheme": "bearer"}
+    return document
+
+
 def _text(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=1) + "\n"
 
@@ -190,7 +234,8 @@ def main() -> int:
     plugin = args.plugin.resolve()
     service = store(TARGET, _text(generate(plugin)), args.check, "make openapi")
     door = store(DOOR_TARGET, _text(door_document(plugin)), args.check, "make openapi")
-    return service or door
+    arena = store(ARENA_TARGET, _text(arena_document(plugin)), args.check, "make openapi")
+    return service or door or arena
 
 
 if __name__ == "__main__":

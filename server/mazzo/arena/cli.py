@@ -3,7 +3,8 @@
 ``migrate`` makes or updates the schema; ``add-owner``, ``add-ladder`` and ``add-bot``
 enter what the arena plays (a token is printed once: only its hash is kept);
 ``pause``/``resume`` take a bot out of the schedule and back; ``run`` schedules and
-plays until told to stop; ``standings`` prints a ladder. Every verb takes ``--db URL``
+plays until told to stop; ``serve`` does too, with the arena's API (``serve.py``);
+``standings`` prints a ladder. Every verb takes ``--db URL``
 (or ``MAZZO_ARENA_DB``; default ``sqlite:///arena.db``).
 
 A database error is one line naming the database without its password, never a
@@ -83,6 +84,24 @@ def add_arguments(verbs: Verbs) -> None:
         help="keep waiting when nothing can be played (default: stop, saying why)",
     )
     _db(run)
+    serve = verbs.add_parser(
+        "serve", help="serve the arena's API (gRPC and HTTP/JSON) and play its matches"
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=50061, help="gRPC port (0: a free one)")
+    serve.add_argument("--http-port", type=int, default=8061, help="HTTP/JSON port (0: a free one)")
+    serve.add_argument(
+        "--admin-token-file",
+        metavar="PATH",
+        help="a file holding the admin token (CreateOwner's); env MAZZO_ARENA_ADMIN_TOKEN; "
+        "default: a new one, printed once at start",
+    )
+    serve.add_argument(
+        "--workers", type=int, default=1, help="matches played at once (0: serve only)"
+    )
+    serve.add_argument("--rate", type=_positive, default=120, help="calls a minute per token")
+    serve.add_argument("--seed", type=int, default=None, help="seeds matchmaking's draws")
+    _db(serve)
     standings = verbs.add_parser("standings", help="a ladder's standings (mu - 3 sigma)")
     standings.add_argument("--ladder", type=int, required=True, metavar="ID")
     _db(standings)
@@ -268,6 +287,80 @@ async def _run_until_signal(store: Store, settings: Settings) -> Summary:
                 loop.remove_signal_handler(signum)
 
 
+def _serve(store: Store, args: argparse.Namespace) -> int:
+    from mazzo.arena.api import Limits
+    from mazzo.arena.run import Settings
+    from mazzo.gateway.tokens import TokenBook, token_hash
+
+    if args.workers < 0:
+        raise ValueError(f"--workers {args.workers}: 0 (serve only) or more")
+    token = os.environ.get("MAZZO_ARENA_ADMIN_TOKEN", "")
+    if args.admin_token_file:
+        with open(args.admin_token_file, encoding="utf-8") as file:
+            token = file.read().strip()
+        if not token:
+            raise ValueError(f"{args.admin_token_file}: holds no token")
+    book = TokenBook()
+    if token:
+        book.hashes["admin"] = token_hash(token)
+    else:
+        token = book.new("admin")
+        print(f"admin token (shown once, only its hash is kept): {token}", flush=True)
+    play = None
+    if args.workers:
+        play = Settings(workers=args.workers, seed=args.seed, until_idle=False)
+    limits = Limits(rate=args.rate)
+    return asyncio.run(_serve_until_signal(store, args, book.hashes["admin"], limits, play))
+
+
+async def _serve_until_signal(
+    store: Store, args: argparse.Namespace, admin_hash: str, limits: Any, play: Settings | None
+) -> int:
+    from mazzo.arena import serve
+
+    # The signals are ours before the ports are printed: a supervisor that stops the
+    # arena as soon as it has read them gets the graceful stop too.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for signum in signals:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    try:
+        served = await serve.start(
+            store,
+            args.host,
+            args.port,
+            args.http_port,
+            admin_hash,
+            limits,
+            serve.page_routes(store),
+            play,
+            lambda line: print(line, flush=True),
+        )
+        try:
+            print(
+                f"arena API: gRPC on {args.host}:{served.port}, "
+                f"HTTP on {args.host}:{served.http_port}"
+                f"{'' if play else ' (not playing: --workers 0)'}",
+                flush=True,
+            )
+            waiting: list[asyncio.Future[Any]] = [asyncio.create_task(stop.wait())]
+            if served.play is not None:
+                waiting.append(served.play)
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            waiting[0].cancel()
+        finally:
+            summary = await serve.stop(served)
+    finally:
+        for signum in signals:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)
+    if summary is not None:
+        print(f"{summary.why}: {summary.finished} finished, {summary.voided} voided", flush=True)
+    return 0
+
+
 _VERBS: dict[str, Callable[[Store, argparse.Namespace], int]] = {
     "add-owner": _add_owner,
     "add-ladder": _add_ladder,
@@ -275,5 +368,6 @@ _VERBS: dict[str, Callable[[Store, argparse.Namespace], int]] = {
     "pause": _pause,
     "resume": _pause,
     "run": _run,
+    "serve": _serve,
     "standings": _standings,
 }

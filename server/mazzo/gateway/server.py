@@ -374,6 +374,16 @@ class RateLimit:
             self._seen = {h: t for h, t in self._seen.items() if t and t[-1] > now - self.window}
         return 0.0
 
+    def waiting(self, host: str) -> float:
+        """The seconds until ``admit`` would admit ``host`` (0: now), counting nothing:
+        for a caller that refuses early, before work the refusal would waste."""
+        times = self._seen.get(host)
+        if not times:
+            return 0.0
+        now = time.monotonic()
+        recent = [t for t in times if t > now - self.window]
+        return recent[0] + self.window - now if len(recent) >= self.rate else 0.0
+
 
 def retry_status(message: str, seconds: float) -> status_pb2.Status:
     """RESOURCE_EXHAUSTED with a ``google.rpc.RetryInfo`` saying when to try again."""

@@ -6,7 +6,8 @@ not the request message are INVALID_ARGUMENT like any other bad input, not the
 UNKNOWN grpc would answer. A ``RulesError`` becomes INVALID_ARGUMENT (or
 FAILED_PRECONDITION for ``NotAllowedNow``) with its message and a
 ``google.rpc.BadRequest`` field violation, so clients in any language can point at
-the field. A search pool that is full (``Busy``) is RESOURCE_EXHAUSTED with a
+the field. A ``Denied`` call (the arena's API: a token that may not) is its code
+and message. A search pool that is full (``Busy``) is RESOURCE_EXHAUSTED with a
 ``google.rpc.RetryInfo``: the client tries again later. Anything else is a
 bug of ours: INTERNAL with a generic message, logged with its traceback.
 """
@@ -75,6 +76,20 @@ def busy_status(busy: Busy) -> status_pb2.Status:
     return status_pb2.Status(
         code=code_pb2.RESOURCE_EXHAUSTED, message=clipped(str(busy)), details=[detail]
     )
+
+
+class Denied(Exception):
+    """A call refused for who makes it or what it names, not for its content: a missing
+    or unknown token (UNAUTHENTICATED), another's resource (PERMISSION_DENIED), an
+    unknown one (NOT_FOUND). ``code`` is a ``google.rpc.Code``; no details: the
+    message says it all, and says nothing of what the caller may not see."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def status(self) -> status_pb2.Status:
+        return status_pb2.Status(code=self.code, message=clipped(str(self)))
 
 
 def retry_seconds(status: status_pb2.Status) -> int | None:
@@ -206,6 +221,11 @@ def _guarded(
             observed.rejected.labels("Busy").inc()
             ready = time.perf_counter()
             await context.abort_with_status(rpc_status.to_status(busy_status(e)))
+        except Denied as e:
+            code = _CODES[e.code]
+            observed.rejected.labels("Denied").inc()
+            ready = time.perf_counter()
+            await context.abort_with_status(rpc_status.to_status(e.status()))
         except grpc.aio.AbortError:
             code = context.code() or grpc.StatusCode.UNKNOWN
             raise

@@ -32,7 +32,14 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from mazzo.core.errors import InvalidArgument, RulesError
-from mazzo.service.errors import SHUTTING_DOWN, Admission, busy_status, retry_seconds, status_of
+from mazzo.service.errors import (
+    SHUTTING_DOWN,
+    Admission,
+    Denied,
+    busy_status,
+    retry_seconds,
+    status_of,
+)
 from mazzo.service.logs import REQUEST_ID_KEY, bind_request, current_request_id
 from mazzo.service.metrics import Metrics
 from mazzo.service.simulator import SEARCH_METHODS, Busy
@@ -55,6 +62,9 @@ HTTP_STATUS = {
     code_pb2.INVALID_ARGUMENT: 400,
     code_pb2.FAILED_PRECONDITION: 409,
     code_pb2.NOT_FOUND: 404,
+    code_pb2.UNAUTHENTICATED: 401,
+    code_pb2.PERMISSION_DENIED: 403,
+    code_pb2.ALREADY_EXISTS: 409,
     code_pb2.UNIMPLEMENTED: 405,
     code_pb2.INTERNAL: 500,
     code_pb2.UNAVAILABLE: 503,
@@ -102,6 +112,24 @@ def status_response(status: status_pb2.Status, http_status: int | None = None) -
 Handler = Callable[[Any, Any], Awaitable[Message]]
 
 
+class HttpContext:
+    """What a handler may ask of its call over HTTP, in gRPC's words: the headers as
+    ``invocation_metadata`` (names in lower case, as gRPC gives them) and the client's
+    address as ``peer``. Handed to the handlers of an app built with
+    ``context=True`` (the arena's API reads its bearer token so); others get None."""
+
+    def __init__(self, request: Request) -> None:
+        self._headers = tuple((k.lower(), v) for k, v in request.headers.items())
+        client = request.client
+        self._peer = f"http:{client.host}" if client is not None else "http:unknown"
+
+    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+        return self._headers
+
+    def peer(self) -> str:
+        return self._peer
+
+
 class JsonPool(Protocol):
     """Where large messages are converted (``service.simulator.Simulator``), and the
     admission of the searches whose messages it converts."""
@@ -132,6 +160,7 @@ def _endpoint(
     metrics: Metrics,
     pool: JsonPool | None,
     admission: Admission | None,
+    context: bool = False,
 ) -> Callable[[Request], Awaitable[Response]]:
     request_class = GetMessageClass(rule.method.input_type)
     counted = {
@@ -167,12 +196,14 @@ def _endpoint(
                 message = await parsed(request)
                 if isinstance(message, Response):
                     return message
-                reply = await handler(message, None)
+                reply = await handler(message, HttpContext(request) if context else None)
                 return await _answer(reply, pool)
         except RulesError as e:
             return status_response(status_of(e))
         except Busy as e:
             return status_response(busy_status(e))
+        except Denied as e:
+            return status_response(e.status())
         except Exception:
             log.exception(
                 "unexpected error in %s",
@@ -269,16 +300,20 @@ def build_app(
     pool: JsonPool | None = None,
     admission: Admission | None = None,
     extra_routes: Sequence[BaseRoute] = (),
+    document: Callable[[], bytes] | None = openapi_document,
+    context: bool = False,
 ) -> Starlette:
     """A Starlette app serving every annotated RPC of ``service`` through ``servicer``,
     the API's OpenAPI document at ``/openapi.json``, Prometheus metrics at
     ``/metrics``, for HTTP-only probes ``/healthz`` (503 while shutting down), and
     and ``extra_routes`` (``mazzo serve`` adds the replay viewer's, docs/viewer.md: the
-    service itself knows nothing of it).
+    service itself knows nothing of it). ``document`` gives the OpenAPI document (None:
+    no /openapi.json, for an API that has none yet); with ``context`` each handler gets
+    an ``HttpContext`` (headers, peer) instead of None.
     Large bodies and answers are converted in ``pool`` when one is given; with
     ``admission``, calls share the gRPC side's drain (refused with 503 once it starts,
     waited for while in flight)."""
-    document = openapi_document()
+    text = document() if document is not None else None
 
     async def healthz(request: Request) -> Response:
         ok = serving()
@@ -286,7 +321,7 @@ def build_app(
         return Response(body, 200 if ok else 503, media_type=JSON)
 
     async def openapi(request: Request) -> Response:
-        return Response(document, media_type=JSON)
+        return Response(text, media_type=JSON)
 
     async def prometheus(request: Request) -> Response:
         return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
@@ -294,12 +329,13 @@ def build_app(
     routes: list[BaseRoute] = [
         Route(
             rule.path,
-            _endpoint(rule, getattr(servicer, rule.method.name), metrics, pool, admission),
+            _endpoint(rule, getattr(servicer, rule.method.name), metrics, pool, admission, context),
             methods=[rule.verb],
         )
         for rule in http_rules(service)
     ]
-    routes.append(Route("/openapi.json", openapi, methods=["GET"]))
+    if text is not None:
+        routes.append(Route("/openapi.json", openapi, methods=["GET"]))
     routes.append(Route("/metrics", prometheus, methods=["GET"]))
     routes.append(Route("/healthz", healthz, methods=["GET"]))
     routes += extra_routes

@@ -1,0 +1,164 @@
+"""``mazzo arena serve``: the arena's API over gRPC and HTTP/JSON, and its matches.
+
+The API is ``mazzo.v1.Arena`` (``api.ArenaApi``), served the way ``mazzo serve``
+serves the rules: gRPC through ``service.errors.DomainErrorInterceptor`` (domain
+errors to rich statuses, metrics), health and reflection; REST from the same proto's
+``google.api.http`` annotations (``service.rest.build_app``), with the same handlers,
+and the OpenAPI document generated from it at ``/openapi.json``.
+Beside the API the arena plays (``run.run_arena``, as ``mazzo arena run --wait``)
+unless told not to.
+
+Web pages are not this module's: ``Served.routes`` are served beside the API on the
+HTTP port. ``page_routes`` looks for them in ``mazzo.arena.pages`` (a ``routes(store)``
+function giving Starlette routes), when that module exists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import importlib.util
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+
+import grpc
+import uvicorn
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from starlette.routing import BaseRoute
+
+from mazzo.arena.api import DEFAULT_LIMITS, ArenaApi, Limits
+from mazzo.arena.run import Settings, Summary, run_arena
+from mazzo.arena.store import Store
+from mazzo.service.errors import DomainErrorInterceptor
+from mazzo.service.http_connections import HttpLimits, bounded_protocol, listening_socket
+from mazzo.service.metrics import Metrics
+from mazzo.service.rest import build_app
+from mazzo.v1 import arena_pb2, arena_pb2_grpc
+
+ARENA = arena_pb2.DESCRIPTOR.services_by_name["Arena"]
+#: What the HTTP side holds: as ``mazzo serve``'s API.
+HTTP_LIMITS = HttpLimits(head_seconds=10.0, connections=512, idle_seconds=65)
+#: Where the web pages' routes come from, once they exist (module docstring).
+PAGES_MODULE = "mazzo.arena.pages"
+
+
+def openapi_document() -> bytes:
+    """The API's OpenAPI 3 document, generated from the proto (scripts/gen_openapi.py)."""
+    return resources.files("mazzo.arena").joinpath("openapi.json").read_bytes()
+
+
+def page_routes(store: Store) -> list[BaseRoute]:
+    """The web pages' routes: ``mazzo.arena.pages.routes(store)``, or none while that
+    module does not exist. The one place the pages are mounted."""
+    if importlib.util.find_spec(PAGES_MODULE) is None:
+        return []
+    pages = importlib.import_module(PAGES_MODULE)
+    routes: list[BaseRoute] = list(pages.routes(store))
+    return routes
+
+
+@dataclass
+class Served:
+    """A running arena API: its ports, and what stops it."""
+
+    api: ArenaApi
+    grpc_server: grpc.aio.Server
+    port: int
+    http: uvicorn.Server
+    http_port: int
+    http_task: asyncio.Task[None]
+    health: health.aio.HealthServicer
+    stopping: bool = False
+    play: asyncio.Task[Summary] | None = None
+    stop_play: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+async def start(
+    store: Store,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    http_port: int = 0,
+    admin_hash: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    routes: Sequence[BaseRoute] = (),
+    play: Settings | None = None,
+    report: Callable[[str], None] = lambda line: None,
+) -> Served:
+    """Serve the API on ``host``: gRPC on ``port``, HTTP on ``http_port`` (0: free
+    ones; ``Served`` has those bound), ``routes`` beside the HTTP API; with ``play``,
+    the arena's scheduler and workers run too, reporting each line to ``report``."""
+    api = ArenaApi(store, admin_hash, limits)
+    metrics = Metrics()
+    interceptor = DomainErrorInterceptor(metrics)
+    server = grpc.aio.server(interceptors=[interceptor])
+    arena_pb2_grpc.add_ArenaServicer_to_server(api, server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (ARENA.full_name, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
+    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        bound = server.add_insecure_port(address)
+    except RuntimeError as e:
+        raise OSError(f"cannot listen on {address}: {e}") from e
+    await server.start()
+    for name in ("", ARENA.full_name):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    try:
+        sock = listening_socket(host, http_port)
+    except OSError as e:
+        await server.stop(None)
+        raise OSError(f"cannot listen on {host}:{http_port} (HTTP): {e}") from e
+    served: Served | None = None
+    app = build_app(
+        ARENA,
+        api,
+        metrics,
+        lambda: served is not None and not served.stopping,
+        None,
+        interceptor.admission,
+        routes,
+        document=openapi_document,
+        context=True,
+    )
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="off",
+        http=bounded_protocol(HTTP_LIMITS),
+        timeout_keep_alive=HTTP_LIMITS.idle_seconds,
+    )
+    http = uvicorn.Server(config)
+    config.load()
+    http.lifespan = config.lifespan_class(config)
+    await http.startup(sockets=[sock])
+    task = asyncio.create_task(http.main_loop())
+    served = Served(
+        api, server, int(bound), http, int(sock.getsockname()[1]), task, health_servicer
+    )
+    if play is not None:
+        served.play = asyncio.create_task(run_arena(store, play, report, served.stop_play))
+    return served
+
+
+async def stop(served: Served, grace: float = 2.0) -> Summary | None:
+    """Stop playing (the matches in play are voided, saying so), then serving; what
+    the play did, if it ran."""
+    served.stopping = True
+    summary = None
+    try:
+        if served.play is not None:
+            served.stop_play.set()
+            summary = await served.play  # a play that failed raises, once served no more
+    finally:
+        await served.health.enter_graceful_shutdown()
+        served.http.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await served.http_task
+        await served.http.shutdown()
+        await served.grpc_server.stop(grace)
+    return summary
