@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from mazzo.codec import GameCodec
 from mazzo.codec.bound import Bound
@@ -171,6 +171,10 @@ class Picking:
     notes: Callable[[Json], list[str]] = _no_notes
 
 
+#: A game whose moves a person clicks one button each (no card is picked first).
+NO_PICKING: Final = Picking(uses={})
+
+
 @dataclass(frozen=True)
 class Presentation:
     """How people see a game: its cards, its moves and events in words, its table."""
@@ -183,9 +187,9 @@ class Presentation:
     #: The least a frame of the viewer's costs in bytes, whatever its record holds
     #: (what ``viewer.frames`` budgets a record's frames by before building them).
     frame_floor_bytes: int
-    #: A person's page builds the moves by picking cards (the table module's
-    #: ``PICKING``), or None: one button a move.
-    picking: Picking | None = None
+    #: How a person's page builds the moves by picking cards (the table module's
+    #: ``PICKING``); ``NO_PICKING`` (the default): one button a move.
+    picking: Picking = field(default_factory=lambda: NO_PICKING)
 
 
 def _same_view(view: Any) -> Any:
@@ -328,7 +332,7 @@ def declared(
             move_texts=texts.MOVES,
             draw_table=table.draw,
             frame_floor_bytes=table.FRAME_FLOOR_BYTES,
-            picking=getattr(table, "PICKING", None),
+            picking=getattr(table, "PICKING", NO_PICKING),
         ),
         learning=Learning(
             encoding=called_when_used(encoding, "encoding"),

@@ -16,8 +16,10 @@ from mazzo.viewer.words import Json, cards
 
 
 def _picking(game: str) -> Picking | None:
+    """The game's picking, or None: an unknown game, or one played a button a move."""
     declared = GAMES.get(game)
-    return None if declared is None else declared.presentation.picking
+    how = None if declared is None else declared.presentation.picking
+    return how if how is not None and how.uses else None
 
 
 def picking(game: str) -> bool:
