@@ -90,6 +90,7 @@ from mazzo.bench.gateway_bots import (
 )
 from mazzo.gateway.server import Gateway, Limits
 from mazzo.gateway.tokens import TokenBook
+from mazzo.referee import heap
 from mazzo.referee.bots import Launch
 from mazzo.referee.engine import LocalEngine, LocalPosition
 from mazzo.referee.match import Entrant, MatchSpec, Pools, TimeControl, play_match
@@ -282,6 +283,7 @@ async def _referee(args: argparse.Namespace) -> None:
     print(json.dumps({"gateway": f"127.0.0.1:{port}"}), flush=True)
     ports = [int(p) for p in (await read_line(sys.stdin)).split()]  # the bots' servers'
     await gateway.wait_for(names, START_SECONDS)
+    heap.settle()  # as await_dialed_in does in mazzo tournament --gateway
     seat_bots = {
         "dial_in": [f"connect:{name}" for name in names],
         "grpc": [f"grpc://127.0.0.1:{p}" for p in ports],

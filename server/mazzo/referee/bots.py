@@ -23,6 +23,7 @@ from mazzo.gateway.server import Gateway
 from mazzo.gateway.tokens import check_name
 from mazzo.players.builtins import Factory, Policy, heuristic_policy, random_policy
 from mazzo.players.pimc import pimc_policy
+from mazzo.referee import heap
 from mazzo.referee.dial_in import DialInBot
 from mazzo.referee.transports import ExecBot, GrpcBot, InProcessBot, Transport, channel_credentials
 
@@ -178,6 +179,8 @@ async def await_dialed_in(specs: Iterable[str], gateway: Gateway | None, seconds
     if gateway is None:
         raise ValueError(f"connect:{names[0]}: dial-in seats need a gateway: give --gateway PORT")
     await gateway.wait_for(names, seconds)
+    if len(names) >= heap.MANY_BOTS:
+        heap.settle()  # what holds the seated bots lives as long as the run (referee.heap)
 
 
 def check_startable(specs: Iterable[str], cwd: Path | None = None) -> None:
