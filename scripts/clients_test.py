@@ -195,7 +195,7 @@ def tournament_toml(bots: dict[str, str], search_bots: dict[str, str], records: 
         'format = "round-robin"',
         "deals = 1",  # a search starter takes up to 1 s a move: the run stays short
         "duplicate = false",  # 15 matches: every bot takes a seat in five
-        "concurrency = 2",
+        "concurrency = 4",  # the bots wait on their service calls: four tables keep 2 cores busy
         f"records = {json.dumps(str(records))}",
         "",
         "[options]",
@@ -354,7 +354,11 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
 
     bots: dict[str, str] = {}
     search_bots: dict[str, str] = {}
-    for lang in built:
+
+    def play(lang: str) -> None:
+        """A language's conformance run and examples, then its bots started: each
+        language's own processes, so the languages go side by side (a JVM's start-ups
+        beside the others' runs)."""
         result = results[lang]
         folder = CLIENTS / lang
         code, out, seconds = procs.run(
@@ -417,6 +421,12 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> dict[str, Any
                 procs.stop(bot)
             else:
                 search_bots[lang] = result["search_bot"] = listening.group(1)
+
+    # One thread per language: the runs are other processes; each writes its own logs
+    # and its own entries of results, bots and search_bots.
+    with ThreadPoolExecutor(max_workers=max(1, len(built))) as languages:
+        for done in [languages.submit(play, lang) for lang in built]:
+            done.result()
 
     tournament: dict[str, Any] = {"matches": 0, "faults": 0, "replayed": False}
     summary["tournament"] = tournament
