@@ -5,6 +5,9 @@
 - the Dockerfile: hadolint;
 - the Envoy configuration: Envoy's own ``--mode validate``, with the proto
   descriptor set built by ``make descriptor`` standing in for /etc/envoy/mazzo.binpb;
+- deploy/arena: its Kubernetes manifests with kubernetes-validate --strict, each listed
+  in its kustomization.yaml; every ``mazzo`` command of its manifests and of its
+  compose file accepted by mazzo's own parser;
 - deploy/kuberay: its core manifests with kubernetes-validate --strict; the RayJob
   (a KubeRay custom resource, whose schema kubernetes-validate does not have) against
   rayjob.schema.json, the fields it uses, and every pod template in it as a core
@@ -51,6 +54,7 @@ def main() -> int:
         ok = False
     ok = run(BIN / "hadolint", DEPLOY / "Dockerfile") and ok
     ok = check_kuberay() and ok
+    ok = check_arena() and ok
     if not DESCRIPTOR.exists():
         print(f"{DESCRIPTOR} is missing: run `make descriptor`")
         return 1
@@ -60,6 +64,59 @@ def main() -> int:
         local.flush()
         ok = run(BIN / "envoy", "--mode", "validate", "-c", local.name, "-l", "warning") and ok
     return 0 if ok else 1
+
+
+ARENA = DEPLOY / "arena"
+
+
+def arena_commands(docs: list[dict[str, Any]]) -> list[list[str]]:
+    """Every ``mazzo ...`` command line in these documents: a container's command plus
+    its args, or a compose service's entrypoint plus its command."""
+    found = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            compose = "entrypoint" in node  # compose's entrypoint + command; else a container's
+            head = node.get("entrypoint") if compose else node.get("command")
+            tail = node.get("command") if compose else node.get("args")
+            if isinstance(head, list) and head[:1] == ["mazzo"]:
+                found.append([str(x) for x in head + (tail if isinstance(tail, list) else [])])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for doc in docs:
+        walk(doc)
+    return found
+
+
+def check_arena() -> bool:
+    """deploy/arena: the manifests valid, listed, and their commands mazzo's."""
+    from mazzo.cli import build_parser
+
+    manifests = sorted(p for p in (ARENA / "k8s").glob("*.yaml") if p.name != "kustomization.yaml")
+    ok = run(BIN / "kubernetes-validate", "--strict", *manifests)
+    listed = yaml.safe_load((ARENA / "k8s" / "kustomization.yaml").read_text())["resources"]
+    for name in sorted({p.name for p in manifests} ^ set(listed)):
+        print(f"deploy/arena/k8s: {name} is on one side only of kustomization.yaml")
+        ok = False
+    docs = [d for p in manifests for d in yaml.safe_load_all(p.read_text()) if d]
+    docs.append(yaml.safe_load((ARENA / "compose.yaml").read_text()))
+    commands = arena_commands(docs)
+    if len(commands) < 4:  # migrate and serve, in the manifests and in compose
+        print(f"deploy/arena: only {len(commands)} mazzo commands found")
+        ok = False
+    for argv in commands:
+        try:
+            build_parser().parse_args(argv[1:])
+        except SystemExit:
+            print(f"deploy/arena: mazzo's parser rejects {argv}")
+            ok = False
+    if ok:
+        print(f"deploy/arena: {len(commands)} mazzo commands checked")
+    return ok
 
 
 def fail(problem: str) -> bool:

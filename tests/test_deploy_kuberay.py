@@ -67,3 +67,22 @@ def test_records_off_the_volume_and_another_ray_fail(check: ModuleType) -> None:
     assert len(problems) == 2
     assert "rayVersion 2.59.0" in problems[0]
     assert "--records /tmp/r.jsonl is not on a writable PersistentVolumeClaim" in problems[1]
+
+
+def test_the_arenas_commands_are_found_in_manifests_and_compose(check: ModuleType) -> None:
+    """deploy/arena: each pod's migrate and serve, and compose's, are what the check
+    parses; a command mazzo would refuse is found there too (and fails the parser)."""
+    import yaml
+
+    from mazzo.cli import build_parser
+
+    docs = [
+        d for p in (check.ARENA / "k8s").glob("*.yaml") for d in yaml.safe_load_all(p.read_text())
+    ]
+    docs.append(yaml.safe_load((check.ARENA / "compose.yaml").read_text()))
+    verbs = sorted(argv[2] for argv in check.arena_commands([d for d in docs if d]))
+    assert verbs == ["migrate", "migrate", "serve", "serve"]
+    bad = {"spec": {"command": ["mazzo", "arena", "serve"], "args": ["--no-such-flag"]}}
+    (argv,) = check.arena_commands([bad])
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(argv[1:])
