@@ -307,6 +307,8 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
 
     if args.workers < 0:
         raise ValueError(f"--workers {args.workers}: 0 (serve only) or more")
+    if not args.grace >= 0:
+        raise ValueError(f"--grace {args.grace}: 0 seconds or more")
     token = os.environ.get("MAZZO_ARENA_ADMIN_TOKEN", "")
     if args.admin_token_file:
         with open(args.admin_token_file, encoding="utf-8") as file:
