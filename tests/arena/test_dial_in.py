@@ -137,7 +137,7 @@ async def test_builtin_grpc_and_dial_in_bots_play_and_every_record_verifies(url:
                     played = games(store, ladder)
                     return played["cy-1"] >= 2 and played["di-1"] >= 2
 
-                await until(both_played, 15, f"cy-1 and di-1 play two matches: {lines}")
+                await until(both_played, 30, f"cy-1 and di-1 play two matches: {lines}")
             # The arena's end ends the dial-in starter's stream: it exits 0.
             assert await ended(dialer) == 0
         finally:
@@ -174,7 +174,7 @@ async def test_a_dial_in_bot_that_drops_mid_match_is_a_crash_and_is_seated_no_mo
             def set_played() -> bool:
                 return games(store, ladder)["cy-1"] == 2 and not store.queued(ladder)
 
-            await until(set_played, 15, f"cy-1's set is over: {lines}")
+            await until(set_played, 30, f"cy-1's set is over: {lines}")
             await asyncio.sleep(0.5)  # rounds of the scheduler: cy-1 is not seated again
             assert not store.queued(ladder) and games(store, ladder)["cy-1"] == 2
             assert served.gateway is not None and not served.gateway.connected("cy-1")
