@@ -445,7 +445,7 @@ async def test_the_openapi_document_served_is_the_protos(arena: Arena) -> None:
 def test_mazzo_arena_serve_on_port_0_prints_the_ports_it_bound(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'arena.db'}"
     command = [sys.executable, "-m", "mazzo", "arena", "serve", "--db", db, "--port", "0"]
-    command += ["--http-port", "0", "--workers", "0"]
+    command += ["--http-port", "0", "--gateway-port", "0", "--workers", "0"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         assert process.stdout is not None
@@ -456,6 +456,8 @@ def test_mazzo_arena_serve_on_port_0_prints_the_ports_it_bound(tmp_path: Path) -
         found = re.search(r"gRPC on 127\.0\.0\.1:(\d+), HTTP on 127\.0\.0\.1:(\d+)", ports)
         assert found, ports
         http = int(found.group(2))
+        gateway = process.stdout.readline()
+        assert re.fullmatch(r"gateway: grpc://127\.0\.0\.1:\d+\n", gateway), gateway
         made = httpx.post(
             f"http://127.0.0.1:{http}/v1/arena/owners",
             json={"name": "ada"},

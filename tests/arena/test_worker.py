@@ -111,12 +111,12 @@ def test_the_run_stops_when_no_table_can_be_seated_and_says_why(sqlite_store: St
     store = sqlite_store
     ladder = store.add_ladder("briscola", 2)
     enter(store, ladder, "ada-1", "ada-2")
-    enter(store, ladder, "bob-1", target="")  # dial-in: not played yet
+    enter(store, ladder, "bob-1", target="")  # dial-in: never connected without a gateway
     summary, lines = play(store, workers=1, matches=5)
     assert summary.why == "nothing left to play" and summary.finished == 0
     assert lines == [
         f"waiting: ladder {ladder} (briscola 2p): no table of 2 bots of different owners "
-        "(opponents) from 3 bots: 2 free, 1 not builtin (not played yet)"
+        "(opponents) from 3 bots: 2 free, 1 dial-in not connected"
     ]
 
 
@@ -134,7 +134,7 @@ def test_a_match_seating_a_bot_the_arena_cannot_play_is_voided_with_the_reason(
         voided = store.match(match_id)
         assert voided.status == "voided"
         assert voided.voided_reason == (
-            "cannot be played: bob-1 is a dial-in bot: the arena plays only builtin bots so far"
+            "cannot be played: bob-1 dials in, and this arena has no gateway"
         )
 
 

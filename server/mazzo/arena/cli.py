@@ -60,8 +60,8 @@ def add_arguments(verbs: Verbs) -> None:
         "--target",
         default="",
         metavar="SPEC",
-        help="builtin:NAME (played now), grpc://HOST:PORT (not played yet); "
-        "none: a dial-in bot (not played yet)",
+        help="builtin:NAME or grpc://HOST:PORT; none: a dial-in bot (it connects to "
+        "mazzo arena serve's gateway with the token printed)",
     )
     _db(bot)
     for verb, what in (("pause", "take a bot out of the schedule"), ("resume", "put it back")):
@@ -90,6 +90,19 @@ def add_arguments(verbs: Verbs) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=50061, help="gRPC port (0: a free one)")
     serve.add_argument("--http-port", type=int, default=8061, help="HTTP/JSON port (0: a free one)")
+    serve.add_argument(
+        "--gateway-port",
+        type=int,
+        default=50062,
+        help="the dial-in gateway's port, where dial-in bots connect with their token "
+        "(0: a free one)",
+    )
+    serve.add_argument(
+        "--grace",
+        type=float,
+        default=10.0,
+        help="seconds a dropped dial-in bot may take to come back (default 10)",
+    )
     serve.add_argument(
         "--admin-token-file",
         metavar="PATH",
@@ -294,6 +307,8 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
 
     if args.workers < 0:
         raise ValueError(f"--workers {args.workers}: 0 (serve only) or more")
+    if not args.grace >= 0:
+        raise ValueError(f"--grace {args.grace}: 0 seconds or more")
     token = os.environ.get("MAZZO_ARENA_ADMIN_TOKEN", "")
     if args.admin_token_file:
         with open(args.admin_token_file, encoding="utf-8") as file:
@@ -317,6 +332,7 @@ async def _serve_until_signal(
     store: Store, args: argparse.Namespace, admin_hash: str, limits: Any, play: Settings | None
 ) -> int:
     from mazzo.arena import serve
+    from mazzo.gateway.server import Limits as GatewayLimits
 
     # The signals are ours before the ports are printed: a supervisor that stops the
     # arena as soon as it has read them gets the graceful stop too.
@@ -337,6 +353,8 @@ async def _serve_until_signal(
             serve.page_routes(store),
             play,
             lambda line: print(line, flush=True),
+            args.gateway_port,
+            GatewayLimits(grace=args.grace),
         )
         try:
             print(
@@ -345,6 +363,7 @@ async def _serve_until_signal(
                 f"{'' if play else ' (not playing: --workers 0)'}",
                 flush=True,
             )
+            print(f"gateway: grpc://{args.host}:{served.gateway_port}", flush=True)
             waiting: list[asyncio.Future[Any]] = [asyncio.create_task(stop.wait())]
             if served.play is not None:
                 waiting.append(served.play)

@@ -14,8 +14,9 @@ outright (``kill -9``) leaves its matches in play: the next run voids them as it
 when it runs on the same host (their worker's process is gone: ``liveness``), and any
 scheduler voids them once their heartbeats are ``stale_after`` old. "Nothing left to
 play" is a round that finds no match queued on any ladder and no table it could seat
-(the builtin bots of this step never come back on their own); the reasons per ladder
-are reported.
+(a paused bot does not come back on its own; a run that waits for dial-in bots to
+connect, as ``mazzo arena serve``'s does, sets ``until_idle`` False); the reasons per
+ladder are reported.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from mazzo.arena.liveness import this_process
-from mazzo.arena.scheduler import Scheduler
+from mazzo.arena.scheduler import Scheduler, nobody
+from mazzo.arena.seats import ArenaGateway
 from mazzo.arena.store import Claim, Refused, Store
 from mazzo.arena.worker import FINISHED, VOIDED, Played, Worker
 from mazzo.referee.match import TimeControl
@@ -194,10 +196,12 @@ async def run_arena(
     settings: Settings,
     report: Callable[[str], None] = lambda line: None,
     stop: asyncio.Event | None = None,
+    gateway: ArenaGateway | None = None,
 ) -> Summary:
     """Play until ``settings.matches`` are finished, ``stop`` is set, or nothing is
     left to play (module docstring); ``report`` is told of every match's end, every
-    bot paused, every ladder that waits for bots. Returns what the run did."""
+    bot paused, every ladder that waits for bots. Returns what the run did. With a
+    ``gateway`` (``mazzo arena serve``'s), its connected dial-in bots are seated too."""
     run = _Run(settings, report)
     queue = settings.queue if settings.queue is not None else max(4, 2 * settings.workers)
     scheduler = Scheduler(
@@ -205,6 +209,7 @@ async def run_arena(
         random.Random(settings.seed),
         queue=queue,
         stale_after=timedelta(seconds=settings.stale_after),
+        connected=nobody if gateway is None else gateway.connected,
     )
     workers = [
         Worker(
@@ -214,6 +219,7 @@ async def run_arena(
             heartbeat=settings.heartbeat,
             pause_limit=settings.pause_limit,
             pause_window=settings.pause_window,
+            gateway=gateway,
         )
         for name in worker_names(settings.workers)
     ]

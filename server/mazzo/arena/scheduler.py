@@ -7,21 +7,24 @@ arena's loop (``arena.run``). The queue is bounded per ladder (``queue``: matche
 scheduled or in play), and a bot is seated in one set at a time (``Store.ladder_bots``'s
 ``busy``), so a ladder never holds more sets than its bots can fill at once.
 
-Which bots can play: this step plays **builtin bots only** (``builtin:NAME``, in the
-arena's own process). Dial-in bots (which need the gateway) and ``grpc://`` bots are
-left out of the schedule, and the round says so in its ``waiting`` notes.
+Which bots can play: ``builtin`` bots (in the arena's own process) and ``grpc://`` bots
+(dialed by the worker; one that does not answer faults, as in the referee) always;
+``dial-in`` bots only while they are connected to the arena's gateway (``connected``,
+``arena.seats``): without a gateway (``mazzo arena run``) never. The round says which
+bots wait in its ``waiting`` notes.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from mazzo.arena.liveness import gone
 from mazzo.arena.matchmaking import Candidate, seating
-from mazzo.arena.models import BUILTIN
+from mazzo.arena.models import BUILTIN, DIAL_IN, GRPC
 from mazzo.arena.store import LadderBot, LadderInfo, Store
 from mazzo.referee.match import MatchSpec, options_json, table_of
 
@@ -30,8 +33,16 @@ class Unplayable(ValueError):
     """A ladder's form, or a match's bots, that this arena cannot play (says why)."""
 
 
-#: The kinds of bot this arena plays so far (module docstring).
-PLAYABLE_KINDS = (BUILTIN,)
+#: The kinds of bot this arena plays (module docstring).
+PLAYABLE_KINDS = (BUILTIN, GRPC, DIAL_IN)
+
+#: Whether a dial-in bot is connected now, by name.
+Connected = Callable[[str], bool]
+
+
+def nobody(name: str) -> bool:
+    """No dial-in bot is connected: an arena without a gateway."""
+    return False
 
 
 def game_options(ladder: LadderInfo) -> dict[str, object]:
@@ -61,16 +72,22 @@ def ladder_sides(ladder: LadderInfo) -> list[list[int]]:
     return sides
 
 
-def candidate(bot: LadderBot) -> Candidate:
-    """A ladder's bot as matchmaking weighs it: available when of a playable kind and
-    not seated in a match already."""
+def reachable(bot: LadderBot, connected: Connected = nobody) -> bool:
+    """The bot can be seated now, busy or not: of a kind played here, and connected
+    when it dials in."""
+    return bot.kind in PLAYABLE_KINDS and (bot.kind != DIAL_IN or connected(bot.name))
+
+
+def candidate(bot: LadderBot, connected: Connected = nobody) -> Candidate:
+    """A ladder's bot as matchmaking weighs it: available when it can be seated now
+    (``reachable``) and is not seated in a match already."""
     return Candidate(
         bot.name,
         bot.owner,
         bot.mu,
         bot.sigma,
         bot.games,
-        available=bot.kind in PLAYABLE_KINDS and not bot.busy,
+        available=reachable(bot, connected) and not bot.busy,
         paused=bot.paused_reason is not None,
     )
 
@@ -98,6 +115,8 @@ class Scheduler:
     rng: random.Random
     queue: int = 8
     stale_after: timedelta = timedelta(seconds=60)
+    #: Which dial-in bots are connected (the arena's gateway's); without one, none.
+    connected: Connected = nobody
     #: Sides per ladder id, or why the ladder cannot be played (a ladder never changes).
     _tables: dict[int, list[list[int]] | Unplayable] = field(default_factory=dict)
 
@@ -112,10 +131,11 @@ class Scheduler:
             else:
                 while queued == 0 or queued + ladder.players <= self.queue:
                     bots = self.store.ladder_bots(ladder.id)
-                    seats = seating(sides, [candidate(b) for b in bots], self.rng)
+                    candidates = [candidate(b, self.connected) for b in bots]
+                    seats = seating(sides, candidates, self.rng)
                     if seats is None:
                         if not queued:  # a ladder that waits for bots, not one at play
-                            done.waiting[ladder.id] = _why_not(ladder, bots)
+                            done.waiting[ladder.id] = _why_not(ladder, bots, self.connected)
                         break
                     ids = self.store.schedule_set(ladder.id, seats)
                     done.scheduled.append(ids)
@@ -143,16 +163,17 @@ class Scheduler:
         return self._tables[ladder.id]
 
 
-def _why_not(ladder: LadderInfo, bots: list[LadderBot]) -> str:
-    """Why no set could be seated: how many bots are free, paused, busy, not playable."""
+def _why_not(ladder: LadderInfo, bots: list[LadderBot], connected: Connected = nobody) -> str:
+    """Why no set could be seated: how many bots are free, paused, busy, away (dial-in
+    bots not connected)."""
     paused = sum(b.paused_reason is not None for b in bots)
-    other = sum(b.kind not in PLAYABLE_KINDS and b.paused_reason is None for b in bots)
-    busy = sum(b.busy and b.kind in PLAYABLE_KINDS and b.paused_reason is None for b in bots)
-    free = len(bots) - paused - other - busy
+    away = sum(not reachable(b, connected) and b.paused_reason is None for b in bots)
+    busy = sum(b.busy and reachable(b, connected) and b.paused_reason is None for b in bots)
+    free = len(bots) - paused - away - busy
     parts = [f"{free} free"]
     parts += [f"{busy} in a match"] if busy else []
     parts += [f"{paused} paused"] if paused else []
-    parts += [f"{other} not builtin (not played yet)"] if other else []
+    parts += [f"{away} dial-in not connected"] if away else []
     return (
         f"ladder {ladder.id} ({ladder.game} {ladder.players}p): no table of {ladder.players} "
         f"bots of different owners (opponents) from {len(bots)} bots: {', '.join(parts)}"

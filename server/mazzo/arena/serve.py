@@ -6,7 +6,9 @@ errors to rich statuses, metrics), health and reflection; REST from the same pro
 ``google.api.http`` annotations (``service.rest.build_app``), with the same handlers,
 and the OpenAPI document generated from it at ``/openapi.json``.
 Beside the API the arena plays (``run.run_arena``, as ``mazzo arena run --wait``)
-unless told not to.
+unless told not to, and opens the dial-in gateway (``seats.ArenaGateway``, the
+referee's ``mazzo.v1.Tables/Join`` with the arena's bot tokens) on its own port: a
+dial-in bot is seated while it is connected.
 
 Web pages are not this module's: ``Served.routes`` are served beside the API on the
 HTTP port. ``page_routes`` looks for them in ``mazzo.arena.pages`` (a ``routes(store)``
@@ -31,7 +33,10 @@ from starlette.routing import BaseRoute
 
 from mazzo.arena.api import DEFAULT_LIMITS, ArenaApi, Limits
 from mazzo.arena.run import Settings, Summary, run_arena
+from mazzo.arena.seats import LIMITS as GATEWAY_LIMITS
+from mazzo.arena.seats import ArenaGateway
 from mazzo.arena.store import Store
+from mazzo.gateway.server import Limits as GatewayLimits
 from mazzo.service.errors import DomainErrorInterceptor
 from mazzo.service.http_connections import HttpLimits, bounded_protocol, listening_socket
 from mazzo.service.metrics import Metrics
@@ -74,6 +79,9 @@ class Served:
     stopping: bool = False
     play: asyncio.Task[Summary] | None = None
     stop_play: asyncio.Event = field(default_factory=asyncio.Event)
+    #: The dial-in gateway and its port, when one was opened.
+    gateway: ArenaGateway | None = None
+    gateway_port: int = 0
 
 
 async def start(
@@ -86,10 +94,22 @@ async def start(
     routes: Sequence[BaseRoute] = (),
     play: Settings | None = None,
     report: Callable[[str], None] = lambda line: None,
+    gateway_port: int | None = None,
+    gateway_limits: GatewayLimits = GATEWAY_LIMITS,
 ) -> Served:
     """Serve the API on ``host``: gRPC on ``port``, HTTP on ``http_port`` (0: free
     ones; ``Served`` has those bound), ``routes`` beside the HTTP API; with ``play``,
-    the arena's scheduler and workers run too, reporting each line to ``report``."""
+    the arena's scheduler and workers run too, reporting each line to ``report``;
+    with ``gateway_port`` (0: a free one), the dial-in gateway listens there."""
+    gateway = None
+    bound_gateway = 0
+    if gateway_port is not None:
+        gateway = ArenaGateway(store, gateway_limits)
+        await asyncio.to_thread(gateway.refresh)
+        try:
+            bound_gateway = await gateway.start(host, gateway_port)
+        except RuntimeError as e:
+            raise OSError(f"cannot listen on {host}:{gateway_port} (gateway): {e}") from e
     api = ArenaApi(store, admin_hash, limits)
     metrics = Metrics()
     interceptor = DomainErrorInterceptor(metrics)
@@ -104,6 +124,8 @@ async def start(
     try:
         bound = server.add_insecure_port(address)
     except RuntimeError as e:
+        if gateway is not None:
+            await gateway.stop(0)
         raise OSError(f"cannot listen on {address}: {e}") from e
     await server.start()
     for name in ("", ARENA.full_name):
@@ -112,6 +134,8 @@ async def start(
         sock = listening_socket(host, http_port)
     except OSError as e:
         await server.stop(None)
+        if gateway is not None:
+            await gateway.stop(0)
         raise OSError(f"cannot listen on {host}:{http_port} (HTTP): {e}") from e
     served: Served | None = None
     app = build_app(
@@ -138,16 +162,25 @@ async def start(
     await http.startup(sockets=[sock])
     task = asyncio.create_task(http.main_loop())
     served = Served(
-        api, server, int(bound), http, int(sock.getsockname()[1]), task, health_servicer
+        api,
+        server,
+        int(bound),
+        http,
+        int(sock.getsockname()[1]),
+        task,
+        health_servicer,
+        gateway=gateway,
+        gateway_port=bound_gateway,
     )
     if play is not None:
-        served.play = asyncio.create_task(run_arena(store, play, report, served.stop_play))
+        served.play = asyncio.create_task(run_arena(store, play, report, served.stop_play, gateway))
     return served
 
 
 async def stop(served: Served, grace: float = 2.0) -> Summary | None:
-    """Stop playing (the matches in play are voided, saying so), then serving; what
-    the play did, if it ran."""
+    """Stop playing (the matches in play are voided, saying so), then serving (the
+    dial-in bots' streams end cleanly: they see the arena's end); what the play did,
+    if it ran."""
     served.stopping = True
     summary = None
     try:
@@ -161,4 +194,6 @@ async def stop(served: Served, grace: float = 2.0) -> Summary | None:
             await served.http_task
         await served.http.shutdown()
         await served.grpc_server.stop(grace)
+        if served.gateway is not None:
+            await served.gateway.stop(grace)
     return summary

@@ -93,6 +93,17 @@ class BotInfo:
 
 
 @dataclass(frozen=True)
+class DialIn:
+    """A dial-in bot as the gateway knows it: the SHA-256 of its token, and the one
+    form (game, players) it is seated in."""
+
+    name: str
+    token_hash: str
+    game: str
+    players: int
+
+
+@dataclass(frozen=True)
 class LadderInfo:
     id: int
     game: str
@@ -295,6 +306,19 @@ class Store(AbstractContextManager["Store"]):
                 return None
             assert bot is not None
             return _bot_info(bot, owner)
+
+    def dial_in_bots(self) -> list[DialIn]:
+        """Every dial-in bot with its token's hash and its ladder's form: what the
+        arena's gateway admits (``arena.seats``), a paused bot too (it may connect,
+        it is not seated)."""
+        with self._transaction() as s:
+            rows = s.execute(
+                select(Bot.name, Bot.token_hash, Ladder.game, Ladder.players)
+                .join(Ladder, Bot.ladder_id == Ladder.id)
+                .where(Bot.kind == DIAL_IN)
+                .order_by(Bot.name)
+            )
+            return [DialIn(name, digest, game, players) for name, digest, game, players in rows]
 
     def find_owner(self, token: str) -> str | None:
         """The name of the owner ``token`` belongs to, or None."""

@@ -20,8 +20,13 @@ For each claim it
    transaction that finishes it (``Store.finish``'s ``pause``): no scheduler sees them
    free in between.
 
-Only ``builtin`` bots are played so far (``scheduler.PLAYABLE_KINDS``): a match seating
-a dial-in or gRPC bot is voided with that reason.
+Every kind of bot is played with the referee's seat machinery (``seats.bot_spec``):
+``builtin:NAME`` in this process, ``grpc://HOST:PORT`` dialed (a bot that does not
+answer faults, as in the referee), and a dial-in bot as ``connect:NAME`` through the
+arena's gateway (``Worker.gateway``; a match seating one in an arena without a
+gateway is voided, saying so). A dial-in bot that drops mid-match is the gateway's
+to judge: back within its grace, the match goes on; not back, a ``crash`` fault in
+the record, and the rest of its moves random.
 
 Store calls run in a thread (``asyncio.to_thread``) so that a database that is slow to
 answer does not stop the other matches on the loop; the commitment, which must be
@@ -36,9 +41,12 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from mazzo.arena.models import DIAL_IN
 from mazzo.arena.scheduler import PLAYABLE_KINDS, Unplayable, game_options, ladder_sides
+from mazzo.arena.seats import bot_spec
 from mazzo.arena.store import BotInfo, Claim, LadderInfo, Refused, Store
-from mazzo.referee.bots import LOCAL
+from mazzo.gateway.server import Gateway
+from mazzo.referee.bots import Launch
 from mazzo.referee.engine import engine_for
 from mazzo.referee.match import (
     Entrant,
@@ -69,10 +77,11 @@ class Played:
 
 
 def match_for(
-    claim: Claim, ladder: LadderInfo, bots: Sequence[BotInfo]
+    claim: Claim, ladder: LadderInfo, bots: Sequence[BotInfo], dial_in: bool = False
 ) -> tuple[MatchSpec, list[Entrant]]:
     """The referee's match for a claim: its spec, and its lineup (one entrant per side,
-    with one bot per deciding seat). ``Unplayable`` says why there is none."""
+    with one bot per deciding seat). ``Unplayable`` says why there is none; a dial-in
+    bot is, unless ``dial_in`` (the worker has a gateway)."""
     sides = ladder_sides(ladder)
     if tuple(b.name for b in bots) != claim.seats or len(bots) != ladder.players:
         raise Unplayable(f"match {claim.match_id} seats {list(claim.seats)}, not a full table")
@@ -80,11 +89,13 @@ def match_for(
         if bot.kind not in PLAYABLE_KINDS:
             raise Unplayable(
                 f"{bot.name} is a {bot.kind} bot: the arena plays only "
-                f"{', '.join(PLAYABLE_KINDS)} bots so far"
+                f"{', '.join(PLAYABLE_KINDS)} bots"
             )
+        if bot.kind == DIAL_IN and not dial_in:
+            raise Unplayable(f"{bot.name} dials in, and this arena has no gateway")
     spec = MatchSpec(claim.match_id, ladder.game, claim.seed, ladder.players, game_options(ladder))
     lineup = [
-        Entrant("+".join(bots[s].name for s in side), tuple(bots[s].target for s in side))
+        Entrant("+".join(bots[s].name for s in side), tuple(bot_spec(bots[s]) for s in side))
         for side in sides
     ]
     return spec, lineup
@@ -103,6 +114,8 @@ class Worker:
     #: A bot is paused after faults in ``pause_limit`` of its last ``pause_window`` matches.
     pause_limit: int = 3
     pause_window: int = 5
+    #: The gateway its dial-in bots are seated through (``mazzo arena serve``'s).
+    gateway: Gateway | None = None
 
     async def play(self, claim: Claim, stop: asyncio.Event | None = None) -> Played:
         """Play a claimed match to its end (module docstring). When ``stop`` is set
@@ -111,7 +124,7 @@ class Worker:
         try:
             ladder = await asyncio.to_thread(self.store.ladder, claim.ladder_id)
             bots = await asyncio.to_thread(self.store.seat_bots, claim.match_id)
-            spec, lineup = match_for(claim, ladder, bots)
+            spec, lineup = match_for(claim, ladder, bots, self.gateway is not None)
         except Unplayable as e:
             return await self._void(claim, f"cannot be played: {e}")
         stopped = f"the arena stopped while {self.name} played it"
@@ -155,7 +168,7 @@ class Worker:
             self.store.publish_commitment(claim.match_id, self.name, header["deal_commitment"])
 
         engine = engine_for(None)
-        pools = Pools(LOCAL)
+        pools = Pools(Launch(gateway=self.gateway))
         try:
             record = await play_match(
                 spec, lineup, engine, pools, self.clock, self.rules, on_deal=publish

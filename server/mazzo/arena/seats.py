@@ -1,0 +1,89 @@
+"""Where the arena's bots sit: the referee's bot specs of its three kinds, and the
+dial-in gateway of ``mazzo arena serve``.
+
+A ``builtin`` bot's spec is its target (``builtin:heuristic``), a ``grpc`` bot's too
+(``grpc://HOST:PORT``: a failed dial is the referee's ``crash`` fault); a ``dial-in``
+bot is ``connect:NAME``, the referee's dial-in seat, played through the arena's
+gateway. So the worker plays every kind with the referee's own seat machinery, and a
+dial-in bot that drops mid-match meets the gateway's grace and fault classes: back
+within the grace it goes on; not back, its decision is a ``crash`` fault in the record
+(``disconnected, not back within the grace of ...``) and the rest of its match is
+played at random for it, as for any crashed bot.
+
+``ArenaGateway`` is the referee's ``Gateway`` (``mazzo.v1.Tables/Join``) whose token
+book is the arena's: the hashes of its dial-in bots' tokens, read from the store when
+a connection arrives (a bot registered or a token rotated a moment ago is admitted,
+an old token is not), compared in constant time by ``TokenBook.who``. A bot is
+refused, saying so, when its Hello names games and none is its ladder's form. A
+dial-in bot is **connected** while it holds a Join stream: only then does the
+scheduler seat it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import grpc
+
+from mazzo.arena.models import DIAL_IN
+from mazzo.arena.store import BotInfo, DialIn, Store
+from mazzo.gateway.server import Gateway, Limits, Seat, _host
+from mazzo.gateway.tokens import TokenBook
+from mazzo.v1 import tables_pb2
+
+#: The gateway's limits unless told otherwise (the referee's).
+LIMITS = Limits()
+
+
+def bot_spec(bot: BotInfo) -> str:
+    """The referee's spec of an arena bot: its target, or ``connect:NAME`` when it
+    dials in."""
+    return f"connect:{bot.name}" if bot.kind == DIAL_IN else bot.target
+
+
+class ArenaGateway(Gateway):
+    """The gateway of one arena: seats for its dial-in bots, their tokens the store's."""
+
+    def __init__(self, store: Store, limits: Limits = LIMITS) -> None:
+        super().__init__(TokenBook(), limits)
+        self.store = store
+        #: The form (game, players) each dial-in bot plays, by name.
+        self.form: dict[str, tuple[str, int]] = {}
+
+    def refresh(self) -> None:
+        """Read the dial-in bots from the store: their tokens' hashes (a bot gone from
+        the store, or a token rotated, no longer admits its old token) and a seat each."""
+        bots: list[DialIn] = self.store.dial_in_bots()
+        self.tokens.hashes = {bot.name: bot.token_hash for bot in bots}
+        self.form = {bot.name: (bot.game, bot.players) for bot in bots}
+        for bot in bots:
+            self.seat(bot.name)
+
+    def connected(self, name: str) -> bool:
+        """``name`` holds a Join stream now."""
+        seat = self.seats.get(name)
+        return seat is not None and seat.conn is not None
+
+    async def Join(  # type: ignore[override]  # read/write style: returns nothing
+        self,
+        request_iterator: AsyncIterator[tables_pb2.BotMessage],
+        context: grpc.aio.ServicerContext,
+    ) -> None:
+        # The store is read before the Hello is checked, unless the address is over its
+        # rate (the gateway refuses it then, and the database is not asked).
+        if not self.rate.waiting(_host(context.peer())):
+            await asyncio.to_thread(self.refresh)
+        await super().Join(request_iterator, context)
+
+    def admit(self, hello: tables_pb2.Hello) -> Seat | tuple[grpc.StatusCode, str]:
+        admitted = super().admit(hello)
+        if not isinstance(admitted, Seat):
+            return admitted
+        game, players = self.form.get(admitted.name, ("", 0))
+        plays = {(form.game, form.players) for form in hello.plays}
+        if plays and (game, players) not in plays and (game, 0) not in plays:
+            why = f"{admitted.name} is on the {game} {players}p ladder, which it does not play"
+            admitted.last_refusal = why
+            return grpc.StatusCode.FAILED_PRECONDITION, why
+        return admitted
