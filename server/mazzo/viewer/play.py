@@ -47,6 +47,7 @@ from mazzo.referee.records import Json, to_json
 from mazzo.referee.watch import MatchWatch, Watcher
 from mazzo.service.rest import read_body, status_response
 from mazzo.v1 import bot_pb2
+from mazzo.viewer import play_maraffa
 from mazzo.viewer.tables import table_of
 from mazzo.viewer.texts import event_text, move_text
 from mazzo.viewer.watch import full_table, view_json
@@ -79,6 +80,12 @@ def _card_only(move: Json, game: str) -> str | None:
     return name.removeprefix("CARD_") if name.startswith("CARD_") else None
 
 
+def _form(game: str, view: Json) -> Json | None:
+    """The game's form as the page shows it besides the table (Maraffa's: Trionfo's
+    auction, the dummy, the stock; ``viewer.play_maraffa``), or None."""
+    return play_maraffa.form_of(view) if game == "maraffa" else None
+
+
 def draw(request: bot_pb2.ActRequest) -> Json:
     """What the page shows of one decision: the seat's table (from its ``GetView``
     alone), the legal moves in words (with the card of a card-only move), the match
@@ -90,7 +97,8 @@ def draw(request: bot_pb2.ActRequest) -> Json:
     moves = []
     for move in request.legal_moves:
         wire = to_json(move)
-        moves.append({"text": move_text(wire), "card": _card_only(wire, game)})
+        part = play_maraffa.move_part(wire) if game == "maraffa" else None
+        moves.append({"text": move_text(wire), "card": _card_only(wire, game), "part": part})
     return {
         "game": game,
         "seat": request.seat,
@@ -99,6 +107,7 @@ def draw(request: bot_pb2.ActRequest) -> Json:
         "table": table_of(game, [view], None),
         "matchScore": [int(x) for x in view.get("matchScore", [])],
         "moves": moves,
+        "form": _form(game, view),
         "timeLeft": request.time_left.ToTimedelta().total_seconds(),
     }
 
@@ -228,6 +237,7 @@ class PlayWatch:
                         "finished": bool(view.get("finished")),
                         "matchScore": [int(x) for x in view.get("matchScore", [])],
                         "table": table_of(self.game, [view], None),
+                        "form": _form(self.game, view),
                         "at": time.time(),
                         **said,
                     }

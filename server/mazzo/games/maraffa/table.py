@@ -57,6 +57,7 @@ def draw(view: Json, detail: Json, table: Json) -> None:
         facts.append(["marafona", f"declared by seat {detail['marafonaSeat']}"])
     if "dummySeat" in detail and int(detail["dummySeat"]) < n:
         seats[int(detail["dummySeat"])]["notes"].append("dummy")
+        _dummys_own_view(view, detail, seats)
     for trick_label, trick in (("trick", detail.get("currentTrick")),):
         if trick and trick.get("cards"):
             areas.append(_trick(trick_label, trick, n))
@@ -87,3 +88,19 @@ def _trick(label: str, trick: Json, n: int) -> Json:
         "count": None,
         "signals": notes + [""] * (len(played) - len(notes)),
     }
+
+
+def _dummys_own_view(view: Json, detail: Json, seats: list[Json]) -> None:
+    """The dummy's own decision: its view is its controller's (maraffa.md §2.2.3), so
+    the hand drawn at the dummy's seat (the view's ``hand``) is the controller's, and
+    the dummy's is ``dummyHand``: each goes to its own seat. With every hand (a state's
+    table) there is nothing to move."""
+    dummy = int(detail["dummySeat"])
+    if len(seats) != 4 or int(view.get("seat", 0)) != dummy:
+        return
+    own, controller = seats[dummy], seats[(dummy + 2) % 4]
+    if controller["hand"] is not None:
+        return  # every hand shown (the view of everything)
+    controller["hand"] = own["hand"]
+    shown = bool(detail.get("dummyHand")) or own["count"] == 0
+    own["hand"] = cards(detail.get("dummyHand")) if shown else None
