@@ -302,7 +302,10 @@ def test_a_person_plays_a_two_player_hand_with_the_stock(
     browser: webdriver.Chrome, tmp_path: Path
 ) -> None:
     started = time.monotonic()
-    with person_at(tmp_path, "maraffa", ["builtin:random"], ["target=1"]) as (url, path):
+    with person_at(tmp_path, "maraffa", ["builtin:random"], ["players=2", "target=1"]) as (
+        url,
+        path,
+    ):
         clicks, panels, _ = click_through(browser, url, "play-maraffa-2")
     (record,) = read_records(path)
     assert not record["faults"], record["faults"]

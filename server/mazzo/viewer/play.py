@@ -231,6 +231,8 @@ class PlayWatch:
                         "ply": ply,
                         "seat": seat,
                         "seats": seats,
+                        # Every seat the person moves for, a dummy's too (3 players).
+                        "plays": sorted(s for s, f in self.people.items() if f is feed),
                         "names": self.names,
                         "sides": self.sides,
                         "deck": self.deck,

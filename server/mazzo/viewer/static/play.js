@@ -55,7 +55,8 @@ import { renderForm, renderFormMoves } from "./play_maraffa.js";
  * @property {string} id
  * @property {number} ply
  * @property {number} seat The seat whose table this is (the one about to act, of a person's seats).
- * @property {number[]} seats Every seat the person plays.
+ * @property {number[]} seats Every seat the person plays that sees for itself.
+ * @property {number[]} [plays] Every seat the person moves for (a dummy's too).
  * @property {string[]} names
  * @property {Side[]} sides
  * @property {Deck} deck
@@ -341,7 +342,7 @@ function onFeed(message) {
     // The events, less the one that only says the move again.
     const said = (message.events ?? []).filter((e) => e !== `seat ${message.by} ${message.move}`);
     const events = said.length ? ` (${said.join("; ")})` : "";
-    const you = message.by !== undefined && message.seats.includes(message.by);
+    const you = message.by !== undefined && (message.plays ?? message.seats).includes(message.by);
     const who = you ? `you (seat ${message.by})` : `seat ${message.by}`;
     log.push({ text: `${who} ${message.move ?? ""}${fault}${events}`, you, end: false });
   } else if (message.type === "end") {
