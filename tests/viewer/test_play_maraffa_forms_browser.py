@@ -78,11 +78,21 @@ def panel(driver: webdriver.Chrome) -> dict[str, Any]:
     return found
 
 
+#: The last line of the seat's feed that is a table (a deal or a move), as received.
+LAST_TABLE = """
+const feed = window.mazzoPlay.feed;
+for (let i = feed.length - 1; i >= 0; i--) {
+  const line = JSON.parse(feed[i]);
+  if (line.type === 'deal' || line.type === 'move') return line.form ?? null;
+}
+return null;
+"""
+
+
 def last_form(driver: webdriver.Chrome) -> dict[str, Any] | None:
-    """The form of the last line of the seat's feed: what the service said last."""
-    _, feed = received(driver)
-    lines = [line for line in feed if line.get("type") in ("deal", "move")]
-    return lines[-1].get("form") if lines else None
+    """The form of the last table of the seat's feed: what the service said last."""
+    found: dict[str, Any] | None = driver.execute_script(LAST_TABLE)
+    return found
 
 
 def speeches_of(record: dict[str, Any]) -> list[tuple[int, str]]:
