@@ -765,23 +765,24 @@ def _match(args: argparse.Namespace) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
         async with _gateway(args, feeds) as gateway:
-            record = await run_match(
-                spec,
-                args.bot,
-                args.service,
-                clock,
-                rules,
-                args.bot_logs,
-                published,
-                args.ca,
-                args.seal,
-                watcher,
-                gateway,
-                args.dial_in_wait,
-            )
+            try:
+                record = await run_match(
+                    spec,
+                    args.bot,
+                    args.service,
+                    clock,
+                    rules,
+                    args.bot_logs,
+                    published,
+                    args.ca,
+                    args.seal,
+                    watcher,
+                    gateway,
+                    args.dial_in_wait,
+                )
+            finally:  # stopped too: a feed never ends on its own, and the door waits for it
+                _close_feeds(feeds)
             if feeds:  # the page's last messages (the hand's end, the match's) leave first
-                for feed in feeds.values():
-                    feed.close()
                 await asyncio.sleep(PAGE_FLUSH)
             return record
 
@@ -817,9 +818,8 @@ def _tournament(args: argparse.Namespace) -> int:
     from mazzo.referee.tournament import Config, run_tournament
 
     config = Config.load(args.config)
-    if human_names(bot for entrant in config.entrants for bot in entrant.bots):
-        raise ValueError("human seats are for mazzo match (not yet in a tournament)")
-    _clock_defaults(args, False)
+    people = human_names(bot for entrant in config.entrants for bot in entrant.bots)
+    _clock_defaults(args, bool(people))
     if args.concurrency:
         config = dataclasses.replace(config, concurrency=max(1, args.concurrency))
     if args.deals:
@@ -830,6 +830,8 @@ def _tournament(args: argparse.Namespace) -> int:
         config = dataclasses.replace(config, seal=True)
     if config.seal and not config.service:
         raise ValueError("--seal plays through a keyed GameService: give --service too")
+    if people:
+        config = _people_in(config, args)
     if args.entropy is not None:
         try:
             reveals = json.loads(args.entropy.read_text(encoding="utf-8"))
@@ -863,22 +865,35 @@ def _tournament(args: argparse.Namespace) -> int:
                 print("live view: matches on Ray are not shown as they are played", flush=True)
         _check_tokens(args, [bot for entrant in config.entrants for bot in entrant.bots])
 
+        watcher, feeds = _watcher(args, hub), {}
+        if people:  # each person's page follows its seat, match after match
+            from mazzo.viewer.play import PlayWatcher, SeatFeed
+
+            feeds = {name: SeatFeed() for name in people}
+            watcher = PlayWatcher(feeds, watcher)
+
         async def play() -> Any:
-            async with _gateway(args) as gateway:
-                return await run_tournament(
-                    config,
-                    records,
-                    args.resume,
-                    sprt,
-                    not args.no_progress,
-                    logs=args.bot_logs,
-                    on_record=None if hub is None else hub.recorded,
-                    backend=backend,
-                    ca=args.ca,
-                    watcher=_watcher(args, hub),
-                    gateway=gateway,
-                    dial_in_wait=args.dial_in_wait,
-                )
+            async with _gateway(args, feeds) as gateway:
+                try:
+                    outcome = await run_tournament(
+                        config,
+                        records,
+                        args.resume,
+                        sprt,
+                        not args.no_progress,
+                        logs=args.bot_logs,
+                        on_record=None if hub is None else hub.recorded,
+                        backend=backend,
+                        ca=args.ca,
+                        watcher=watcher,
+                        gateway=gateway,
+                        dial_in_wait=args.dial_in_wait,
+                    )
+                finally:  # as for a match: stopped too
+                    _close_feeds(feeds)
+                if feeds:  # the pages' last messages leave before the door closes
+                    await asyncio.sleep(PAGE_FLUSH)
+                return outcome
 
         with _reaping_bots(backend is None):
             outcome = asyncio.run(play())
@@ -886,6 +901,34 @@ def _tournament(args: argparse.Namespace) -> int:
             hub.finish(outcome.summary)
         _print_outcome(args, records, outcome)
     return 130 if outcome.interrupted else 0
+
+
+def _close_feeds(feeds: dict[str, Any]) -> None:
+    """End each person's feed (``viewer.play.SeatFeed``): the run is over or stopped."""
+    for feed in feeds.values():
+        feed.close()
+
+
+def _people_in(config: Any, args: argparse.Namespace) -> Any:
+    """A tournament with people at it (``human[:NAME]`` among the entrants' bots, as in
+    ``mazzo match``): one match at a time (a person's page plays one table), in this
+    process, with the gateway's HTTP door on free ports unless given (each person's
+    page address is printed once: the same page plays every match of that person),
+    and a person's clock unless the config has a ``[time]`` of its own."""
+    import dataclasses
+
+    from mazzo.referee.match import TimeControl
+
+    if args.ui_delay is not None:
+        raise ValueError("--ui-delay would show the person every hand: not with a human seat")
+    if args.backend != "local":
+        raise ValueError("human seats play in this process: not with --backend ray")
+    args.gateway = 0 if args.gateway is None else args.gateway
+    args.gateway_http = 0 if args.gateway_http is None else args.gateway_http
+    clock = config.clock
+    if clock == TimeControl():
+        clock = TimeControl(PERSON_CLOCK["move_time"], PERSON_CLOCK["bank"])
+    return dataclasses.replace(config, concurrency=1, clock=clock)
 
 
 def _print_outcome(args: argparse.Namespace, records: Path, outcome: Any) -> None:

@@ -212,7 +212,7 @@ async def test_hostile_records_get_the_apis_400(
 
 
 #: A page's scripts and a script's imports (a type-only ``@import`` in a comment too).
-_LOADS = re.compile(r'(?:src="(?:/viewer/)?static/|from "\./)([a-z]+\.js)"')
+_LOADS = re.compile(r'(?:src="(?:/viewer/)?static/|from "\./)([a-z_]+\.js)"')
 
 
 async def test_every_script_the_pages_load_is_served() -> None:

@@ -118,9 +118,12 @@ def test_a_person_and_a_bot_of_the_tokens_file_may_not_share_a_name(
     assert json.loads(tokens.read_text())["tokens"].keys() == {"anna"}  # nothing written
 
 
-def test_a_tournament_refuses_human_seats_for_now(
+def test_a_tournament_with_a_person_refuses_ray_and_the_live_views_delay(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    """A person's page plays in this process, and would see every hand with a delayed
+    live view: both refused before anything starts (the person plays: see
+    test_play_tournament.py)."""
     from tests.test_cli_errors import one_line_error
 
     config = tmp_path / "t.toml"
@@ -128,9 +131,11 @@ def test_a_tournament_refuses_human_seats_for_now(
         'name = "t"\ngame = "maraffa"\ndeals = 1\n[[entrants]]\nname = "me"\nbot = "human"\n'
         '[[entrants]]\nname = "r"\nbot = "builtin:random"\n'
     )
-    records = tmp_path / "r.jsonl"
-    line = one_line_error(capsys, ["tournament", str(config), "--records", str(records)])
-    assert "human seats are for mazzo match" in line
+    argv = ["tournament", str(config), "--records", str(tmp_path / "r.jsonl")]
+    line = one_line_error(capsys, [*argv, "--backend", "ray"])
+    assert "human seats" in line and "ray" in line
+    line = one_line_error(capsys, [*argv, "--ui", "0", "--ui-delay", "4"])
+    assert "--ui-delay" in line and "human" in line
 
 
 async def test_the_pages_own_requests_need_a_persons_token(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -40,6 +41,13 @@ ROOT = Path(__file__).resolve().parents[2]
 _CARD = re.compile(r"CARD_([0-9A-Z]{2})")
 #: The person's seat: the first --bot.
 SEAT = 0
+#: The Maraffa match's target: enough hands for 30 clicks and more after the reload.
+TARGET = 26
+#: The issue's bound on click to the bots' answers shown (loopback, builtin bots), ms,
+#: on a machine not busier than its cores; on a busier one (the whole suite on two
+#: cores: load average 10, p95 about 300 ms) only a loose bound is checked.
+P95_MS = 150
+P95_BUSY_MS = 1000
 
 #: What the page shows, read in one call: its state, the person's hand on the board,
 #: the legal moves (index, card or None, words, its key or None), the log's lines.
@@ -101,8 +109,9 @@ def person_at(
 
 @pytest.fixture
 def person(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """A person and three random bots at a 4-player Maraffa table, to one point."""
-    with person_at(tmp_path, "maraffa", ["builtin:random"] * 3, ["target=1"]) as found:
+    """A person and three random bots at a 4-player Maraffa table, to 26 points: some
+    four or five hands, forty clicks and more, for the latency's 95th percentile."""
+    with person_at(tmp_path, "maraffa", ["builtin:random"] * 3, [f"target={TARGET}"]) as found:
         yield found
 
 
@@ -195,7 +204,8 @@ def play_by_clicking(
         own = [line for line in after["log"] if line.startswith("you ")]
         assert re.match(rf"you \(seat \d+\) {re.escape(words)}", own[-1]), (own[-1], words)
         # ...and a card played leaves the hand drawn from the seat's own view.
-        if card is not None and after["state"] == "waiting" and hand is not None:
+        # (Not the hand's last card: the next hand is dealt.)
+        if card is not None and after["state"] == "waiting" and hand and len(hand) > 1:
             now = after["hand"]
             assert now is not None and now.count(card) == hand.count(card) - 1, (card, after)
             assert refills or len(now) == len(hand) - 1, (hand, now)
@@ -246,10 +256,15 @@ def check_privacy(
         if line.get("type") not in ("deal", "move"):
             continue  # the end: the match is over, its record public
         ply, seat = line["ply"], line["seat"]
-        said = json.dumps([line["table"], line.get("move", ""), line.get("events", [])])
-        assert "CARD_" not in said
+        table = json.dumps(line["table"])
+        said = json.dumps([line.get("move", ""), line.get("events", [])])
+        assert "CARD_" not in table + said
+        # The move's own card is public once played, though the next deal may put it in
+        # a hand the seat cannot see: its words may name it.
+        played = set(_CARD.findall(json.dumps(record["moves"][ply - 1]))) if ply else set()
         for card in hidden[seat][ply]:
-            assert not _mentions(said, card), (ply, card, said[:300])
+            assert not _mentions(table, card), (ply, card, table[:300])
+            assert card in played or not _mentions(said, card), (ply, card, said[:300])
 
 
 def test_a_person_plays_a_whole_maraffa_hand_by_clicking(
@@ -257,18 +272,21 @@ def test_a_person_plays_a_whole_maraffa_hand_by_clicking(
 ) -> None:
     url, records_path = person
     started = time.monotonic()
-    played, keyed, earlier = play_by_clicking(browser, url, "play-maraffa-4", reload_at=4)
+    played, keyed, earlier = play_by_clicking(browser, url, "play-maraffa-4", reload_at=2)
     assert keyed >= 2 and earlier
     seconds = time.monotonic() - started
 
     # The record: the whole hand, the person's moves as clicked, no fault.
-    WebDriverWait(browser, 30, 0.1).until(lambda d: records_path.exists())
+    WebDriverWait(browser, 30, 0.1).until(
+        lambda d: records_path.exists() and read_records(records_path)
+    )
     (record,) = read_records(records_path)
     cards = [m for m in record["moves"] if "playCard" in m["move"]["maraffa"]]
-    assert len(cards) == 40 and not record["faults"], record["faults"]
+    assert len(cards) % 40 == 0 and not record["faults"], record["faults"]
     assert record["seat_bots"][SEAT] == "human"
     own = [m for m in record["moves"] if m["seat"] == SEAT]
-    assert len(own) == len(played) >= 10  # its ten cards, and the trump if it named it
+    # Its ten cards a hand, and the trumps when it was the battezzante.
+    assert len(own) == len(played) >= len(cards) // 4
 
     # The feed showed each of the person's cards on the table as the service drew it.
     decisions, feed = received(browser)
@@ -286,16 +304,29 @@ def test_a_person_plays_a_whole_maraffa_hand_by_clicking(
     # Privacy: nothing the page received names a card hidden from its seat then.
     check_privacy(record, decisions, feed)
     assert not errors(browser)
-    # Click to the next decision on the page (three bots' moves, the drawing between;
-    # since the reload):
-    # printed for the record, bounded loosely (a shared machine).
+    # Click to the bots' answers on the page: from performance.now() at the click to
+    # the page's next decision drawn (the three bots' moves and the drawing request
+    # between; since the reload), over every click of the match; its p95 is the issue's
+    # figure, on loopback with builtin bots.
     waits = sorted(browser.execute_script("return window.mazzoPlay.latencies"))
-    assert len(waits) >= 5 and waits[len(waits) // 2] < 2000, waits
     p95 = waits[min(len(waits) - 1, int(0.95 * len(waits)))]
     print(
-        f"a whole hand by clicking in {seconds:.1f} s; click to the next decision: "
-        f"median {waits[len(waits) // 2]:.0f} ms, p95 {p95:.0f} ms"
+        f"{len(record['moves'])} moves, {len(played)} clicks in {seconds:.1f} s; click to the "
+        f"bots' answers shown: median {waits[len(waits) // 2]:.0f} ms, p95 {p95:.0f} ms "
+        f"over {len(waits)} clicks"
     )
+    splits = browser.execute_script("return window.mazzoPlay.splits")
+    parts = [sorted(x[k] for x in splits)[len(splits) // 2] for k in range(3)]
+    print(
+        "  medians: to the decision {:.0f} ms, drawing it {:.0f} ms, rendering {:.0f} ms".format(
+            *parts
+        )
+    )
+    assert len(waits) >= 30, waits
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    bound = P95_MS if load < cores else P95_BUSY_MS
+    print(f"  load average {load:.1f} on {cores} cores: p95 bound {bound} ms")
+    assert p95 < bound, waits
 
 
 #: Other games and forms, played through by the same clicking person: each decision

@@ -175,6 +175,23 @@ class Picking:
 NO_PICKING: Final = Picking(uses={})
 
 
+def _nothing(json: Json) -> Json | None:
+    return None
+
+
+@dataclass(frozen=True)
+class PageParts:
+    """What a person's page shows beyond the table and the moves in words, read from
+    the seat's view and its legal moves alone (the page knows no rule)."""
+
+    #: The seat's view (wire JSON) -> what the page shows of the form (Maraffa's
+    #: Trionfo auction, its dummy, its stock), or None.
+    form: Callable[[Json], Json | None] = _nothing
+    #: A legal move (wire JSON) -> a label the page groups it by (a bid, a pass,
+    #: trumps with a called card), or None.
+    move_part: Callable[[Json], Json | None] = _nothing
+
+
 @dataclass(frozen=True)
 class Presentation:
     """How people see a game: its cards, its moves and events in words, its table."""
@@ -190,6 +207,8 @@ class Presentation:
     #: How a person's page builds the moves by picking cards (the table module's
     #: ``PICKING``); ``NO_PICKING`` (the default): one button a move.
     picking: Picking = field(default_factory=lambda: NO_PICKING)
+    #: The table module's ``PAGE_PARTS``; by default, nothing beyond the table.
+    page_parts: PageParts = field(default_factory=PageParts)
 
 
 def _same_view(view: Any) -> Any:
@@ -282,7 +301,7 @@ class TextsRole(Protocol):
 
 class TableRole(Protocol):
     """A game's ``table`` module: its table, its cards' faces and its frames' floor (and,
-    for a game a person plays by picking cards, its ``PICKING``)."""
+    optionally, what a person's page needs beyond them: ``PICKING``, ``PAGE_PARTS``)."""
 
     __name__: str
 
@@ -333,6 +352,7 @@ def declared(
             draw_table=table.draw,
             frame_floor_bytes=table.FRAME_FLOOR_BYTES,
             picking=getattr(table, "PICKING", NO_PICKING),
+            page_parts=getattr(table, "PAGE_PARTS", PageParts()),
         ),
         learning=Learning(
             encoding=called_when_used(encoding, "encoding"),

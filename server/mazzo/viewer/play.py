@@ -91,10 +91,14 @@ def draw(request: bot_pb2.ActRequest) -> Json:
     if game is None or game not in GAMES:
         raise InvalidArgument("view", "the decision's view names no game this service has")
     view = to_json(request.view)
+    # Beyond the table: the form (Maraffa's auction, dummy, stock) and each move's label
+    # to group it by, as the game declares them (``Presentation.page_parts``).
+    parts = GAMES[game].presentation.page_parts
     moves = []
     for move in request.legal_moves:
         wire = to_json(move)
-        moves.append({"text": move_text(wire), "card": _card_only(wire, game)})
+        part = parts.move_part(wire)
+        moves.append({"text": move_text(wire), "card": _card_only(wire, game), "part": part})
         if picking(game):  # what the page filters by: the cards picked (viewer.picks)
             moves[-1].update(move_parts(wire, game))
     return {
@@ -105,6 +109,7 @@ def draw(request: bot_pb2.ActRequest) -> Json:
         "table": table_of(game, [view], None),
         "matchScore": [int(x) for x in view.get("matchScore", [])],
         "moves": moves,
+        "form": parts.form(view),
         "timeLeft": request.time_left.ToTimedelta().total_seconds(),
         "picking": picking(game),
         "melds": melds_of(game, view),
@@ -231,12 +236,15 @@ class PlayWatch:
                         "ply": ply,
                         "seat": seat,
                         "seats": seats,
+                        # Every seat the person moves for, a dummy's too (3 players).
+                        "plays": sorted(s for s, f in self.people.items() if f is feed),
                         "names": self.names,
                         "sides": self.sides,
                         "deck": self.deck,
                         "finished": bool(view.get("finished")),
                         "matchScore": [int(x) for x in view.get("matchScore", [])],
                         "table": table_of(self.game, [view], None),
+                        "form": GAMES[self.game].presentation.page_parts.form(view),
                         "at": time.time(),
                         **said,
                     }

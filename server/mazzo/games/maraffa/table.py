@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from mazzo.games.declaration import Deck, Json
+from mazzo.games.declaration import Deck, Json, PageParts
+from mazzo.games.maraffa.page import form_of, move_part
 from mazzo.viewer.words import card, cards, enum
 
 #: The faces the viewer draws the cards with.
@@ -57,6 +58,7 @@ def draw(view: Json, detail: Json, table: Json) -> None:
         facts.append(["marafona", f"declared by seat {detail['marafonaSeat']}"])
     if "dummySeat" in detail and int(detail["dummySeat"]) < n:
         seats[int(detail["dummySeat"])]["notes"].append("dummy")
+        _dummys_own_view(view, detail, seats)
     for trick_label, trick in (("trick", detail.get("currentTrick")),):
         if trick and trick.get("cards"):
             areas.append(_trick(trick_label, trick, n))
@@ -87,3 +89,24 @@ def _trick(label: str, trick: Json, n: int) -> Json:
         "count": None,
         "signals": notes + [""] * (len(played) - len(notes)),
     }
+
+
+def _dummys_own_view(view: Json, detail: Json, seats: list[Json]) -> None:
+    """The dummy's own decision: its view is its controller's (maraffa.md §2.2.3), so
+    the hand drawn at the dummy's seat (the view's ``hand``) is the controller's, and
+    the dummy's is ``dummyHand``: each goes to its own seat. With every hand (a state's
+    table) there is nothing to move."""
+    dummy = int(detail["dummySeat"])
+    if len(seats) != 4 or int(view.get("seat", 0)) != dummy:
+        return
+    own, controller = seats[dummy], seats[(dummy + 2) % 4]
+    if controller["hand"] is not None:
+        return  # every hand shown (the view of everything)
+    controller["hand"] = own["hand"]
+    shown = bool(detail.get("dummyHand")) or own["count"] == 0
+    own["hand"] = cards(detail.get("dummyHand")) if shown else None
+
+
+#: A person's page shows Trionfo's auction, the dummy and the stock, and groups the
+#: bids and declarations (``games.maraffa.page``).
+PAGE_PARTS: Final = PageParts(form=form_of, move_part=move_part)

@@ -9,6 +9,8 @@
 import { drawTable } from "./board.js";
 import { cardFace } from "./cards.js";
 import { drawPicking } from "./rummy.js";
+import { renderForm, renderFormMoves } from "./play_maraffa.js";
+/** @import { MaraffaForm, MovePart } from "./play_maraffa.js" */
 /** @import { Deck, Frame, Match, Table } from "./types.js" */
 /** @import { Meld } from "./rummy.js" */
 
@@ -19,6 +21,7 @@ import { drawPicking } from "./rummy.js";
  * @property {string} [kind] Burraco, Ramino: the move's kind; the cards of the hand it uses; the meld it goes onto (rummy.js).
  * @property {string[]} [uses]
  * @property {number | null} [onto]
+ * @property {MovePart | null} [part] A label to group it by (Maraffa's bids, trumps: play_maraffa.js).
  */
 
 /**
@@ -31,6 +34,7 @@ import { drawPicking } from "./rummy.js";
  * @property {Table} table
  * @property {number[]} matchScore
  * @property {LegalMove[]} moves
+ * @property {MaraffaForm | null} [form] The game's form besides the table (play_maraffa.js).
  * @property {number} timeLeft
  * @property {boolean} [picking] The moves are built by picking cards (Burraco, Ramino: rummy.js).
  * @property {Meld[]} [melds] The melds on the table, lay-off targets.
@@ -59,13 +63,15 @@ import { drawPicking } from "./rummy.js";
  * @property {string} id
  * @property {number} ply
  * @property {number} seat The seat whose table this is (the one about to act, of a person's seats).
- * @property {number[]} seats Every seat the person plays.
+ * @property {number[]} seats Every seat the person plays that sees for itself.
+ * @property {number[]} [plays] Every seat the person moves for (a dummy's too).
  * @property {string[]} names
  * @property {Side[]} sides
  * @property {Deck} deck
  * @property {boolean} finished
  * @property {number[]} matchScore
  * @property {Table} table
+ * @property {MaraffaForm | null} [form]
  * @property {number} [by]
  * @property {string} [move]
  * @property {string | null} [fault]
@@ -89,11 +95,13 @@ import { drawPicking } from "./rummy.js";
 
 /**
  * What the page got, for tests (every line as received) and people curious.
- * `latencies`: milliseconds from sending an answer to the next decision drawn on the
- * page (the others' moves between, and the drawing request).
- * @type {{ decisions: string[]; feed: string[]; answers: number; shown: number; latencies: number[] }}
+ * `latencies`: milliseconds from the click (or key) that chose a move to the next
+ * decision drawn on the page (the answer sent, the others' moves, the drawing request);
+ * `splits`, the same time in parts: to the decision's arrival, its drawing request,
+ * its rendering.
+ * @type {{ decisions: string[]; feed: string[]; answers: number; shown: number; latencies: number[]; splits: number[][] }}
  */
-const received = { decisions: [], feed: [], answers: 0, shown: 0, latencies: [] };
+const received = { decisions: [], feed: [], answers: 0, shown: 0, latencies: [], splits: [] };
 /** When the last answer was sent (performance.now()), until the next decision is drawn. */
 let answeredAt = /** @type {number | null} */ (null);
 /** @type {Window & { mazzoPlay?: typeof received }} */ (window).mazzoPlay = received;
@@ -222,6 +230,7 @@ async function onTableMessage(message) {
     name = String(message["welcome"].name ?? "");
     note = "";
   } else if (message["matchStarted"]) {
+    over = false; // a tournament's next match, on the same page
     const seats = /** @type {number[]} */ (message["matchStarted"].seats ?? [0]);
     seat = seats[0] ?? 0;
   } else if (message["decision"]) {
@@ -241,6 +250,7 @@ async function onTableMessage(message) {
  * @returns {Promise<void>}
  */
 async function decide(decision) {
+  const arrived = performance.now();
   /** @type {Response} */
   let response;
   try {
@@ -261,7 +271,11 @@ async function decide(decision) {
   const move = seconds(decision.clock?.moveTimeLeft) ?? drawn.timeLeft;
   pending = { decision, drawn, until: now + drawn.timeLeft * 1000, moveUntil: now + move * 1000 };
   render();
-  if (answeredAt !== null) received.latencies.push(performance.now() - answeredAt);
+  const shown = performance.now();
+  if (answeredAt !== null) {
+    received.latencies.push(shown - answeredAt);
+    received.splits.push([arrived - answeredAt, now - arrived, shown - now]);
+  }
   answeredAt = null;
 }
 
@@ -272,19 +286,21 @@ async function decide(decision) {
  */
 async function choose(index) {
   if (pending === null || index < 0 || index >= pending.drawn.moves.length) return;
+  const clicked = performance.now();
   const chosen = pending;
   const { decision } = chosen;
   pending = null;
   note = "";
-  render();
   /** @type {Record<string, unknown>} */
   const answer = { sequence: decision.sequence, response: { index } };
   if (decision.matchId) answer["matchId"] = decision.matchId;
-  answeredAt = performance.now();
+  answeredAt = clicked;
+  const sent = post("/v1/tables:answer", { answer }, true); // the answer leaves first
+  render();
   /** @type {Response} */
   let response;
   try {
-    response = await post("/v1/tables:answer", { answer }, true);
+    response = await sent;
   } catch (error) {
     pending = chosen; // not sent: choose again
     note = `the move could not be sent (${error})`;
@@ -325,12 +341,16 @@ async function follow(attempt = 1) {
 function onFeed(message) {
   latest = message;
   if (message.type !== "end" && pending === null) seat = message.seat;
+  if (message.type === "deal" && over) {
+    over = false; // a tournament's next match: its feed follows the last one's end
+    log.push({ text: `match ${message.id} begins`, you: false, end: true });
+  }
   if (message.type === "move") {
     const fault = message.fault ? ` [fault: ${message.fault}]` : "";
     // The events, less the one that only says the move again.
     const said = (message.events ?? []).filter((e) => e !== `seat ${message.by} ${message.move}`);
     const events = said.length ? ` (${said.join("; ")})` : "";
-    const you = message.by !== undefined && message.seats.includes(message.by);
+    const you = message.by !== undefined && (message.plays ?? message.seats).includes(message.by);
     const who = you ? `you (seat ${message.by})` : `seat ${message.by}`;
     log.push({ text: `${who} ${message.move ?? ""}${fault}${events}`, you, end: false });
   } else if (message.type === "end") {
@@ -339,7 +359,24 @@ function onFeed(message) {
     const forfeit = message.forfeit ? ` (forfeit: ${message.forfeit})` : "";
     log.push({ text: `the match is over: ${won.join(", ") || "nobody"} won${forfeit}`, you: false, end: true });
   }
-  render();
+  soon();
+}
+
+/** Whether the page has changed since it was last drawn. */
+let dirty = false;
+
+/** Draw the page at the next frame: the others' moves come in bursts (three bots answer
+ * within milliseconds), and each drawing lays out the page; one drawing a frame keeps
+ * the main thread free for the next decision (issue 35's latency). A hidden page, which
+ * gets no frames, is drawn at once. */
+function soon() {
+  if (dirty) return;
+  dirty = true;
+  const run = () => {
+    if (dirty) render();
+  };
+  if (document.hidden) setTimeout(run, 0);
+  else requestAnimationFrame(run);
 }
 
 // ------------------------------------------------------------------ drawing
@@ -393,19 +430,20 @@ let order = /** @type {number[]} */ ([]);
  * @param {LegalMove} move
  * @param {number} index
  * @param {Deck} deck
+ * @param {string | null} face The card drawn on it (the move's card by default).
  * @returns {HTMLButtonElement}
  */
-function moveButton(move, index, deck) {
-  const button = h("button", move.card === null ? "move words" : "move");
+function moveButton(move, index, deck, face = move.card) {
+  const button = h("button", face === null ? "move words" : "move");
   button.type = "button";
   button.dataset["index"] = String(index);
   const key = order.length < 9 ? order.length + 1 : null;
   order.push(index);
   button.setAttribute("aria-label", `${key === null ? "" : `${key}: `}${move.text}`);
   button.title = move.text;
-  if (move.card !== null) {
-    button.dataset["card"] = move.card;
-    button.append(cardFace(move.card, deck));
+  if (face !== null) {
+    button.dataset["card"] = face;
+    button.append(cardFace(face, deck));
   } else {
     button.append(h("span", "", move.text));
   }
@@ -429,7 +467,8 @@ function renderMoves() {
     return;
   }
   const { drawn } = pending;
-  const indexed = drawn.moves.map((move, index) => ({ move, index }));
+  const own = renderFormMoves(moves, drawn.moves, (i, face) => moveButton(drawn.moves[i] ?? { text: "", card: null }, i, drawn.deck, face), render);
+  const indexed = drawn.moves.map((move, index) => ({ move, index })).filter(({ index }) => !own.has(index));
   const cards = indexed.filter(({ move }) => move.card !== null);
   const others = indexed.filter(({ move }) => move.card === null);
   if (cards.length) {
@@ -473,19 +512,33 @@ function renderScore(score, sides) {
   wrap.append(table);
 }
 
+/** The log as drawn: its lines (the array, replaced when the feed starts again) and how many. */
+let logged = { lines: log, count: 0 };
+
+/** The log's new lines only, appended (a match is some 250 lines). */
 function renderLog() {
   const list = byId("log");
-  list.replaceChildren(...log.map((line) => h("li", line.you ? "you" : line.end ? "end" : "", line.text)));
+  if (logged.lines !== log || logged.count > log.length) {
+    list.replaceChildren();
+    logged = { lines: log, count: 0 };
+  }
+  if (logged.count === log.length) return;
+  list.append(...log.slice(logged.count).map((line) => h("li", line.you ? "you" : line.end ? "end" : "", line.text)));
+  logged.count = log.length;
   const wrap = byId("log-wrap");
   wrap.scrollTop = wrap.scrollHeight;
 }
 
 function render() {
+  dirty = false;
   const shown = shownTable();
   const board = byId("board");
   if (shown === null) board.replaceChildren();
   else board.replaceChildren(drawTable(asMatch(shown.table, shown.deck, shown.names, shown.score, seat ?? -1), 0, seat ?? "all"));
   renderMoves();
+  const form = pending !== null ? pending.drawn.form : latest?.type === "end" ? null : latest?.form;
+  const mine = latest?.type === "end" ? [] : latest?.seats ?? (seat === null ? [] : [seat]);
+  renderForm(byId("form"), form, mine, shown?.deck ?? "italian");
   renderScore(shown?.score ?? [], latest?.sides ?? []);
   renderLog();
   const who = name ? `${name}, seat ${seat ?? "?"}` : "your seat";
