@@ -146,18 +146,20 @@ def click(driver: webdriver.Chrome, played: list[str], turn: int) -> None:
     assert mine(driver) == len(played), look(driver)["log"]
 
 
-def play_on(driver: webdriver.Chrome, played: list[str], cut_at: Cutter | None = None) -> bool:
-    """Click to the match's end; with ``cut_at``, the join is cut at the person's
-    third decision, before the click. Whether a cut happened."""
-    cut = False
+def play_on(driver: webdriver.Chrome, played: list[str], cut_at: Cutter | None = None) -> int:
+    """Click to the match's end; with ``cut_at``, the join is cut twice: at the
+    person's third decision before the click, and just after the sixth click's answer
+    was taken (the next decision may be on its way, or sent already). How many cuts."""
+    cuts = 0
     while True:
         WebDriverWait(driver, 30, 0.02).until(lambda d: ready(look(d)))
         if look(driver)["state"] == "over":
-            return cut
-        if cut_at is not None and not cut and len(played) == 2:
+            return cuts
+        if cut_at is not None and len(played) == 2:
             before = pending_sequence(driver)
             joins = driver.execute_script("return window.mazzoPlay.joins")
             assert cut_at.cut() == 1
+            cuts += 1
             # The page says so and dials again by itself; the decision comes back
             # with its number.
             WebDriverWait(driver, 5, 0.01).until(lambda d: link(d) != "up")
@@ -165,8 +167,16 @@ def play_on(driver: webdriver.Chrome, played: list[str], cut_at: Cutter | None =
             WebDriverWait(driver, 10, 0.02).until(lambda d: link(d) == "up" and ready(look(d)))
             assert driver.execute_script("return window.mazzoPlay.joins") == joins + 1
             assert pending_sequence(driver) == before
-            cut = True
+        answers = look(driver)["answers"]
         click(driver, played, len(played))
+        if cut_at is not None and len(played) == 6:
+            # Answered (the answer's own request came back), then the stream is cut:
+            # the answer stands, and is not asked for again.
+            assert look(driver)["answers"] == answers + 1
+            assert cut_at.cut() == 1
+            cuts += 1
+            WebDriverWait(driver, 5, 0.01).until(lambda d: link(d) != "up")
+            WebDriverWait(driver, 10, 0.02).until(lambda d: link(d) == "up")
 
 
 def network_only(driver: webdriver.Chrome) -> list[Any]:
@@ -182,17 +192,19 @@ def test_a_dropped_page_dials_again_and_the_next_click_counts_once(
     started = time.monotonic()
     browser.get(url)
     played: list[str] = []
-    assert play_on(browser, played, cut_at=cutter)
+    assert play_on(browser, played, cut_at=cutter) == 2
     assert "the match is over" in look(browser)["status"]
-    assert cutter.joins == 2  # the first, and the one after the drop
+    assert cutter.joins == 3  # the first, and one after each drop
     seconds = time.monotonic() - started
 
-    # The record: the whole hand, each of the person's moves applied once, no fault.
+    # The record: the whole hand, each of the person's moves applied once, no fault;
+    # the page's log has each once too.
     WebDriverWait(browser, 30, 0.1).until(lambda d: records_path.exists())
     (record,) = read_records(records_path)
     assert not record["faults"], record["faults"]
     own = [m for m in record["moves"] if m["seat"] == SEAT]
     assert len(own) == len(played) >= 10
+    assert mine(browser) == len(played)
     decisions, feed = received(browser)
     check_privacy(record, once(decisions), feed)
     assert not network_only(browser)
