@@ -222,6 +222,27 @@ async def test_one_connection_per_token_whichever_transport(
         assert h.rig.gateway.seats["alice"].conn in h.door.connections
 
 
+async def test_a_replaced_http_stream_ends_with_a_final_refusal(
+    door: Callable[..., Awaitable[HttpRig]],
+) -> None:
+    """A body that just ends cannot carry gRPC's FAILED_PRECONDITION: the replaced
+    stream's last line says it, so a page does not dial in again and take the seat
+    back (a drop has no such line, and is dialed again)."""
+    h = await door()
+    first, second = h.bot("alice"), h.bot("alice")
+    older = first.lines()
+    assert "welcome" in await anext(older)
+    newer = second.lines()
+    assert "welcome" in await anext(newer)
+    rest = [message async for message in older]
+    refusal = rest[-1]["refusal"]
+    assert "replaced" in refusal["reason"] and not refusal.get("fault")
+    assert "sequence" not in refusal  # of no decision: 0, which proto JSON leaves out
+    assert refusal["fieldViolations"][0]["field"] == "hello"
+    assert h.rig.gateway.seats["alice"].conn in h.door.connections
+    await newer.aclose()
+
+
 async def test_a_wrong_token_is_401_on_both_paths(door: Callable[..., Awaitable[HttpRig]]) -> None:
     h = await door()
     bot = HttpBot(h.base, "not-a-token")

@@ -7,7 +7,10 @@ in two, with the same messages in the proto's JSON mapping:
 - ``POST /v1/tables:join``, the body a ``BotMessage`` holding the ``Hello``: the
   answer is the stream of ``TableMessage``\\ s, one JSON object a line
   (``application/x-ndjson``), the ``Welcome`` first. ``{}`` lines (no kind) keep a
-  quiet stream alive and let the gateway notice a peer that is gone.
+  quiet stream alive and let the gateway notice a peer that is gone. A stream that
+  another connection of the token replaced ends with a ``Refusal`` of no decision
+  (sequence 0, its field ``hello``): do not dial again. Any other end without the
+  run's ``MatchEnded`` is a drop: dial again within the grace.
 - ``POST /v1/tables:answer``, the body a ``BotMessage`` holding an ``Answer``, with
   ``Authorization: Bearer TOKEN``: 200 ``{}`` when applied, else the ``Refusal``
   (400 when it counts as a fault, 409 for a decision no longer pending).
@@ -301,6 +304,8 @@ class _Stream(Response):
                         message = conn.queue.get_nowait()
                         if message is not None:
                             await send(_chunk(_line(message)))
+                    if conn.why and conn.code == grpc.StatusCode.FAILED_PRECONDITION:
+                        await send(_chunk(_line(_final(conn.why))))
                     await send({"type": "http.response.body", "body": b""})
         finally:
             self.door._ended(self.seat, conn)
@@ -320,6 +325,20 @@ async def _lines(conn: Connection, send: Any, heartbeat: float) -> None:
                 break
             await send(_chunk(_line(message)))
     conn.close()
+
+
+def _final(why: str) -> tables_pb2.TableMessage:
+    """The last line of a stream the gateway ends for good (another connection of the
+    token replaced it): what gRPC says with ``FAILED_PRECONDITION``, which a body that
+    just ends cannot say. A ``Refusal`` of no decision (sequence 0, no fault), its
+    field ``hello``: the bot is not to dial in again, or two copies of it would take
+    the seat from each other in turn. A drop, or the run's end, has no such line."""
+    message = tables_pb2.TableMessage()
+    refusal = message.refusal
+    refusal.reason, refusal.fault = why, False
+    violation = refusal.field_violations.add()
+    violation.field, violation.description = "hello", why
+    return message
 
 
 def _line(message: tables_pb2.TableMessage) -> bytes:

@@ -98,10 +98,10 @@ import { renderForm, renderFormMoves } from "./play_maraffa.js";
  * `latencies`: milliseconds from the click (or key) that chose a move to the next
  * decision drawn on the page (the answer sent, the others' moves, the drawing request);
  * `splits`, the same time in parts: to the decision's arrival, its drawing request,
- * its rendering.
- * @type {{ decisions: string[]; feed: string[]; answers: number; shown: number; latencies: number[]; splits: number[][] }}
+ * its rendering. `joins`: the page's dials.
+ * @type {{ decisions: string[]; feed: string[]; answers: number; shown: number; latencies: number[]; splits: number[][]; joins: number }}
  */
-const received = { decisions: [], feed: [], answers: 0, shown: 0, latencies: [], splits: [] };
+const received = { decisions: [], feed: [], answers: 0, shown: 0, latencies: [], splits: [], joins: 0 };
 /** When the last answer was sent (performance.now()), until the next decision is drawn. */
 let answeredAt = /** @type {number | null} */ (null);
 /** @type {Window & { mazzoPlay?: typeof received }} */ (window).mazzoPlay = received;
@@ -196,29 +196,74 @@ function post(path, body, signed) {
 
 // ------------------------------------------------------------------ the protocol
 
-/** The decisions: join the table and read its messages until the stream ends. Not
- * dialed again on its own: a page that another page of the seat replaced would take
- * the seat back, and they would trade it every second. */
+/** The join's state. `stream` numbers the streams, so a line of an older one is not
+ * taken; `replaced`: another page of the seat took it (never dialed again); `grace`:
+ * how long the gateway keeps the seat of a page gone (seconds, the Welcome says);
+ * `tries`: dialed again since the last Welcome; `droppedAt`: when the stream dropped
+ * (performance.now()), while dialing again. */
+const link = { stream: 0, replaced: false, grace: 10, tries: 0, droppedAt: /** @type {number | null} */ (null) };
+
+/** The decisions: join the table and read its messages until the stream ends. A drop
+ * (the network, or the stream cut short) is dialed again after 0.5, 1, 2, 4 s (then
+ * every 4 s) for as long as the grace keeps the seat: the gateway sends the pending
+ * decision again with its sequence number, and applies an answer once. A stream that
+ * another page of the seat replaced ends with the gateway's refusal of no decision
+ * (its field `hello`): that page is not dialed again, or the two pages would take the
+ * seat from each other in turn. */
 async function join() {
+  const mine = ++link.stream;
+  received.joins += 1;
+  let lost = "the connection dropped";
   try {
     const response = await post("/v1/tables:join", { hello: { token, protocolVersion: 1 } }, false);
     if (!response.ok) {
-      note = `the table refused this page: ${await why(response)}`;
-      render();
-      return;
+      const refused = await why(response);
+      if (response.status !== 429 && response.status < 500) {
+        note = `the table refused this page: ${refused}`;
+        link.droppedAt = null;
+        setLink("lost");
+        return;
+      }
+      lost = refused;
+    } else {
+      await readLines(response, (line) => {
+        if (mine !== link.stream) return;
+        received.decisions.push(line);
+        void onTableMessage(/** @type {Record<string, any>} */ (JSON.parse(line)));
+      });
     }
-    await readLines(response, (line) => {
-      received.decisions.push(line);
-      void onTableMessage(/** @type {Record<string, any>} */ (JSON.parse(line)));
-    });
   } catch (error) {
-    note = `the table cannot be reached (${error})`;
+    lost = String(error);
   }
-  if (!over) {
-    note = "disconnected from the table (the network, or another page took the seat): reload the page to take it back";
-    pending = null;
-    render();
+  if (over || mine !== link.stream) return;
+  pending = null; // sent again, with its number, once back
+  if (link.replaced) {
+    setLink("replaced");
+    return;
   }
+  const now = performance.now();
+  link.droppedAt ??= now;
+  const wait = Math.min(4, 0.5 * 2 ** link.tries);
+  link.tries += 1;
+  if (now - link.droppedAt + wait * 1000 > link.grace * 1000) {
+    note = `disconnected from the table (${lost}), and not back within the grace: reload the page to take the seat back`;
+    setLink("lost");
+    return;
+  }
+  note = `reconnecting… (${lost})`;
+  setLink("reconnecting");
+  setTimeout(() => {
+    if (!over && mine === link.stream) void join();
+  }, wait * 1000);
+}
+
+/**
+ * The join's state on the page (`data-link`, for tests), and drawn.
+ * @param {"up" | "reconnecting" | "replaced" | "lost"} state
+ */
+function setLink(state) {
+  document.body.dataset["link"] = state;
+  render();
 }
 
 /**
@@ -229,6 +274,10 @@ async function onTableMessage(message) {
   if (message["welcome"]) {
     name = String(message["welcome"].name ?? "");
     note = "";
+    link.grace = seconds(message["welcome"].grace) ?? link.grace;
+    link.tries = 0;
+    link.droppedAt = null;
+    document.body.dataset["link"] = "up";
   } else if (message["matchStarted"]) {
     over = false; // a tournament's next match, on the same page
     const seats = /** @type {number[]} */ (message["matchStarted"].seats ?? [0]);
@@ -236,6 +285,10 @@ async function onTableMessage(message) {
   } else if (message["decision"]) {
     await decide(/** @type {Decision} */ (message["decision"]));
     return;
+  } else if (message["refusal"] && !message["refusal"].sequence) {
+    // Of no decision: the gateway's last line when another page took the seat.
+    link.replaced = true;
+    note = `another page took this seat (${message["refusal"].reason}): this one no longer plays; reload it to take the seat back`;
   } else if (message["refusal"]) {
     note = `refused: ${message["refusal"].reason}`;
   } else if (message["matchEnded"]) {
