@@ -235,6 +235,24 @@ class Store(AbstractContextManager["Store"]):
             raise Refused(f"an owner named {name!r} exists") from None
         return Credentials(name, token)
 
+    def new_owner_token(self, owner: str) -> str | None:
+        """A new token for ``owner`` (its old one stops working); None for no such owner."""
+        book = TokenBook()
+        token = book.new(owner)
+        with self._transaction() as s:
+            done = s.execute(
+                update(Owner).where(Owner.name == owner).values(token_hash=book.hashes[owner])
+            )
+            return token if getattr(done, "rowcount", 0) == 1 else None
+
+    def new_bot_token(self, bot: str) -> str | None:
+        """A new token for ``bot`` (its old one stops working); None for no such bot."""
+        book = TokenBook()
+        token = book.new(bot)
+        with self._transaction() as s:
+            done = s.execute(update(Bot).where(Bot.name == bot).values(token_hash=book.hashes[bot]))
+            return token if getattr(done, "rowcount", 0) == 1 else None
+
     def add_ladder(self, game: str, players: int, options: Json | None = None) -> int:
         """The ladder of (game, players, options), made if new: its id."""
         text = canonical_json(options or {})
