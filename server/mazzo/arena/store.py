@@ -4,10 +4,15 @@ Every operation is one transaction, so a process killed at any moment leaves eac
 operation done whole or not at all. The ones that matter for crash safety and for
 several workers on one database:
 
-- ``claim`` hands the oldest scheduled match to one worker only. PostgreSQL: its row
-  is read ``FOR UPDATE SKIP LOCKED`` (a second worker skips the row the first holds
-  and takes the next). SQLite: the transaction begins ``IMMEDIATE`` (schema.py), so
-  claims run one at a time.
+- ``claim`` hands the oldest scheduled match to one worker only, and never a match
+  seating a bot that is in play at another table (the matches of a duplicate set seat
+  the same bots: they are played one after the other). PostgreSQL: the match's row is
+  read ``FOR UPDATE SKIP LOCKED`` (a second worker skips the row the first holds and
+  takes the next), then its bots' rows ``FOR NO KEY UPDATE SKIP LOCKED``: two claims
+  of matches sharing a bot cannot both hold it, and the one that comes after the
+  other's commit sees that match in play. Nothing waits, so several processes on one
+  database claim side by side without deadlocks. SQLite: the transaction begins
+  ``IMMEDIATE`` (schema.py), so claims run one at a time.
 - ``finish`` stores the record, the ratings and their audit rows (values before and
   after) together. A result that arrives twice counts once: the match is already
   finished, the same record returns what was stored, a different one is refused;
@@ -34,9 +39,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import ColumnElement, Engine, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from mazzo.arena import schema
 from mazzo.arena.models import (
@@ -67,6 +72,8 @@ from mazzo.referee.ratings import match_scores, rating_model, side_ranks
 
 #: Seeds are kept below 2**63: a signed BIGINT on both databases.
 SEED_BITS = 63
+#: The scheduled matches a claim looks at (and holds) at once, oldest first.
+CLAIM_CANDIDATES = 16
 
 
 class Refused(ValueError):
@@ -494,28 +501,59 @@ class Store(AbstractContextManager["Store"]):
             return ids
 
     def claim(self, worker: str, ladder_id: int | None = None) -> Claim | None:
-        """The oldest scheduled match (of ``ladder_id``), now ``worker``'s to play; None
-        when none waits. No two workers ever get the same match (module docstring)."""
-        now = utcnow()
+        """The oldest scheduled match (of ``ladder_id``) none of whose bots is in play
+        at another table, now ``worker``'s to play; None when none waits. No two
+        workers ever get the same match, nor two matches that seat one bot (module
+        docstring)."""
         with self._transaction() as s:
-            query = select(Match).where(Match.status == SCHEDULED)
+            query = select(Match).where(Match.status == SCHEDULED, ~_seats_a_bot_in_play())
             if ladder_id is not None:
                 query = query.where(Match.ladder_id == ladder_id)
-            query = query.order_by(Match.created_at, Match.set_id, Match.set_index).limit(1)
-            match = s.scalar(query.with_for_update(skip_locked=True))
-            if match is None:
-                return None
-            match.status, match.claimed_by = PLAYING, worker
-            match.claimed_at = match.heartbeat_at = now
-            names = s.execute(
-                select(Bot.name)
-                .join(MatchSeat, MatchSeat.bot_id == Bot.id)
-                .where(MatchSeat.match_id == match.id)
-                .order_by(MatchSeat.seat)
-            ).scalars()
-            return Claim(
-                match.id, match.ladder_id, match.set_id, match.set_index, match.seed, tuple(names)
-            )
+            query = query.order_by(Match.created_at, Match.set_id, Match.set_index)
+            for match_id in s.scalars(
+                query.limit(CLAIM_CANDIDATES).with_only_columns(Match.id)
+            ).all():
+                # Each candidate locked alone (held by another claim: skipped), and read
+                # again: another claim may have taken it since.
+                match = s.scalar(
+                    select(Match)
+                    .where(Match.id == match_id, Match.status == SCHEDULED)
+                    .with_for_update(skip_locked=True)
+                )
+                if match is None:
+                    continue
+                bots = set(
+                    s.scalars(select(MatchSeat.bot_id).where(MatchSeat.match_id == match.id))
+                )
+                # The bots' rows, locked until this claim commits: a claim of another
+                # match of theirs skips them (or, once this one is committed, sees
+                # this match in play). NO KEY UPDATE leaves foreign keys to them free.
+                held = s.scalars(
+                    select(Bot.id)
+                    .where(Bot.id.in_(bots))
+                    .order_by(Bot.id)
+                    .with_for_update(skip_locked=True, key_share=True)
+                ).all()
+                if set(held) != bots or _in_play(s, bots):
+                    continue  # one of its bots is being seated, or sits, elsewhere
+                # Taken after the checks: a bot's stored times never overlap.
+                match.status, match.claimed_by = PLAYING, worker
+                match.claimed_at = match.heartbeat_at = utcnow()
+                names = s.execute(
+                    select(Bot.name)
+                    .join(MatchSeat, MatchSeat.bot_id == Bot.id)
+                    .where(MatchSeat.match_id == match.id)
+                    .order_by(MatchSeat.seat)
+                ).scalars()
+                return Claim(
+                    match.id,
+                    match.ladder_id,
+                    match.set_id,
+                    match.set_index,
+                    match.seed,
+                    tuple(names),
+                )
+            return None
 
     def heartbeat(self, match_id: str, worker: str) -> bool:
         """``worker`` still plays ``match_id``. False: the claim is gone (voided as
@@ -807,6 +845,31 @@ def _teams_and_faults(
             bot = team[0]
         faults[bot] = faults.get(bot, 0) + 1
     return teams, faults
+
+
+def _seats_a_bot_in_play() -> ColumnElement[bool]:
+    """Whether a match (``Match``, in the query around it) seats a bot that is in play
+    at some table now."""
+    other, playing = aliased(MatchSeat), aliased(Match)
+    mine = aliased(MatchSeat)
+    return (
+        select(mine.match_id)
+        .join(other, other.bot_id == mine.bot_id)
+        .join(playing, playing.id == other.match_id)
+        .where(mine.match_id == Match.id, playing.status == PLAYING)
+        .exists()
+    )
+
+
+def _in_play(s: Session, bots: set[int]) -> bool:
+    """Whether one of ``bots`` sits at a table in play."""
+    found = s.scalar(
+        select(MatchSeat.bot_id)
+        .join(Match, Match.id == MatchSeat.match_id)
+        .where(MatchSeat.bot_id.in_(bots), Match.status == PLAYING)
+        .limit(1)
+    )
+    return found is not None
 
 
 def _check_pause(limit: int, window: int) -> None:
