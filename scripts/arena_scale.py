@@ -8,9 +8,10 @@ each); each with ``--workers`` workers, on a Briscola 2p ladder of builtin rando
 (``--bots``, one owner each). A rate is the matches finished per second from the
 first claim to the last finish (the processes' start-up left out). Both runs are
 audited (``mazzo.arena.multi``: each match played once, no bot at two tables at once).
-Prints JSON: the two rates, their ratio, the load average before and after (a busy
-machine shares its cores, and says so) and any problem; exits 1 on a problem. The
-ratio is measured, never asserted: it depends on the machine's free cores.
+Prints JSON: the two rates, their ratio, the cores the runs' processes got, the load
+average before and after (a busy machine shares its cores, and says so) and any
+problem; exits 1 on a problem. The ratio is measured, never asserted: it depends on
+the machine's free cores (builtin bots play in the arena's process, one core each).
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,7 +36,7 @@ from mazzo.arena.crash import LadderForm, environment
 from mazzo.arena.multi import audit, enter_house, rate, run_processes
 from mazzo.arena.store import Store
 
-#: The ladder: two players, quick builtin random bots.
+#: The ladder by default: two players, quick builtin random bots.
 HOUSE: LadderForm = ("briscola", 2, {})
 
 
@@ -82,19 +85,37 @@ def fresh(admin_url: str, name: str) -> str:
 def measure(admin_url: str, processes: int, args: argparse.Namespace) -> dict[str, Any]:
     url = fresh(admin_url, f"arena_scale_{processes}")
     with Store(url, migrate=False) as store:
-        enter_house(store, HOUSE, args.bots)
+        enter_house(store, (args.game, args.players, {}), args.bots)
         each = args.matches // processes
-        ran = run_processes(url, processes, each, args.workers, environment(), args.seed)
+        # Room in the queue for a set per worker of both runs alike: a set's matches
+        # seat the same bots, so they are played one after another.
+        queue = args.players * args.workers * 2
+        used = _children_cpu()
+        started = time.monotonic()
+        ran = run_processes(url, processes, each, args.workers, environment(), args.seed, queue)
+        wall = time.monotonic() - started
+        used = _children_cpu() - used
         finished, seconds = rate(store)
         problems = audit(store, ran)
     return {
         "processes": processes,
+        "ladder": f"{args.game} {args.players}p",
         "workers_each": args.workers,
+        "queue": queue,
         "finished": finished,
         "seconds": round(seconds, 3),
         "matches_per_second": round(finished / seconds, 3) if seconds else 0.0,
+        # The CPU the runs got, in cores (start-up included): on a busy machine two
+        # processes get little more than one, and the ratio shows the machine.
+        "cores_used": round(used / wall, 2) if wall else 0.0,
         "problems": problems,
     }
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's finished children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
@@ -103,7 +124,9 @@ def main() -> int:
     parser.add_argument(
         "--pg-bin", default=os.environ.get("MAZZO_PG_BIN", "/usr/lib/postgresql/15/bin")
     )
-    parser.add_argument("--matches", type=int, default=80, help="per measurement (even)")
+    parser.add_argument("--game", default=HOUSE[0], help="the ladder's game (default options)")
+    parser.add_argument("--players", type=int, default=HOUSE[1])
+    parser.add_argument("--matches", type=int, default=400, help="per measurement (even)")
     parser.add_argument("--workers", type=int, default=4, help="per process")
     parser.add_argument("--bots", type=int, default=24)
     parser.add_argument("--seed", type=int, default=5)

@@ -24,7 +24,7 @@ ON_POSTGRESQL = pytest.mark.parametrize("url", ["postgresql"], indirect=True)
 def test_two_processes_play_each_match_once_and_seat_no_bot_twice(url: str) -> None:
     with Store(url, migrate=False) as store:
         ladder = enter_house(store, HOUSE, bots=6)
-        ran = run_processes(url, processes=2, matches=5, workers=2, env=environment())
+        ran = run_processes(url, processes=2, matches=5, workers=2, env=environment(), queue=8)
         assert audit(store, ran) == []
         assert [len(r.finished()) for r in ran] == [5, 5]
         # Each run stops with none of its matches in play.

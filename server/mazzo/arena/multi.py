@@ -73,13 +73,16 @@ def run_processes(
     workers: int,
     env: dict[str, str],
     seed: int = 5,
+    queue: int | None = None,
     timeout: float = 600.0,
 ) -> list[Ran]:
     """``processes`` runs of ``mazzo arena run`` at once on ``url``, each until it has
-    finished ``matches`` matches with ``workers`` workers; their ends, in start order."""
+    finished ``matches`` matches with ``workers`` workers (and ``queue``, the matches
+    queued per ladder, when given); their ends, in start order."""
+    more = ["--queue", str(queue)] if queue is not None else []
     started = [
         subprocess.Popen(
-            command(url, seed + k, matches, workers),
+            command(url, seed + k, matches, workers) + more,
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
