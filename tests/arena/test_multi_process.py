@@ -1,7 +1,8 @@
 """Two arena processes on one PostgreSQL share the work (issue 34, item 5): every match
-is played exactly once, by one process, and no bot sits at two tables at the same
-moment (the matches' stored claim and end times say so). PostgreSQL only: SQLite's
-one writer at a time is the single-machine case."""
+is played exactly once, by one process, no bot sits at two tables at the same moment
+(the matches' stored claim and end times say so), and no scheduler seats a bot in two
+duplicate sets at once. PostgreSQL only: SQLite's one writer at a time is the
+single-machine case."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from sqlalchemy import update
 from mazzo.arena import queries
 from mazzo.arena.crash import environment
 from mazzo.arena.models import Match
-from mazzo.arena.multi import audit, enter_house, overlaps, run_processes
-from mazzo.arena.store import Store
+from mazzo.arena.multi import audit, enter_house, overlaps, run_processes, set_overlaps
+from mazzo.arena.store import Busy, Store
 
 HOUSE = ("briscola", 2, {})
 ON_POSTGRESQL = pytest.mark.parametrize("url", ["postgresql"], indirect=True)
@@ -46,6 +47,17 @@ def test_a_claim_skips_the_matches_whose_bots_are_at_another_table(store: Store)
     c = store.claim("w3")
     assert c is not None and c.match_id == first[1]
     assert overlaps(store) == []
+
+
+@ON_POSTGRESQL
+def test_a_scheduler_seats_no_bot_in_two_sets_at_once(store: Store) -> None:
+    ladder = enter_house(store, HOUSE, bots=3)
+    first = store.schedule_set(ladder, ["bot0", "bot1"], free_only=True)
+    with pytest.raises(Busy, match="bot1 is seated"):
+        store.schedule_set(ladder, ["bot2", "bot1"], free_only=True)
+    second = store.schedule_set(ladder, ["bot2", "bot1"])  # by hand: as asked
+    one, two = store.match(first[0]).set_id, store.match(second[0]).set_id
+    assert set_overlaps(store) == [f"bot1 was seated in sets {one} and {two} at once"]
 
 
 @ON_POSTGRESQL

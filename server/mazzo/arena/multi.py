@@ -9,9 +9,10 @@ bots' rows too, and no match whose bot sits at another table); this module shows
   database, each to finish ``matches`` matches, and waits for them;
 - ``audit`` checks that every match was played exactly once (the database's finished
   matches are exactly those the processes printed, each printed by one process, by
-  the one whose worker the database names, none lost or voided) and that no bot sat at
+  the one whose worker the database names, none lost or voided), that no bot sat at
   two tables at the same moment (each bot's matches, from their stored claim and end
-  times, one after another);
+  times, one after another) and that the schedulers never seated a bot in two sets
+  at once (``Store.schedule_set``'s ``free_only``);
 - ``rate`` is the matches finished per second between the first claim and the last
   finish, what ``scripts/arena_scale.py`` compares for one process and for two.
 """
@@ -123,7 +124,7 @@ def audit(store: Store, ran: Sequence[Ran]) -> list[str]:
             worker = done.get(match_id) or ""
             if f"/{r.pid}/" not in worker:
                 problems.append(f"{match_id}, printed by {r.pid}, was finished by {worker!r}")
-    return problems + overlaps(store)
+    return problems + overlaps(store) + set_overlaps(store)
 
 
 def overlaps(store: Store) -> list[str]:
@@ -141,13 +142,32 @@ def overlaps(store: Store) -> list[str]:
     for bot, match_id, claimed_at, finished_at in rows:
         if claimed_at is not None:
             seated[bot].append((claimed_at, finished_at or now, match_id))
-    problems = []
-    for bot, spans in sorted(seated.items()):
-        spans.sort()
-        for (_start, end, first), (start, _end, second) in pairwise(spans):
-            if start < end:
-                problems.append(f"{bot} sat at {first} and {second} at once")
-    return problems
+    return [
+        f"{bot} sat at {first} and {second} at once" for bot, first, second in _overlapping(seated)
+    ]
+
+
+def set_overlaps(store: Store) -> list[str]:
+    """Each time a bot was seated in two duplicate sets at once (one scheduled before
+    the other's last match ended): two processes' schedulers each seating it."""
+    now = utcnow()
+    sets: dict[tuple[str, str], tuple[datetime, datetime]] = {}
+    with Session(store.engine) as s:
+        rows = s.execute(
+            select(Bot.name, Match.set_id, Match.created_at, Match.finished_at)
+            .join(MatchSeat, MatchSeat.bot_id == Bot.id)
+            .join(Match, Match.id == MatchSeat.match_id)
+        ).all()
+    for bot, set_id, created_at, finished_at in rows:
+        start, end = sets.get((bot, set_id), (created_at, created_at))
+        sets[bot, set_id] = (min(start, created_at), max(end, finished_at or now))
+    spans: dict[str, list[tuple[datetime, datetime, str]]] = defaultdict(list)
+    for (bot, set_id), (start, end) in sets.items():
+        spans[bot].append((start, end, set_id))
+    return [
+        f"{bot} was seated in sets {first} and {second} at once"
+        for bot, first, second in _overlapping(spans)
+    ]
 
 
 def rate(store: Store) -> tuple[int, float]:
@@ -161,6 +181,19 @@ def rate(store: Store) -> tuple[int, float]:
     first = min(claimed for claimed, _ in rows if claimed is not None)
     last = max(finished for _, finished in rows if finished is not None)
     return len(rows), (last - first).total_seconds()
+
+
+def _overlapping(
+    spans: dict[str, list[tuple[datetime, datetime, str]]],
+) -> list[tuple[str, str, str]]:
+    """(who, the one, the other) for each span of one who that begins before the span
+    before it ends (each who's spans taken in order of their starts)."""
+    found = []
+    for who, held in sorted(spans.items()):
+        for (_start, end, first), (start, _end, second) in pairwise(sorted(held)):
+            if start < end:
+                found.append((who, first, second))
+    return found
 
 
 def _lines(text: str, pattern: re.Pattern[str]) -> list[str]:

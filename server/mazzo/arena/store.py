@@ -80,6 +80,10 @@ class Refused(ValueError):
     """An operation the arena's rules forbid (the message says which rule)."""
 
 
+class Busy(Refused):
+    """A bot to be seated is seated already, or being seated by another process."""
+
+
 @dataclass(frozen=True)
 class Credentials:
     """A new owner's or bot's name and token: the token is shown this once, only its
@@ -451,11 +455,17 @@ class Store(AbstractContextManager["Store"]):
         seats: Sequence[str],
         rotations: int | None = None,
         seed: int | None = None,
+        free_only: bool = False,
     ) -> list[str]:
         """A duplicate set: ``rotations`` matches (by default one per seat) on one seed,
         the bots moved one seat on in each, so every bot holds every hand in turn and
         the cards' luck cancels. ``seats`` are the bots' names in seat order for the
-        set's first match. Returns the matches' ids, in set order."""
+        set's first match. Returns the matches' ids, in set order.
+
+        ``free_only`` (the scheduler's): ``Busy`` when one of the bots is seated in a
+        match scheduled or in play, or is being seated or claimed by another process
+        this moment (its row locked, as in ``claim``): two schedulers on one database
+        never seat a bot in two sets at once."""
         n = len(seats)
         rotations = n if rotations is None else rotations
         if not 1 <= rotations <= n:
@@ -476,6 +486,8 @@ class Store(AbstractContextManager["Store"]):
                 bot = bots.get(name)
                 if bot is None or bot.ladder_id != ladder_id:
                     raise Refused(f"{name!r} is not a bot of ladder {ladder_id}")
+            if free_only:
+                _hold_free(s, {bot.id for bot in bots.values()})
             ids = []
             for index in range(rotations):
                 match_id = f"{set_id}-{index}"
@@ -525,16 +537,9 @@ class Store(AbstractContextManager["Store"]):
                 bots = set(
                     s.scalars(select(MatchSeat.bot_id).where(MatchSeat.match_id == match.id))
                 )
-                # The bots' rows, locked until this claim commits: a claim of another
-                # match of theirs skips them (or, once this one is committed, sees
-                # this match in play). NO KEY UPDATE leaves foreign keys to them free.
-                held = s.scalars(
-                    select(Bot.id)
-                    .where(Bot.id.in_(bots))
-                    .order_by(Bot.id)
-                    .with_for_update(skip_locked=True, key_share=True)
-                ).all()
-                if set(held) != bots or _in_play(s, bots):
+                # A claim of another match of theirs skips the bots held here (or,
+                # once this one is committed, sees this match in play).
+                if not _hold(s, bots) or _in_play(s, bots):
                     continue  # one of its bots is being seated, or sits, elsewhere
                 # Taken after the checks: a bot's stored times never overlap.
                 match.status, match.claimed_by = PLAYING, worker
@@ -859,6 +864,35 @@ def _seats_a_bot_in_play() -> ColumnElement[bool]:
         .where(mine.match_id == Match.id, playing.status == PLAYING)
         .exists()
     )
+
+
+def _hold(s: Session, bots: set[int]) -> bool:
+    """Lock ``bots``' rows until the transaction ends, waiting for none: False when
+    another transaction holds one (a claim or a set being stored). NO KEY UPDATE
+    leaves the foreign keys to them free (a rating update, a match's seats)."""
+    held = s.scalars(
+        select(Bot.id)
+        .where(Bot.id.in_(bots))
+        .order_by(Bot.id)
+        .with_for_update(skip_locked=True, key_share=True)
+    ).all()
+    return set(held) == bots
+
+
+def _hold_free(s: Session, bots: set[int]) -> None:
+    """Lock ``bots``' rows until the transaction ends (``Busy`` when another holds one)
+    and check that none is seated in a match scheduled or in play."""
+    if not _hold(s, bots):
+        raise Busy("a bot of this set is being seated or claimed by another process")
+    seated = s.scalar(
+        select(Bot.name)
+        .join(MatchSeat, MatchSeat.bot_id == Bot.id)
+        .join(Match, Match.id == MatchSeat.match_id)
+        .where(Bot.id.in_(bots), Match.status.in_((SCHEDULED, PLAYING)))
+        .limit(1)
+    )
+    if seated is not None:
+        raise Busy(f"{seated} is seated in a match scheduled or in play")
 
 
 def _in_play(s: Session, bots: set[int]) -> bool:
