@@ -37,6 +37,7 @@ from mazzo.gateway.tokens import token_hash
 from mazzo.referee.match import TimeControl
 from mazzo.service.rest import http_rules
 from mazzo.v1 import arena_pb2, arena_pb2_grpc
+from tests.arena.sets import finish_next
 
 Json = dict[str, Any]
 ADMIN = "the-admin-token-of-these-tests"
@@ -424,6 +425,44 @@ async def test_standings_and_a_bots_page_show_games_history_and_faults(
     assert len(against["games"]) == 1 and opponent in against["games"][0]["seats"]
     missing = await arena.call(door, "GetBot", {"bot": "zed-1"})
     assert missing.code == "NOT_FOUND" and missing.http in (None, 404)
+
+
+@pytest.mark.parametrize("door", DOORS)
+async def test_a_bots_page_withholds_what_the_web_page_withholds_until_the_set_is_over(
+    arena: Arena, door: str
+) -> None:
+    """The API reads what the pages read: a fault's detail may name a card of a deal
+    still being played in its set's other match, so it stays empty until the set is
+    over; and an opponent is a bot on another side (a partner is none)."""
+    store = arena.store
+    ladder = store.add_ladder("maraffa", 4, {"target": 41})
+    for owner in ("ada", "bob", "cy", "di"):
+        store.add_owner(owner)
+        store.add_bot(owner, f"{owner}-1", ladder, "builtin", "builtin:random")
+    # ada-1 and cy-1 are partners in the first set, opponents in the second.
+    store.schedule_set(ladder, ["ada-1", "bob-1", "cy-1", "di-1"], rotations=2, seed=5)
+    second = store.schedule_set(ladder, ["ada-1", "cy-1", "bob-1", "di-1"], rotations=2, seed=6)
+    shown = {"seat": 0, "ply": 3, "class": "illegal", "detail": "played CARD_7C out of turn"}
+    winners = {finish_next(store, [0], [shown]): 0, finish_next(store, [1]): 1}
+    secret = {"seat": 0, "ply": 9, "class": "illegal", "detail": "played CARD_AS, not in hand"}
+    third = finish_next(store, [1], [secret])  # its set's other match is still queued
+    winners[third] = 1
+    page = await arena.ok(door, "GetBot", {"bot": "ada-1"})
+    assert "CARD_AS" not in json.dumps(page)
+    by_match = {f["matchId"]: f for f in page["faults"]}
+    assert by_match[third].get("detail", "") == "" and by_match[third]["kind"] == "illegal"
+    assert [f["detail"] for f in page["faults"] if f["matchId"] != third] == [shown["detail"]]
+    finished = [g for g in page["games"] if g["status"] == "finished"]
+    assert {g["matchId"] for g in finished} == set(winners)
+    for game in finished:  # partners on seats 0 and 2 (side 0), 1 and 3 (side 1)
+        [seat] = game.get("ownSeats", [0])
+        assert game.get("won", False) == (seat % 2 == winners[game["matchId"]])
+        assert game["totals"] == ["41", "30"]
+    against = await arena.ok(door, "GetBot", {"bot": "ada-1", "opponent": "cy-1"})
+    assert {g["matchId"] for g in against["games"]} == set(second)  # not the first set's
+    standings = await arena.ok(door, "GetStandings", {"ladderId": ladder})
+    [ada] = [row for row in standings["standings"] if row["bot"] == "ada-1"]
+    assert ada["faultRate"] == pytest.approx(2 / 3)
 
 
 async def test_the_openapi_document_served_is_the_protos(arena: Arena) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from mazzo.arena.models import MU, SIGMA, Bot, Owner, Rating, utcnow
 from mazzo.arena.pages import bot_url, replay_url
 from mazzo.arena.store import Store
+from tests.arena.sets import finish_next
 from tests.arena.web import fetch, serve
 
 Json = dict[str, Any]
@@ -27,40 +28,6 @@ HOSTILE_REASON = "<img src=x onerror=alert(1)> too many faults"
 #: What the faults' reasons say: shown once the set is over, withheld before.
 SHOWN_DETAIL, SECRET_DETAIL = "played <b>CARD_7C</b> out of turn", "played CARD_AS, not in hand"
 BOT_OUTPUT = "Traceback: <script>boom()</script>"
-
-
-def record(
-    match_id: str, seed: int, winners: list[int], faults: list[Json], forfeit: Json | None = None
-) -> Json:
-    """The parts of a Maraffa 4p record the store and the pages read (partners on seats
-    0 and 2 against 1 and 3)."""
-    return {
-        "mazzo_record": 1,
-        "id": match_id,
-        "seed": seed,
-        "deal_commitment": "c0",
-        "sides": [
-            {"entrant": "north-south", "seats": [0, 2]},
-            {"entrant": "east-west", "seats": [1, 3]},
-        ],
-        "faults": faults,
-        "result": {
-            "finished": True,
-            "winners": winners,
-            "forfeit": forfeit,
-            "match_totals": [41, 30],
-        },
-    }
-
-
-def finish_next(
-    store: Store, winners: list[int], faults: Sequence[Json] = (), forfeit: Json | None = None
-) -> str:
-    claim = store.claim("w1")
-    assert claim is not None
-    done = record(claim.match_id, claim.seed, winners, list(faults), forfeit)
-    store.finish(claim.match_id, "w1", done)
-    return claim.match_id
 
 
 @dataclass

@@ -18,6 +18,8 @@ Who may do what is decided here, once, for both doors: REST handlers get the sam
   refusal is ``Busy``, i.e. RESOURCE_EXHAUSTED with a ``RetryInfo`` (HTTP 429 with
   Retry-After). Failed authentications count against the address too, so guessing
   tokens is slow and costs the database nothing once the address is over its limit.
+- **Reads** are the web pages' (``arena.queries``), so the API shows and withholds
+  what the pages do: a fault's detail stays empty until its duplicate set is over.
 """
 
 from __future__ import annotations
@@ -33,10 +35,10 @@ from typing import Any, TypeVar
 
 from google.rpc import code_pb2
 
-from mazzo.arena import api_queries as queries
+from mazzo.arena import queries
 from mazzo.arena.models import DIAL_IN, GRPC
 from mazzo.arena.scheduler import Unplayable, ladder_sides
-from mazzo.arena.store import BotInfo, LadderInfo, Refused, Standing, Store
+from mazzo.arena.store import BotInfo, LadderInfo, Refused, Store
 from mazzo.core.errors import InvalidArgument, NotAllowedNow
 from mazzo.gateway.server import RateLimit
 from mazzo.gateway.tokens import TokenBook, check_name, token_hash
@@ -48,8 +50,9 @@ T = TypeVar("T")
 
 #: The longest pause reason an owner may give.
 MAX_REASON = 500
-#: A bot page's games: 50 unless asked, at most 500.
+#: A bot page's games: 50 unless asked, at most 500; its faults, the newest 200.
 DEFAULT_GAMES, MAX_GAMES = 50, 500
+MAX_FAULTS = 200
 GRPC_TARGET = re.compile(r"grpc://[A-Za-z0-9.\-\[\]:]+:[0-9]{1,5}")
 
 
@@ -135,11 +138,11 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
             raise Denied(code_pb2.PERMISSION_DENIED, f"this token does not act for {owner!r}")
         return caller
 
-    async def _own_bot(self, context: Any, bot: str) -> BotInfo:
+    async def _own_bot(self, context: Any, bot: str) -> queries.BotLine:
         """The caller's bot named ``bot``."""
         caller = await self._owner(context)
         _name("bot", bot)
-        found = await _thread(queries.bot_named, self.store, bot)
+        found = await _thread(queries.bot, self.store, bot)
         if found is None or found.owner != caller:
             # Not yours and not there are one answer: a token learns nothing of others.
             raise Denied(code_pb2.PERMISSION_DENIED, f"this token does not act for bot {bot!r}")
@@ -164,7 +167,7 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.RotateOwnerTokenRequest, context: Any
     ) -> arena_pb2.RotateOwnerTokenResponse:
         owner = await self._acting_for(context, request.owner)
-        token = await _thread(queries.new_owner_token, self.store, owner)
+        token = await _thread(self.store.new_owner_token, owner)
         if token is None:  # the owner went away between the two transactions
             raise Denied(code_pb2.NOT_FOUND, f"no owner {owner!r}")
         return arena_pb2.RotateOwnerTokenResponse(owner=owner, token=token)
@@ -173,7 +176,7 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.RotateBotTokenRequest, context: Any
     ) -> arena_pb2.RotateBotTokenResponse:
         bot = await self._own_bot(context, request.bot)
-        token = await _thread(queries.new_bot_token, self.store, bot.name)
+        token = await _thread(self.store.new_bot_token, bot.name)
         if token is None:
             raise Denied(code_pb2.NOT_FOUND, f"no bot {bot.name!r}")
         return arena_pb2.RotateBotTokenResponse(bot=bot.name, token=token)
@@ -225,7 +228,7 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
         return arena_pb2.ResumeBotResponse(bot=await self._bot_now(bot.name))
 
     async def _bot_now(self, name: str) -> arena_pb2.ArenaBot:
-        found = await _thread(queries.bot_named, self.store, name)
+        found = await _thread(queries.bot, self.store, name)
         if found is None:
             raise Denied(code_pb2.NOT_FOUND, f"no bot {name!r}")
         return _bot(found)
@@ -236,10 +239,9 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.ListLaddersRequest, context: Any
     ) -> arena_pb2.ListLaddersResponse:
         self._admitted(context, public=True)
-        ladders = await _thread(self.store.ladders)
-        sizes = await _thread(queries.ladder_sizes, self.store)
+        lines = await _thread(queries.ladder_lines, self.store)
         return arena_pb2.ListLaddersResponse(
-            ladders=[_ladder(ladder, sizes.get(ladder.id, 0)) for ladder in ladders]
+            ladders=[_ladder(line.ladder, line.bots) for line in lines]
         )
 
     async def GetStandings(
@@ -247,11 +249,10 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
     ) -> arena_pb2.GetStandingsResponse:
         self._admitted(context, public=True)
         ladder = await self._ladder(request.ladder_id)
-        rows = await _thread(self.store.standings, ladder.id)
-        faulty = await _thread(queries.faulty_games, self.store, ladder.id)
+        lines = await _thread(queries.standings, self.store, ladder.id)
         return arena_pb2.GetStandingsResponse(
-            ladder=_ladder(ladder, len(rows)),
-            standings=[_standing(rank, row, faulty) for rank, row in enumerate(rows, 1)],
+            ladder=_ladder(ladder, len(lines)),
+            standings=[_standing(rank, line) for rank, line in enumerate(lines, 1)],
         )
 
     async def GetBot(
@@ -263,22 +264,26 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
             _name("opponent", request.opponent)
         if request.limit > MAX_GAMES:
             raise InvalidArgument("limit", f"at most {MAX_GAMES} games, not {request.limit}")
-        bot = await _thread(queries.bot_named, self.store, request.bot)
+        bot = await _thread(queries.bot, self.store, request.bot)
         if bot is None:
             raise Denied(code_pb2.NOT_FOUND, f"no bot {request.bot!r}")
-        rows = await _thread(self.store.standings, bot.ladder_id)
-        faulty = await _thread(queries.faulty_games, self.store, bot.ladder_id)
+        lines = await _thread(queries.standings, self.store, bot.ladder_id)
         standing = next(
-            _standing(rank, row, faulty) for rank, row in enumerate(rows, 1) if row.bot == bot.name
+            _standing(rank, line)
+            for rank, line in enumerate(lines, 1)
+            if line.standing.bot == bot.name
         )
         limit = request.limit or DEFAULT_GAMES
-        games = await _thread(queries.games, self.store, bot.name, request.opponent, limit)
-        points = await _thread(queries.history, self.store, bot.name)
-        faults = await _thread(queries.faults, self.store, bot.name)
+        games, _all = await _thread(
+            queries.bot_matches, self.store, bot, request.opponent or None, limit
+        )
+        points = await _thread(queries.rating_history, self.store, bot.name)
+        faults = await _thread(queries.bot_faults, self.store, bot.name, MAX_FAULTS)
+        after = {p.match_id: p for p in points}
         return arena_pb2.GetBotResponse(
             bot=_bot(bot),
             standing=standing,
-            games=[_game(g) for g in games],
+            games=[_game(bot.name, g, after.get(g.id)) for g in games],
             history=[
                 arena_pb2.RatingPoint(
                     match_id=p.match_id,
@@ -293,10 +298,10 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
                 arena_pb2.BotFault(
                     match_id=f.match_id,
                     at=_time(f.at),
-                    ply=f.ply,
-                    seat=f.seat,
-                    kind=f.kind,
-                    detail=f.detail,
+                    ply=f.ply or 0,
+                    seat=f.seat or 0,
+                    kind=f.fault_class,
+                    detail=f.detail or "",  # withheld (None) while its set is played
                 )
                 for f in faults
             ],
@@ -386,7 +391,7 @@ def _kind(target: str) -> str:
     )
 
 
-def _bot(bot: BotInfo) -> arena_pb2.ArenaBot:
+def _bot(bot: BotInfo | queries.BotLine) -> arena_pb2.ArenaBot:
     return arena_pb2.ArenaBot(
         name=bot.name,
         owner=bot.owner,
@@ -406,7 +411,8 @@ def _ladder(ladder: LadderInfo, bots: int) -> arena_pb2.ArenaLadder:
     )
 
 
-def _standing(rank: int, row: Standing, faulty: dict[str, int]) -> arena_pb2.ArenaStanding:
+def _standing(rank: int, line: queries.StandingLine) -> arena_pb2.ArenaStanding:
+    row = line.standing
     return arena_pb2.ArenaStanding(
         rank=rank,
         bot=row.bot,
@@ -418,25 +424,28 @@ def _standing(rank: int, row: Standing, faulty: dict[str, int]) -> arena_pb2.Are
         rating_high=row.mu + 3 * row.sigma,
         games=row.games,
         faults=row.faults,
-        fault_rate=faulty.get(row.bot, 0) / row.games if row.games else 0.0,
+        fault_rate=line.fault_rate,
         paused_reason=row.paused_reason or "",
     )
 
 
-def _game(game: queries.Game) -> arena_pb2.BotGame:
+def _game(bot: str, game: queries.MatchLine, update: queries.Point | None) -> arena_pb2.BotGame:
+    """``bot``'s view of one of its matches; ``update``: what the match did to its rating
+    (None until it is finished)."""
+    own = [seat for seat, name in enumerate(game.seats) if name == bot]
     return arena_pb2.BotGame(
-        match_id=game.match_id,
+        match_id=game.id,
         set_id=game.set_id,
         set_index=game.set_index,
         status=game.status,
         finished_at=_time(game.finished_at),
         seats=game.seats,
-        own_seats=game.own_seats,
-        won=game.won,
+        own_seats=own,
+        won=bool(game.winning_seats.intersection(own)),
         totals=game.totals,
-        rating_before=game.rating_before,
-        rating_after=game.rating_after,
-        faults=game.faults,
+        rating_before=update.before_mu - 3 * update.before_sigma if update else 0.0,
+        rating_after=update.mu - 3 * update.sigma if update else 0.0,
+        faults=update.faults if update else 0,
         voided_reason=game.voided_reason or "",
     )
 

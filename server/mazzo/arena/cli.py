@@ -79,6 +79,12 @@ def add_arguments(verbs: Verbs) -> None:
     )
     run.add_argument("--seed", type=int, default=None, help="seeds matchmaking's draws")
     run.add_argument(
+        "--queue",
+        type=_positive,
+        default=None,
+        help="matches scheduled or in play per ladder (default: twice the workers, at least 4)",
+    )
+    run.add_argument(
         "--wait",
         action="store_true",
         help="keep waiting when nothing can be played (default: stop, saying why)",
@@ -267,7 +273,11 @@ def _run(store: Store, args: argparse.Namespace) -> int:
     from mazzo.arena.run import Settings
 
     settings = Settings(
-        workers=args.workers, matches=args.matches, seed=args.seed, until_idle=not args.wait
+        workers=args.workers,
+        matches=args.matches,
+        queue=args.queue,
+        seed=args.seed,
+        until_idle=not args.wait,
     )
     summary = asyncio.run(_run_until_signal(store, settings))
     print(

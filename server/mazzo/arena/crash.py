@@ -72,7 +72,7 @@ def example_ladders() -> list[LadderForm]:
 
 
 #: A run prints ``[3/40] finished: MATCH-ID: ...`` for each match it finished.
-_FINISHED = re.compile(r"^\[\d+(?:/\d+)?\] finished: (\S+):", re.M)
+FINISHED_LINE = re.compile(r"^\[\d+(?:/\d+)?\] finished: (\S+):", re.M)
 
 
 @dataclass
@@ -190,7 +190,7 @@ def drill(
                         if run == 0:
                             time.sleep(rng.uniform(0.05, 2.0))
                         else:
-                            _wait_for(out, _FINISHED, 20.0)
+                            _wait_for(out, FINISHED_LINE, 20.0)
                             time.sleep(rng.uniform(0.0, 1.0))
                             # during play: a match in the database as being played
                             _until(lambda: bool(playing(store)), 5.0)
@@ -201,7 +201,7 @@ def drill(
                         process.kill()
                         process.wait()
             text = out.read_text(errors="replace")
-            ids = _FINISHED.findall(text)
+            ids = FINISHED_LINE.findall(text)
             printed.update(ids)
             if final:
                 if code != 0 or f"{last} matches finished" not in text:

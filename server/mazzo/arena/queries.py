@@ -1,4 +1,6 @@
-"""What the arena's web pages read (``arena.pages``): read-only queries on the store.
+"""What the arena shows: the read-only queries of its web pages (``arena.pages``) and
+of its API (``arena.api``), one set for both, so both show the same and withhold the
+same.
 
 Kept apart from ``store.py``, whose operations change the arena and are each one
 transaction that the crash-safety argument rests on; these only read, each in one
@@ -12,6 +14,8 @@ of every other match of its set. So a record, and what is read from it beyond th
 result (the faults' details), is shown only once its whole **set is over** (no match
 of it scheduled or in play): ``MatchLine.revealed``. Of a match in play nothing is
 shown but who sits at it and since when, less than the live view's spectator sees.
+The result of a finished match (who won, the totals, the ratings it moved) is shown at
+once: the standings are made of it.
 """
 
 from __future__ import annotations
@@ -91,6 +95,9 @@ class MatchLine:
     result: str | None
     voided_reason: str | None
     revealed: bool
+    #: A finished match: the seats of its winning sides, and the sides' match totals.
+    winning_seats: frozenset[int] = frozenset()
+    totals: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,15 +117,23 @@ class BotLine:
     paused_at: datetime | None
     created_at: datetime
 
+    @property
+    def ladder_id(self) -> int:
+        return self.ladder.id
+
 
 @dataclass(frozen=True)
 class Point:
-    """The bot's rating after one finished match (the chart's points)."""
+    """The bot's rating after one finished match (the chart's points), what it was
+    before, and how many faults the bot made in that match."""
 
     match_id: str
     at: datetime
     mu: float
     sigma: float
+    before_mu: float
+    before_sigma: float
+    faults: int
 
 
 @dataclass(frozen=True)
@@ -129,8 +144,11 @@ class FaultLine:
 
     match_id: str
     set_id: str
+    #: When its match ended.
+    at: datetime | None
     revealed: bool
     ply: int | None
+    seat: int | None
     fault_class: str
     detail: str | None
     output: str | None
@@ -277,12 +295,23 @@ def rating_history(store: Store, name: str) -> list[Point]:
             .where(Bot.name == name)
             .order_by(RatingUpdate.id)
         ).all()
-        return [Point(u.match_id, u.created_at, u.after.mu, u.after.sigma) for u in updates]
+        return [
+            Point(
+                u.match_id,
+                u.created_at,
+                u.after.mu,
+                u.after.sigma,
+                u.before.mu,
+                u.before.sigma,
+                u.faults,
+            )
+            for u in updates
+        ]
 
 
 def bot_faults(store: Store, name: str, limit: int = BOT_FAULTS) -> list[FaultLine]:
-    """The bot's faults, newest match first, read from the records of its matches with
-    faults (the rating updates say which)."""
+    """The bot's faults, newest first, read from the records of its matches with faults
+    (the rating updates say which)."""
     with Session(store.engine) as s:
         faulty = s.execute(
             select(RatingUpdate.match_id, Bot.id)
@@ -295,11 +324,13 @@ def bot_faults(store: Store, name: str, limit: int = BOT_FAULTS) -> list[FaultLi
             if len(lines) >= limit:
                 break
             found = s.execute(
-                select(Match.set_id, Match.record["faults"]).where(Match.id == match_id)
+                select(Match.set_id, Match.finished_at, Match.record["faults"]).where(
+                    Match.id == match_id
+                )
             ).first()
             if found is None:
                 continue
-            set_id, faults = found
+            set_id, at, faults = found
             seats = set(
                 s.scalars(
                     select(MatchSeat.seat).where(
@@ -308,9 +339,9 @@ def bot_faults(store: Store, name: str, limit: int = BOT_FAULTS) -> list[FaultLi
                 )
             )
             revealed = not _open_sets(s, [set_id])
-            for fault in faults if isinstance(faults, list) else []:
+            for fault in reversed(faults) if isinstance(faults, list) else []:
                 if isinstance(fault, dict) and _int(fault.get("seat")) in seats:
-                    lines.append(_fault_line(match_id, set_id, fault, revealed))
+                    lines.append(_fault_line(match_id, set_id, at, fault, revealed))
         return lines[:limit]
 
 
@@ -378,9 +409,10 @@ def _lines(s: Session, matches: Sequence[Match]) -> list[MatchLine]:
             seats[match_id].append(bot_name)
     still_open = _open_sets(s, (m.set_id for m in matches))
     finished = [m for m in matches if m.status == FINISHED]
-    results = _results(
+    outcomes = _outcomes(
         s, [m.id for m in finished], {m.id for m in finished if m.set_id not in still_open}
     )
+    nothing = _Outcome(None, frozenset(), ())
     return [
         MatchLine(
             m.id,
@@ -392,27 +424,59 @@ def _lines(s: Session, matches: Sequence[Match]) -> list[MatchLine]:
             m.created_at,
             m.claimed_at,
             m.finished_at,
-            results.get(m.id),
+            outcomes.get(m.id, nothing).text,
             m.voided_reason,
             m.status == FINISHED and m.set_id not in still_open,
+            outcomes.get(m.id, nothing).winning_seats,
+            outcomes.get(m.id, nothing).totals,
         )
         for m in matches
     ]
 
 
-def _results(s: Session, ids: list[str], revealed: set[str]) -> dict[str, str]:
-    """One line per finished match: who won, the totals, a forfeit (why, only for the
-    ``revealed``: a forfeit's reason may name a card); read from the record's
-    ``result`` and ``sides`` only (not its moves: a record can be large)."""
+@dataclass(frozen=True)
+class _Outcome:
+    text: str | None
+    winning_seats: frozenset[int]
+    totals: tuple[int, ...]
+
+
+def _outcomes(s: Session, ids: list[str], revealed: set[str]) -> dict[str, _Outcome]:
+    """Per finished match, one line (who won, the totals, a forfeit: why, only for the
+    ``revealed``, a forfeit's reason may name a card), the winners' seats and the
+    totals; read from the record's ``result`` and ``sides`` only (not its moves: a
+    record can be large)."""
     if not ids:
         return {}
     rows = s.execute(
         select(Match.id, Match.record["result"], Match.record["sides"]).where(Match.id.in_(ids))
     )
     return {
-        match_id: _result_line(result, sides, match_id in revealed)
+        match_id: _Outcome(
+            _result_line(result, sides, match_id in revealed),
+            _winning_seats(result, sides),
+            _totals(result),
+        )
         for match_id, result, sides in rows
     }
+
+
+def _winning_seats(result: Any, sides: Any) -> frozenset[int]:
+    if not isinstance(result, dict) or not isinstance(sides, list):
+        return frozenset()
+    winners = {w for w in result.get("winners") or [] if isinstance(w, int)}
+    return frozenset(
+        seat
+        for k, side in enumerate(sides)
+        if k in winners and isinstance(side, dict)
+        for seat in side.get("seats") or []
+        if isinstance(seat, int)
+    )
+
+
+def _totals(result: Any) -> tuple[int, ...]:
+    totals = result.get("match_totals") if isinstance(result, dict) else None
+    return tuple(t for t in totals if isinstance(t, int)) if isinstance(totals, list) else ()
 
 
 def _result_line(result: Any, sides: Any, revealed: bool) -> str:
@@ -433,13 +497,17 @@ def _result_line(result: Any, sides: Any, revealed: bool) -> str:
     return text
 
 
-def _fault_line(match_id: str, set_id: str, fault: Json, revealed: bool) -> FaultLine:
+def _fault_line(
+    match_id: str, set_id: str, at: datetime | None, fault: Json, revealed: bool
+) -> FaultLine:
     output = fault.get("output", fault.get("stderr"))
     return FaultLine(
         match_id,
         set_id,
+        at,
         revealed,
         _int(fault.get("ply")),
+        _int(fault.get("seat")),
         str(fault.get("class", "?")),
         str(fault.get("detail", "")) if revealed else None,
         str(output) if revealed and output is not None else None,

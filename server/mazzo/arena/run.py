@@ -84,7 +84,8 @@ class _Run:
     summary: Summary = field(default_factory=Summary)
     in_play: int = 0
     stop: asyncio.Event = field(default_factory=asyncio.Event)
-    #: Set when sets are scheduled (wakes the workers) or a match ends (the scheduler).
+    #: ``scheduled`` wakes idle workers: sets were scheduled, or a match ended (its
+    #: bots are free again for a match of theirs that waited); ``ended``, the scheduler.
     scheduled: asyncio.Event = field(default_factory=asyncio.Event)
     ended: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -110,6 +111,7 @@ class _Run:
         if self.settings.matches is not None and s.finished >= self.settings.matches:
             self.finish(f"{s.finished} matches finished")
         self.ended.set()
+        self.scheduled.set()
 
     def finish(self, why: str) -> None:
         if not self.stop.is_set():

@@ -5,7 +5,9 @@ time, with the seating ``matchmaking`` chooses; and voids the matches whose work
 One round (``Scheduler.round``) is a few short transactions, run in a thread by the
 arena's loop (``arena.run``). The queue is bounded per ladder (``queue``: matches
 scheduled or in play), and a bot is seated in one set at a time (``Store.ladder_bots``'s
-``busy``), so a ladder never holds more sets than its bots can fill at once.
+``busy``, checked again under a lock of the bots' rows as the set is stored:
+``schedule_set``'s ``free_only``, so two processes' schedulers never seat one bot twice),
+so a ladder never holds more sets than its bots can fill at once.
 
 Which bots can play: ``builtin`` bots (in the arena's own process) and ``grpc://`` bots
 (dialed by the worker; one that does not answer faults, as in the referee) always;
@@ -25,7 +27,7 @@ from datetime import timedelta
 from mazzo.arena.liveness import gone
 from mazzo.arena.matchmaking import Candidate, seating
 from mazzo.arena.models import BUILTIN, DIAL_IN, GRPC
-from mazzo.arena.store import LadderBot, LadderInfo, Store
+from mazzo.arena.store import Busy, LadderBot, LadderInfo, Store
 from mazzo.referee.match import MatchSpec, options_json, table_of
 
 
@@ -137,7 +139,10 @@ class Scheduler:
                         if not queued:  # a ladder that waits for bots, not one at play
                             done.waiting[ladder.id] = _why_not(ladder, bots, self.connected)
                         break
-                    ids = self.store.schedule_set(ladder.id, seats)
+                    try:
+                        ids = self.store.schedule_set(ladder.id, seats, free_only=True)
+                    except Busy:  # another process seated one of them meanwhile
+                        break
                     done.scheduled.append(ids)
                     queued += len(ids)
             done.queued += queued

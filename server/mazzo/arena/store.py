@@ -4,10 +4,15 @@ Every operation is one transaction, so a process killed at any moment leaves eac
 operation done whole or not at all. The ones that matter for crash safety and for
 several workers on one database:
 
-- ``claim`` hands the oldest scheduled match to one worker only. PostgreSQL: its row
-  is read ``FOR UPDATE SKIP LOCKED`` (a second worker skips the row the first holds
-  and takes the next). SQLite: the transaction begins ``IMMEDIATE`` (schema.py), so
-  claims run one at a time.
+- ``claim`` hands the oldest scheduled match to one worker only, and never a match
+  seating a bot that is in play at another table (the matches of a duplicate set seat
+  the same bots: they are played one after the other). PostgreSQL: the match's row is
+  read ``FOR UPDATE SKIP LOCKED`` (a second worker skips the row the first holds and
+  takes the next), then its bots' rows ``FOR NO KEY UPDATE SKIP LOCKED``: two claims
+  of matches sharing a bot cannot both hold it, and the one that comes after the
+  other's commit sees that match in play. Nothing waits, so several processes on one
+  database claim side by side without deadlocks. SQLite: the transaction begins
+  ``IMMEDIATE`` (schema.py), so claims run one at a time.
 - ``finish`` stores the record, the ratings and their audit rows (values before and
   after) together. A result that arrives twice counts once: the match is already
   finished, the same record returns what was stored, a different one is refused;
@@ -34,9 +39,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import ColumnElement, Engine, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from mazzo.arena import schema
 from mazzo.arena.models import (
@@ -67,10 +72,16 @@ from mazzo.referee.ratings import match_scores, rating_model, side_ranks
 
 #: Seeds are kept below 2**63: a signed BIGINT on both databases.
 SEED_BITS = 63
+#: The scheduled matches a claim looks at (and holds) at once, oldest first.
+CLAIM_CANDIDATES = 16
 
 
 class Refused(ValueError):
     """An operation the arena's rules forbid (the message says which rule)."""
+
+
+class Busy(Refused):
+    """A bot to be seated is seated already, or being seated by another process."""
 
 
 @dataclass(frozen=True)
@@ -234,6 +245,24 @@ class Store(AbstractContextManager["Store"]):
         except IntegrityError:
             raise Refused(f"an owner named {name!r} exists") from None
         return Credentials(name, token)
+
+    def new_owner_token(self, owner: str) -> str | None:
+        """A new token for ``owner`` (its old one stops working); None for no such owner."""
+        book = TokenBook()
+        token = book.new(owner)
+        with self._transaction() as s:
+            done = s.execute(
+                update(Owner).where(Owner.name == owner).values(token_hash=book.hashes[owner])
+            )
+            return token if getattr(done, "rowcount", 0) == 1 else None
+
+    def new_bot_token(self, bot: str) -> str | None:
+        """A new token for ``bot`` (its old one stops working); None for no such bot."""
+        book = TokenBook()
+        token = book.new(bot)
+        with self._transaction() as s:
+            done = s.execute(update(Bot).where(Bot.name == bot).values(token_hash=book.hashes[bot]))
+            return token if getattr(done, "rowcount", 0) == 1 else None
 
     def add_ladder(self, game: str, players: int, options: Json | None = None) -> int:
         """The ladder of (game, players, options), made if new: its id."""
@@ -426,11 +455,17 @@ class Store(AbstractContextManager["Store"]):
         seats: Sequence[str],
         rotations: int | None = None,
         seed: int | None = None,
+        free_only: bool = False,
     ) -> list[str]:
         """A duplicate set: ``rotations`` matches (by default one per seat) on one seed,
         the bots moved one seat on in each, so every bot holds every hand in turn and
         the cards' luck cancels. ``seats`` are the bots' names in seat order for the
-        set's first match. Returns the matches' ids, in set order."""
+        set's first match. Returns the matches' ids, in set order.
+
+        ``free_only`` (the scheduler's): ``Busy`` when one of the bots is seated in a
+        match scheduled or in play, or is being seated or claimed by another process
+        this moment (its row locked, as in ``claim``): two schedulers on one database
+        never seat a bot in two sets at once."""
         n = len(seats)
         rotations = n if rotations is None else rotations
         if not 1 <= rotations <= n:
@@ -451,6 +486,8 @@ class Store(AbstractContextManager["Store"]):
                 bot = bots.get(name)
                 if bot is None or bot.ladder_id != ladder_id:
                     raise Refused(f"{name!r} is not a bot of ladder {ladder_id}")
+            if free_only:
+                _hold_free(s, {bot.id for bot in bots.values()})
             ids = []
             for index in range(rotations):
                 match_id = f"{set_id}-{index}"
@@ -476,28 +513,52 @@ class Store(AbstractContextManager["Store"]):
             return ids
 
     def claim(self, worker: str, ladder_id: int | None = None) -> Claim | None:
-        """The oldest scheduled match (of ``ladder_id``), now ``worker``'s to play; None
-        when none waits. No two workers ever get the same match (module docstring)."""
-        now = utcnow()
+        """The oldest scheduled match (of ``ladder_id``) none of whose bots is in play
+        at another table, now ``worker``'s to play; None when none waits. No two
+        workers ever get the same match, nor two matches that seat one bot (module
+        docstring)."""
         with self._transaction() as s:
-            query = select(Match).where(Match.status == SCHEDULED)
+            query = select(Match).where(Match.status == SCHEDULED, ~_seats_a_bot_in_play())
             if ladder_id is not None:
                 query = query.where(Match.ladder_id == ladder_id)
-            query = query.order_by(Match.created_at, Match.set_id, Match.set_index).limit(1)
-            match = s.scalar(query.with_for_update(skip_locked=True))
-            if match is None:
-                return None
-            match.status, match.claimed_by = PLAYING, worker
-            match.claimed_at = match.heartbeat_at = now
-            names = s.execute(
-                select(Bot.name)
-                .join(MatchSeat, MatchSeat.bot_id == Bot.id)
-                .where(MatchSeat.match_id == match.id)
-                .order_by(MatchSeat.seat)
-            ).scalars()
-            return Claim(
-                match.id, match.ladder_id, match.set_id, match.set_index, match.seed, tuple(names)
-            )
+            query = query.order_by(Match.created_at, Match.set_id, Match.set_index)
+            for match_id in s.scalars(
+                query.limit(CLAIM_CANDIDATES).with_only_columns(Match.id)
+            ).all():
+                # Each candidate locked alone (held by another claim: skipped), and read
+                # again: another claim may have taken it since.
+                match = s.scalar(
+                    select(Match)
+                    .where(Match.id == match_id, Match.status == SCHEDULED)
+                    .with_for_update(skip_locked=True)
+                )
+                if match is None:
+                    continue
+                bots = set(
+                    s.scalars(select(MatchSeat.bot_id).where(MatchSeat.match_id == match.id))
+                )
+                # A claim of another match of theirs skips the bots held here (or,
+                # once this one is committed, sees this match in play).
+                if not _hold(s, bots) or _in_play(s, bots):
+                    continue  # one of its bots is being seated, or sits, elsewhere
+                # Taken after the checks: a bot's stored times never overlap.
+                match.status, match.claimed_by = PLAYING, worker
+                match.claimed_at = match.heartbeat_at = utcnow()
+                names = s.execute(
+                    select(Bot.name)
+                    .join(MatchSeat, MatchSeat.bot_id == Bot.id)
+                    .where(MatchSeat.match_id == match.id)
+                    .order_by(MatchSeat.seat)
+                ).scalars()
+                return Claim(
+                    match.id,
+                    match.ladder_id,
+                    match.set_id,
+                    match.set_index,
+                    match.seed,
+                    tuple(names),
+                )
+            return None
 
     def heartbeat(self, match_id: str, worker: str) -> bool:
         """``worker`` still plays ``match_id``. False: the claim is gone (voided as
@@ -789,6 +850,60 @@ def _teams_and_faults(
             bot = team[0]
         faults[bot] = faults.get(bot, 0) + 1
     return teams, faults
+
+
+def _seats_a_bot_in_play() -> ColumnElement[bool]:
+    """Whether a match (``Match``, in the query around it) seats a bot that is in play
+    at some table now."""
+    other, playing = aliased(MatchSeat), aliased(Match)
+    mine = aliased(MatchSeat)
+    return (
+        select(mine.match_id)
+        .join(other, other.bot_id == mine.bot_id)
+        .join(playing, playing.id == other.match_id)
+        .where(mine.match_id == Match.id, playing.status == PLAYING)
+        .exists()
+    )
+
+
+def _hold(s: Session, bots: set[int]) -> bool:
+    """Lock ``bots``' rows until the transaction ends, waiting for none: False when
+    another transaction holds one (a claim or a set being stored). NO KEY UPDATE
+    leaves the foreign keys to them free (a rating update, a match's seats)."""
+    held = s.scalars(
+        select(Bot.id)
+        .where(Bot.id.in_(bots))
+        .order_by(Bot.id)
+        .with_for_update(skip_locked=True, key_share=True)
+    ).all()
+    return set(held) == bots
+
+
+def _hold_free(s: Session, bots: set[int]) -> None:
+    """Lock ``bots``' rows until the transaction ends (``Busy`` when another holds one)
+    and check that none is seated in a match scheduled or in play."""
+    if not _hold(s, bots):
+        raise Busy("a bot of this set is being seated or claimed by another process")
+    seated = s.scalar(
+        select(Bot.name)
+        .join(MatchSeat, MatchSeat.bot_id == Bot.id)
+        .join(Match, Match.id == MatchSeat.match_id)
+        .where(Bot.id.in_(bots), Match.status.in_((SCHEDULED, PLAYING)))
+        .limit(1)
+    )
+    if seated is not None:
+        raise Busy(f"{seated} is seated in a match scheduled or in play")
+
+
+def _in_play(s: Session, bots: set[int]) -> bool:
+    """Whether one of ``bots`` sits at a table in play."""
+    found = s.scalar(
+        select(MatchSeat.bot_id)
+        .join(Match, Match.id == MatchSeat.match_id)
+        .where(MatchSeat.bot_id.in_(bots), Match.status == PLAYING)
+        .limit(1)
+    )
+    return found is not None
 
 
 def _check_pause(limit: int, window: int) -> None:

@@ -1,0 +1,166 @@
+"""``make arena-scale``: matches per second of one arena process against two on one
+PostgreSQL (issue 34, item 5: two should give at least 1.8x), in one run.
+
+Starts a temporary PostgreSQL cluster (``--pg-bin``, like the tests' fixture) unless
+given ``--db URL``, then on a fresh database each time: one ``mazzo arena run`` to
+finish ``--matches`` matches, and two at once to finish as many between them (half
+each); each with ``--workers`` workers, on a Briscola 2p ladder of builtin random bots
+(``--bots``, one owner each). A rate is the matches finished per second from the
+first claim to the last finish (the processes' start-up left out). Both runs are
+audited (``mazzo.arena.multi``: each match played once, no bot at two tables at once).
+Prints JSON: the two rates, their ratio, the cores the runs' processes got, the load
+average before and after (a busy machine shares its cores, and says so) and any
+problem; exits 1 on a problem. The ratio is measured, never asserted: it depends on
+the machine's free cores (builtin bots play in the arena's process, one core each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from mazzo.arena import schema
+from mazzo.arena.crash import LadderForm, environment
+from mazzo.arena.multi import audit, enter_house, rate, run_processes
+from mazzo.arena.store import Store
+
+#: The ladder by default: two players, quick builtin random bots.
+HOUSE: LadderForm = ("briscola", 2, {})
+
+
+def _as_postgres(command: list[str]) -> list[str]:
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
+
+
+@contextmanager
+def cluster(pg_bin: Path) -> Iterator[int]:
+    """A temporary PostgreSQL cluster (user ``mazzo``, no password): its port."""
+    folder = Path(tempfile.mkdtemp(prefix="mazzo-arena-scale-"))
+    folder.chmod(0o755)
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    pg_ctl = [str(pg_bin / "pg_ctl"), "-D", str(folder / "data")]
+    initdb = [str(pg_bin / "initdb"), "-D", str(folder / "data"), "-A", "trust", "-U", "mazzo"]
+    subprocess.run(_as_postgres([*initdb, "-N"]), check=True, capture_output=True)
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    start = [*pg_ctl, "-o", options, "-l", str(folder / "log"), "-w", "start"]
+    subprocess.run(_as_postgres(start), check=True, capture_output=True)
+    try:
+        yield port
+    finally:
+        subprocess.run(_as_postgres([*pg_ctl, "-m", "fast", "-w", "stop"]), capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def fresh(admin_url: str, name: str) -> str:
+    """A new, migrated database next to ``admin_url``'s: its URL."""
+    import psycopg
+    from psycopg import sql
+
+    base = admin_url.rsplit("/", 1)[0]
+    plain = admin_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as connection:
+        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = f"{base}/{name}"
+    schema.upgrade(url)
+    return url
+
+
+def measure(admin_url: str, processes: int, args: argparse.Namespace) -> dict[str, Any]:
+    url = fresh(admin_url, f"arena_scale_{processes}")
+    with Store(url, migrate=False) as store:
+        enter_house(store, (args.game, args.players, {}), args.bots)
+        each = args.matches // processes
+        # Room in the queue for a set per worker of both runs alike: a set's matches
+        # seat the same bots, so they are played one after another.
+        queue = args.players * args.workers * 2
+        used = _children_cpu()
+        started = time.monotonic()
+        ran = run_processes(url, processes, each, args.workers, environment(), args.seed, queue)
+        wall = time.monotonic() - started
+        used = _children_cpu() - used
+        finished, seconds = rate(store)
+        problems = audit(store, ran)
+    return {
+        "processes": processes,
+        "ladder": f"{args.game} {args.players}p",
+        "workers_each": args.workers,
+        "queue": queue,
+        "finished": finished,
+        "seconds": round(seconds, 3),
+        "matches_per_second": round(finished / seconds, 3) if seconds else 0.0,
+        # The CPU the runs got, in cores (start-up included): on a busy machine two
+        # processes get little more than one, and the ratio shows the machine.
+        "cores_used": round(used / wall, 2) if wall else 0.0,
+        "problems": problems,
+    }
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's finished children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", default=None, help="a PostgreSQL URL to make databases beside")
+    parser.add_argument(
+        "--pg-bin", default=os.environ.get("MAZZO_PG_BIN", "/usr/lib/postgresql/15/bin")
+    )
+    parser.add_argument("--game", default=HOUSE[0], help="the ladder's game (default options)")
+    parser.add_argument("--players", type=int, default=HOUSE[1])
+    parser.add_argument("--matches", type=int, default=400, help="per measurement (even)")
+    parser.add_argument("--workers", type=int, default=4, help="per process")
+    parser.add_argument("--bots", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    before = os.getloadavg()
+    with database(args.db, Path(args.pg_bin)) as admin_url:
+        one = measure(admin_url, 1, args)
+        two = measure(admin_url, 2, args)
+    after = os.getloadavg()
+    ratio = (
+        two["matches_per_second"] / one["matches_per_second"] if one["matches_per_second"] else 0.0
+    )
+    report = {
+        "one": one,
+        "two": two,
+        "ratio": round(ratio, 3),
+        "wanted": 1.8,
+        "cpus": os.cpu_count(),
+        "load_average_before": [round(x, 2) for x in before],
+        "load_average_after": [round(x, 2) for x in after],
+    }
+    print(json.dumps(report, indent=2))
+    return 1 if one["problems"] or two["problems"] else 0
+
+
+@contextmanager
+def database(url: str | None, pg_bin: Path) -> Iterator[str]:
+    """``url`` when given, else a temporary cluster's ``postgres`` database."""
+    if url is not None:
+        yield url
+        return
+    with cluster(pg_bin) as port:
+        yield f"postgresql+psycopg://mazzo@127.0.0.1:{port}/postgres"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
