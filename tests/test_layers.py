@@ -35,6 +35,7 @@ GAME_ROLES = (
     "bounds",
     "texts",
     "table",
+    "page",
     "records",
     "heuristic",
     "encoding",
