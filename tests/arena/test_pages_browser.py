@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from selenium import webdriver
@@ -19,7 +18,10 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from mazzo.arena.run import Settings, run_arena
 from mazzo.arena.store import Store
 from tests.arena.web import serve
-from tests.viewer.chromium import DESKTOP, shoot, start_chromium
+from tests.viewer.chromium import shoot
+from tests.viewer.test_browser import browser, errors
+
+__all__ = ["browser"]  # the viewer tests' browser fixture, shared
 
 MATCHES = 6
 BOTS = {"ada-1": "builtin:heuristic", "bob-1": "builtin:random", "cy-1": "builtin:random"}
@@ -43,17 +45,11 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, str
             yield store, url
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    driver = start_chromium(tmp_path_factory.mktemp("chromium"), DESKTOP)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def severe(driver: webdriver.Chrome) -> list[Any]:
-    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+def open_ladder(browser: webdriver.Chrome, url: str) -> None:
+    """From the arena's index to the one ladder's page, by its link."""
+    browser.get(url + "/arena/")
+    browser.find_element(By.PARTIAL_LINK_TEXT, "briscola 2p").click()
+    WebDriverWait(browser, 10).until(lambda d: "/arena/ladders/" in d.current_url)
 
 
 def cells(driver: webdriver.Chrome, caption: str) -> list[list[str]]:
@@ -75,9 +71,7 @@ def test_the_ladder_page_shows_the_standings_of_the_matches_played(
     arena: tuple[Store, str], browser: webdriver.Chrome
 ) -> None:
     store, url = arena
-    browser.get(url + "/arena/")
-    browser.find_element(By.PARTIAL_LINK_TEXT, "briscola 2p").click()
-    WebDriverWait(browser, 10).until(lambda d: "/arena/ladders/" in d.current_url)
+    open_ladder(browser, url)
     shown = cells(browser, "Standings")
     [ladder] = store.ladders()
     expected = store.standings(ladder.id)
@@ -87,16 +81,14 @@ def test_the_ladder_page_shows_the_standings_of_the_matches_played(
     assert [row[3] for row in shown] == [f"{s.ordinal:.1f}" for s in expected]
     assert len(cells(browser, "Newest matches")) >= MATCHES
     shoot(browser, "arena-ladder")
-    assert severe(browser) == []
+    assert errors(browser) == []
 
 
 def test_a_bots_page_charts_its_rating_and_filters_its_games(
     arena: tuple[Store, str], browser: webdriver.Chrome
 ) -> None:
     store, url = arena
-    browser.get(url + "/arena/")
-    browser.find_element(By.PARTIAL_LINK_TEXT, "briscola 2p").click()
-    WebDriverWait(browser, 10).until(lambda d: "/arena/ladders/" in d.current_url)
+    open_ladder(browser, url)
     browser.find_element(By.LINK_TEXT, "ada-1").click()
     WebDriverWait(browser, 10).until(lambda d: d.title == "Bot ada-1")
     chart = browser.find_element(By.CSS_SELECTOR, "svg.rating-chart")
@@ -116,7 +108,7 @@ def test_a_bots_page_charts_its_rating_and_filters_its_games(
     against = cells(browser, f"Games against {opponent}")
     assert against and all(opponent in row[2] for row in against)
     assert len(against) == sum(opponent in row[2] for row in every)
-    assert severe(browser) == []
+    assert errors(browser) == []
 
 
 def test_a_game_opens_in_the_replay_viewer(
@@ -134,4 +126,4 @@ def test_a_game_opens_in_the_replay_viewer(
     chosen = Select(browser.find_element(By.ID, "match")).first_selected_option.text
     assert chosen.startswith(wanted.rsplit("match=", 1)[1])
     shoot(browser, "arena-replay")
-    assert severe(browser) == []
+    assert errors(browser) == []

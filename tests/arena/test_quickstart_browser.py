@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from selenium import webdriver
 
-from tests.arena.test_pages_browser import browser, cells, severe  # noqa: F401  (fixture)
+from tests.arena.test_pages_browser import browser, cells, errors  # noqa: F401  (fixture)
 from tests.viewer.chromium import shoot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,4 +136,4 @@ def test_the_quick_start_ladder_shows_standings_within_a_minute(
     assert all(p.poll() is None for p in running), "the arena and the starter still run"
     assert len(cells(browser, "Newest matches")) > 0
     shoot(browser, "arena-quickstart")
-    assert severe(browser) == []
+    assert errors(browser) == []

@@ -33,6 +33,7 @@ from mazzo.referee.replay import replay
 from mazzo.v1 import game_pb2
 from tests.viewer.chromium import shoot
 from tests.viewer.live_privacy import _mentions
+from tests.viewer.people import page_address
 from tests.viewer.test_browser import browser, errors
 
 __all__ = ["browser"]  # the module's browser fixture, shared
@@ -90,14 +91,7 @@ def person_at(
         text=True,
     )
     try:
-        assert process.stdout is not None
-        url = ""
-        for _ in range(5):
-            line = process.stdout.readline().strip()
-            if line.startswith("play as human: "):
-                url = line.removeprefix("play as human: ")
-                break
-        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/play/#token=[\w-]{43}", url), url
+        url = page_address(process, "human")
         yield url, records
         process.wait(30)
         assert process.returncode == 0

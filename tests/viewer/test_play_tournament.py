@@ -8,7 +8,6 @@ its first legal move that is not a claim."""
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import threading
@@ -18,6 +17,7 @@ from typing import Any
 import httpx
 
 from mazzo.referee.records import read_records
+from tests.viewer.people import page_address
 
 CONFIG = """
 name = "a person against a bot"
@@ -100,14 +100,7 @@ def test_a_person_plays_each_of_their_tournament_matches_on_one_page(tmp_path: P
         text=True,
     )
     try:
-        assert process.stdout is not None
-        url = ""
-        for _ in range(5):
-            line = process.stdout.readline().strip()
-            if line.startswith("play as anna: "):
-                url = line.removeprefix("play as anna: ")
-                break
-        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/play/#token=[\w-]{43}", url), url
+        url = page_address(process, "anna")
         matches, answered, feed = play_as_the_page(url)
         process.wait(30)
         assert process.returncode == 0

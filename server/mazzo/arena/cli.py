@@ -296,6 +296,14 @@ async def _run_until_signal(store: Store, settings: Settings) -> Summary:
     so, and the standings printed."""
     from mazzo.arena.run import run_arena
 
+    with _stopped_by_signals() as stop:
+        return await run_arena(store, settings, lambda line: print(line, flush=True), stop)
+
+
+@contextlib.contextmanager
+def _stopped_by_signals() -> Iterator[asyncio.Event]:
+    """An event set by Ctrl-C or SIGTERM while inside (the handlers are this event
+    loop's, removed on leaving); where signals cannot be taken, never set by them."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     signals = (signal.SIGINT, signal.SIGTERM)
@@ -303,7 +311,7 @@ async def _run_until_signal(store: Store, settings: Settings) -> Summary:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
     try:
-        return await run_arena(store, settings, lambda line: print(line, flush=True), stop)
+        yield stop
     finally:
         for signum in signals:
             with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -346,13 +354,7 @@ async def _serve_until_signal(
 
     # The signals are ours before the ports are printed: a supervisor that stops the
     # arena as soon as it has read them gets the graceful stop too.
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    signals = (signal.SIGINT, signal.SIGTERM)
-    for signum in signals:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signum, stop.set)
-    try:
+    with _stopped_by_signals() as stop:
         served = await serve.start(
             store,
             args.host,
@@ -381,10 +383,6 @@ async def _serve_until_signal(
             waiting[0].cancel()
         finally:
             summary = await serve.stop(served)
-    finally:
-        for signum in signals:
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(signum)
     if summary is not None:
         print(f"{summary.why}: {summary.finished} finished, {summary.voided} voided", flush=True)
     return 0

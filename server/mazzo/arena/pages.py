@@ -47,16 +47,7 @@ from mazzo.viewer import web
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
-_HEAD = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/viewer/static/viewer.css">
-</head>
-<body class="arena">
+_BODY = """<body class="arena">
 <header><h1>{title}</h1><nav><a href="/arena/">All ladders</a></nav></header>
 <main class="arena-main">
 """
@@ -99,7 +90,9 @@ def ladder_title(ladder: LadderInfo) -> str:
 
 
 def _page(title: str, *sections: str) -> HTMLResponse:
-    return HTMLResponse(_HEAD.format(title=escape(title)) + "".join(sections) + _TAIL)
+    title = escape(title)
+    head = web.head_html(title) + _BODY.format(title=title)
+    return HTMLResponse(head + "".join(sections) + _TAIL)
 
 
 def not_found(what: str) -> HTMLResponse:

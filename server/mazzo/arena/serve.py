@@ -38,7 +38,7 @@ from mazzo.arena.seats import ArenaGateway
 from mazzo.arena.store import Store
 from mazzo.gateway.server import Limits as GatewayLimits
 from mazzo.service.errors import DomainErrorInterceptor
-from mazzo.service.http_connections import HttpLimits, bounded_protocol, listening_socket
+from mazzo.service.http_connections import HttpLimits, listening_socket, start_uvicorn
 from mazzo.service.metrics import Metrics
 from mazzo.service.rest import build_app
 from mazzo.v1 import arena_pb2, arena_pb2_grpc
@@ -149,17 +149,7 @@ async def start(
         document=openapi_document,
         context=True,
     )
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        lifespan="off",
-        http=bounded_protocol(HTTP_LIMITS),
-        timeout_keep_alive=HTTP_LIMITS.idle_seconds,
-    )
-    http = uvicorn.Server(config)
-    config.load()
-    http.lifespan = config.lifespan_class(config)
-    await http.startup(sockets=[sock])
+    http = await start_uvicorn(app, sock, HTTP_LIMITS)
     task = asyncio.create_task(http.main_loop())
     served = Served(
         api,

@@ -55,7 +55,7 @@ from starlette.routing import BaseRoute, Route
 from mazzo.core.errors import InvalidArgument
 from mazzo.gateway.server import Connection, Gateway, Seat, retry_status
 from mazzo.service.errors import status_of
-from mazzo.service.http_connections import HttpLimits, bounded_protocol, listening_socket
+from mazzo.service.http_connections import HttpLimits, listening_socket, start_uvicorn
 from mazzo.service.rest import status_response
 from mazzo.v1 import tables_pb2
 
@@ -148,19 +148,9 @@ class HttpDoor:
             sock = listening_socket(host, port)
         except OSError as e:
             raise OSError(f"cannot listen on {host}:{port} (the gateway's HTTP door): {e}") from e
-        config = uvicorn.Config(
-            self.app,
-            log_level="warning",
-            lifespan="off",
-            http=bounded_protocol(limits),
-            timeout_keep_alive=limits.idle_seconds,
-            h11_max_incomplete_event_size=16 * 1024,
-            **secure,
+        server = await start_uvicorn(
+            self.app, sock, limits, h11_max_incomplete_event_size=16 * 1024, **secure
         )
-        server = uvicorn.Server(config)
-        config.load()
-        server.lifespan = config.lifespan_class(config)
-        await server.startup(sockets=[sock])
         self._server = server
         self._task = asyncio.create_task(server.main_loop())
         bound: int = sock.getsockname()[1]

@@ -33,7 +33,7 @@ from typing import Any
 import h11
 from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
-from uvicorn.server import ServerState
+from uvicorn.server import Server, ServerState
 
 #: gRPC codes of the answers written here (google.rpc.Code).
 _DEADLINE_EXCEEDED, _UNAVAILABLE = 4, 14
@@ -166,6 +166,27 @@ class BoundedH11Protocol(H11Protocol):
 def bounded_protocol(limits: HttpLimits) -> type[BoundedH11Protocol]:
     """The protocol class for uvicorn's ``Config(http=...)`` with these limits."""
     return type("BoundedH11Protocol", (BoundedH11Protocol,), {"limits": limits})
+
+
+async def start_uvicorn(
+    app: Any, sock: socket.socket, limits: HttpLimits, **options: Any
+) -> Server:
+    """uvicorn serving ``app`` on the bound ``sock`` with these limits (``options``:
+    TLS, an event size), started; its ``main_loop`` is the caller's to run. One way
+    for every HTTP server of ours, so each bounds its connections alike."""
+    config = Config(
+        app,
+        log_level="warning",
+        lifespan="off",
+        http=bounded_protocol(limits),
+        timeout_keep_alive=limits.idle_seconds,
+        **options,
+    )
+    server = Server(config)
+    config.load()
+    server.lifespan = config.lifespan_class(config)
+    await server.startup(sockets=[sock])
+    return server
 
 
 def listening_socket(host: str, port: int, reuse_port: bool = False) -> socket.socket:

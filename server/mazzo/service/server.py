@@ -23,7 +23,7 @@ from mazzo import __version__
 from mazzo.buildinfo import current
 from mazzo.service.errors import Admission, DomainErrorInterceptor
 from mazzo.service.game_service import GameService, add_to_server
-from mazzo.service.http_connections import HttpLimits, bounded_protocol, listening_socket
+from mazzo.service.http_connections import HttpLimits, listening_socket, start_uvicorn
 from mazzo.service.metrics import Metrics
 from mazzo.service.rest import build_app
 from mazzo.service.sealing import Sealer
@@ -195,18 +195,7 @@ async def _start_http(
         secure = {"ssl_certfile": str(tls.cert), "ssl_keyfile": str(tls.key)}
         if tls.client_ca is not None:
             secure |= {"ssl_ca_certs": str(tls.client_ca), "ssl_cert_reqs": ssl.CERT_REQUIRED}
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        lifespan="off",
-        http=bounded_protocol(limits),
-        timeout_keep_alive=limits.idle_seconds,
-        **secure,
-    )
-    http = uvicorn.Server(config)
-    config.load()
-    http.lifespan = config.lifespan_class(config)
-    await http.startup(sockets=[sock])
+    http = await start_uvicorn(app, sock, limits, **secure)
     running.http = http
     running.http_port = sock.getsockname()[1]
     running.http_task = asyncio.create_task(http.main_loop())

@@ -70,9 +70,15 @@ _HEAD = """<!doctype html>
 <title>{title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/viewer/static/viewer.css">
-<script type="module" src="/viewer/static/{script}"></script>
-</head>
+{script}</head>
 """
+
+
+def head_html(title: str, script: str | None = None) -> str:
+    """The head every page of ours shares (the viewer's, the arena's): one style
+    sheet, and the page's script module if it has one. ``title`` is HTML already."""
+    tag = f'<script type="module" src="/viewer/static/{script}"></script>\n' if script else ""
+    return _HEAD.format(title=title, script=tag)
 
 
 def page_html(name: str) -> str:
@@ -82,7 +88,7 @@ def page_html(name: str) -> str:
     body = static_file(name)
     if body is None:  # only a package with files deleted by hand
         raise FileNotFoundError(f"the viewer's {name} is not in the package")
-    return _HEAD.format(title=title, script=script) + body.decode()
+    return head_html(title, script) + body.decode()
 
 
 def page_response(name: str) -> Response:
