@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -27,6 +29,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from mazzo.referee.records import read_records
+from tests.viewer.people import page_address
 from tests.viewer.test_browser import browser
 from tests.viewer.test_play_browser import (
     SEAT,
@@ -39,6 +42,7 @@ from tests.viewer.test_play_browser import (
     ready,
     received,
 )
+from tests.viewer.test_play_tournament import CONFIG as TOURNAMENT
 
 __all__ = ["browser", "person"]  # the fixtures, shared
 
@@ -58,6 +62,10 @@ class Cutter:
         self._lock = threading.Lock()
         self._joined: list[tuple[socket.socket, socket.socket]] = []
         self._all: list[socket.socket] = []
+        #: When set, a join's connection is cut just after the server sent these bytes
+        #: (``after``); what else came in that read, as cut (``cut_with``).
+        self.after: bytes | None = None
+        self.cut_with: list[bytes] = []
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -66,26 +74,49 @@ class Cutter:
                 page, _ = self.listener.accept()
             except OSError:
                 return  # closed
-            server = socket.create_connection(("127.0.0.1", self.upstream))
+            try:
+                server = socket.create_connection(("127.0.0.1", self.upstream))
+            except OSError:  # the server is gone: so is the page's connection
+                page.close()
+                continue
             with self._lock:
                 self._all += [page, server]
             pair = (page, server)
-            threading.Thread(target=self._pump, args=(page, server, pair), daemon=True).start()
-            threading.Thread(target=self._pump, args=(server, page, None), daemon=True).start()
+            threading.Thread(
+                target=self._pump, args=(page, server, pair, True), daemon=True
+            ).start()
+            threading.Thread(
+                target=self._pump, args=(server, page, pair, False), daemon=True
+            ).start()
 
     def _pump(
         self,
         source: socket.socket,
         target: socket.socket,
-        pair: tuple[socket.socket, socket.socket] | None,
+        pair: tuple[socket.socket, socket.socket],
+        from_page: bool,
     ) -> None:
-        """Bytes one way; from the page (``pair`` given), each join counted."""
+        """Bytes one way; from the page, each join counted; from the server, a join's
+        connection cut after ``after``'s bytes, when set."""
         with contextlib.suppress(OSError):
             while data := source.recv(65536):
-                if pair is not None and JOIN in data:
+                if from_page and JOIN in data:
                     with self._lock:
                         self.joins += data.count(JOIN)
                         self._joined.append(pair)
+                if not from_page and self.after is not None and self.after in data:
+                    with self._lock:
+                        joined = pair in self._joined
+                    if joined:
+                        # Up to the end of the chunk that carries ``after`` (a line of
+                        # the join's chunked stream), not a byte of the next one.
+                        start = data.index(self.after)
+                        end = data.index(b"\n\r\n", start) + 3
+                        target.sendall(data[:end])
+                        self.cut_with.append(data[start:end])
+                        self.after = None
+                        self.cut()
+                        return
                 target.sendall(data)
         for end in (source, target):
             with contextlib.suppress(OSError):
@@ -247,3 +278,55 @@ def test_a_page_another_takes_the_seat_from_does_not_dial_again(
     (record,) = read_records(records_path)
     assert not record["faults"], record["faults"]
     assert len([m for m in record["moves"] if m["seat"] == SEAT]) == len(played) >= 10
+
+
+def test_a_page_dropped_between_tournament_matches_dials_again_for_the_next(
+    browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    """The drop comes right after the first match's end, before the next one is
+    announced: the page dials again all the same, and plays the second match."""
+    config = tmp_path / "people.toml"
+    config.write_text(TOURNAMENT, encoding="utf-8")
+    records_path = tmp_path / "people.jsonl"
+    command = [sys.executable, "-m", "mazzo.cli", "tournament", str(config)]
+    process = subprocess.Popen(
+        [*command, "--records", str(records_path), "--no-progress"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    played: list[str] = []
+    try:
+        found = re.match(r"http://127\.0\.0\.1:(\d+)(/.*)", page_address(process, "anna"))
+        assert found is not None
+        cutter = Cutter(int(found[1]))
+        cutter.after = b"matchEnded"
+        try:
+            browser.get(f"http://127.0.0.1:{cutter.port}{found[2]}")
+            deadline = time.monotonic() + 120
+            while process.poll() is None:
+                assert time.monotonic() < deadline, look(browser)
+                seen = look(browser)
+                if seen["state"] == "deciding" and seen["moves"]:
+                    click(browser, played, len(played))
+                else:
+                    time.sleep(0.02)
+            # Cut once, with the first match's end and nothing of the next match's;
+            # dialed again once.
+            assert len(cutter.cut_with) == 1 and b"matchStarted" not in cutter.cut_with[0]
+            assert cutter.joins == 2
+        finally:
+            cutter.close()
+        assert process.wait(30) == 0
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(10)
+    # Both matches of the pair with the person, each of their moves applied once and no
+    # fault: the second match's seat was not lost to the drop.
+    records = read_records(records_path)
+    assert len(records) == 2
+    assert all("human:anna" in r["seat_bots"] and not r["faults"] for r in records)
+    own = [
+        m for r in records for m in r["moves"] if m["seat"] == r["seat_bots"].index("human:anna")
+    ]
+    assert len(own) == len(played) >= 2

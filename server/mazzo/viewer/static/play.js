@@ -235,7 +235,7 @@ async function join() {
   } catch (error) {
     lost = String(error);
   }
-  if (over || mine !== link.stream) return;
+  if (mine !== link.stream) return;
   pending = null; // sent again, with its number, once back
   if (link.replaced) {
     setLink("replaced");
@@ -246,20 +246,26 @@ async function join() {
   const wait = Math.min(4, 0.5 * 2 ** link.tries);
   link.tries += 1;
   if (now - link.droppedAt + wait * 1000 > link.grace * 1000) {
-    note = `disconnected from the table (${lost}), and not back within the grace: reload the page to take the seat back`;
-    setLink("lost");
+    // Between matches the seat is not at stake: the table (a tournament's, an
+    // arena's) may simply have closed.
+    note = over
+      ? `the table closed after the match (${lost})`
+      : `disconnected from the table (${lost}), and not back within the grace: reload the page to take the seat back`;
+    setLink(over ? "closed" : "lost");
     return;
   }
-  note = `reconnecting… (${lost})`;
+  // A drop between a tournament's matches is dialed again as well, quietly: the
+  // next match may seat this page.
+  if (!over) note = `reconnecting… (${lost})`;
   setLink("reconnecting");
   setTimeout(() => {
-    if (!over && mine === link.stream) void join();
+    if (mine === link.stream) void join();
   }, wait * 1000);
 }
 
 /**
  * The join's state on the page (`data-link`, for tests), and drawn.
- * @param {"up" | "reconnecting" | "replaced" | "lost"} state
+ * @param {"up" | "reconnecting" | "replaced" | "lost" | "closed"} state
  */
 function setLink(state) {
   document.body.dataset["link"] = state;
