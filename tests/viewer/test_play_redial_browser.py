@@ -230,7 +230,9 @@ def test_a_dropped_page_dials_again_and_the_next_click_counts_once(
 
     # The record: the whole hand, each of the person's moves applied once, no fault;
     # the page's log has each once too.
-    WebDriverWait(browser, 30, 0.1).until(lambda d: records_path.exists())
+    WebDriverWait(browser, 30, 0.1).until(
+        lambda d: records_path.exists() and read_records(records_path)
+    )
     (record,) = read_records(records_path)
     assert not record["faults"], record["faults"]
     own = [m for m in record["moves"] if m["seat"] == SEAT]
@@ -274,7 +276,9 @@ def test_a_page_another_takes_the_seat_from_does_not_dial_again(
         browser.switch_to.window(second)
         browser.close()
         browser.switch_to.window(first)
-    WebDriverWait(browser, 30, 0.1).until(lambda d: records_path.exists())
+    WebDriverWait(browser, 30, 0.1).until(
+        lambda d: records_path.exists() and read_records(records_path)
+    )
     (record,) = read_records(records_path)
     assert not record["faults"], record["faults"]
     assert len([m for m in record["moves"] if m["seat"] == SEAT]) == len(played) >= 10

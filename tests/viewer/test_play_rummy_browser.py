@@ -236,7 +236,9 @@ class Person:
 def _check_record(records_path: Path, person: Person) -> dict[str, Any]:
     """The record: the person's moves as made on the page, no fault; the privacy of
     everything the page received."""
-    WebDriverWait(person.driver, 30, 0.1).until(lambda d: records_path.exists())
+    WebDriverWait(person.driver, 30, 0.1).until(
+        lambda d: records_path.exists() and read_records(records_path)
+    )
     (record,) = read_records(records_path)
     assert not record["faults"], record["faults"]
     seats = [s for s, bot in enumerate(record["seat_bots"]) if bot == "human"]
