@@ -362,11 +362,12 @@ async def _serve_until_signal(
             args.http_port,
             admin_hash,
             limits,
-            serve.page_routes(store),
+            (),
             play,
             lambda line: print(line, flush=True),
             args.gateway_port,
             GatewayLimits(grace=args.grace),
+            pages=True,
         )
         try:
             print(

@@ -12,7 +12,8 @@ dial-in bot is seated while it is connected.
 
 Web pages are not this module's: ``Served.routes`` are served beside the API on the
 HTTP port. ``page_routes`` looks for them in ``mazzo.arena.pages`` (a ``routes(store)``
-function giving Starlette routes), when that module exists.
+function giving Starlette routes), when that module exists; with ``pages``, ``start``
+mounts them itself, with the live tables of the matches it plays (``arena.live``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from grpc_reflection.v1alpha import reflection
 from starlette.routing import BaseRoute
 
 from mazzo.arena.api import DEFAULT_LIMITS, ArenaApi, Limits
+from mazzo.arena.live import LiveTables
 from mazzo.arena.run import Settings, Summary, run_arena
 from mazzo.arena.seats import LIMITS as GATEWAY_LIMITS
 from mazzo.arena.seats import ArenaGateway
@@ -55,13 +57,15 @@ def openapi_document() -> bytes:
     return resources.files("mazzo.arena").joinpath("openapi.json").read_bytes()
 
 
-def page_routes(store: Store) -> list[BaseRoute]:
-    """The web pages' routes: ``mazzo.arena.pages.routes(store)``, or none while that
-    module does not exist. The one place the pages are mounted."""
+def page_routes(store: Store, live: LiveTables | None = None) -> list[BaseRoute]:
+    """The web pages' routes: ``mazzo.arena.pages.routes(store)`` (with ``live``, the
+    live tables too), or none while that module does not exist. The one place the
+    pages are mounted."""
     if importlib.util.find_spec(PAGES_MODULE) is None:
         return []
     pages = importlib.import_module(PAGES_MODULE)
-    routes: list[BaseRoute] = list(pages.routes(store))
+    found = pages.routes(store) if live is None else pages.routes(store, live)
+    routes: list[BaseRoute] = list(found)
     return routes
 
 
@@ -82,6 +86,8 @@ class Served:
     #: The dial-in gateway and its port, when one was opened.
     gateway: ArenaGateway | None = None
     gateway_port: int = 0
+    #: The live tables of the matches this process plays, when it plays.
+    live: LiveTables | None = None
 
 
 async def start(
@@ -96,11 +102,17 @@ async def start(
     report: Callable[[str], None] = lambda line: None,
     gateway_port: int | None = None,
     gateway_limits: GatewayLimits = GATEWAY_LIMITS,
+    pages: bool = False,
 ) -> Served:
     """Serve the API on ``host``: gRPC on ``port``, HTTP on ``http_port`` (0: free
     ones; ``Served`` has those bound), ``routes`` beside the HTTP API; with ``play``,
-    the arena's scheduler and workers run too, reporting each line to ``report``;
-    with ``gateway_port`` (0: a free one), the dial-in gateway listens there."""
+    the arena's scheduler and workers run too, reporting each line to ``report``, and
+    their matches are live tables; with ``gateway_port`` (0: a free one), the dial-in
+    gateway listens there; with ``pages``, the web pages are served (``page_routes``,
+    with the live tables)."""
+    live = LiveTables() if play is not None else None
+    if pages:
+        routes = [*routes, *page_routes(store, live)]
     gateway = None
     bound_gateway = 0
     if gateway_port is not None:
@@ -161,9 +173,12 @@ async def start(
         health_servicer,
         gateway=gateway,
         gateway_port=bound_gateway,
+        live=live,
     )
     if play is not None:
-        served.play = asyncio.create_task(run_arena(store, play, report, served.stop_play, gateway))
+        served.play = asyncio.create_task(
+            run_arena(store, play, report, served.stop_play, gateway, live)
+        )
     return served
 
 
