@@ -129,7 +129,14 @@ def _table(caption: str, head: Sequence[str], rows: Iterable[Sequence[str]], cls
 # The pages ------------------------------------------------------------------------------
 
 
-def index_page(store: Store) -> HTMLResponse:
+#: The index's line when the person's page is served (``arena.person``).
+SEAT_NOTE = (
+    '<p class="note"><a href="/play/">Take a seat yourself</a>: a dial-in bot of yours, '
+    "played by you in the browser with its token.</p>"
+)
+
+
+def index_page(store: Store, seats: bool = False) -> HTMLResponse:
     lines = queries.ladder_lines(store)
     rows = [
         (
@@ -142,7 +149,7 @@ def index_page(store: Store) -> HTMLResponse:
     ]
     table = _table("Ladders", ("ladder", "bots", "finished", "in play"), rows, "ladders")
     empty = "" if lines else "<p>No ladder yet (<code>mazzo arena add-ladder</code>).</p>"
-    return _page("Mazzo arena", table, empty)
+    return _page("Mazzo arena", table, empty, SEAT_NOTE if seats else "")
 
 
 def _status(line: queries.MatchLine) -> str:
@@ -487,9 +494,10 @@ def live_routes(store: Store, live: LiveTables) -> list[Route]:
     ]
 
 
-def routes(store: Store, live: LiveTables | None = None) -> list[Route]:
+def routes(store: Store, live: LiveTables | None = None, seats: bool = False) -> list[Route]:
     """The arena's pages over ``store``, for the arena's HTTP server to mount; with
-    ``live`` (the tables this process plays), the live tables' too. They include
+    ``live`` (the tables this process plays), the live tables' too; ``seats``: the
+    index links the person's page (``arena.person``, served beside). They include
     ``/viewer/static/NAME`` (the replay page's files; the same as the rules service's,
     so mounting both is harmless)."""
 
@@ -497,7 +505,7 @@ def routes(store: Store, live: LiveTables | None = None) -> list[Route]:
         return RedirectResponse("/arena/")
 
     async def index(request: Request) -> Response:
-        return await run_in_threadpool(index_page, store)
+        return await run_in_threadpool(index_page, store, seats)
 
     async def ladder(request: Request) -> Response:
         ladder_id = int(request.path_params["ladder_id"])

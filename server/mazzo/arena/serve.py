@@ -34,6 +34,7 @@ from starlette.routing import BaseRoute
 
 from mazzo.arena.api import DEFAULT_LIMITS, ArenaApi, Limits
 from mazzo.arena.live import LiveTables
+from mazzo.arena.person import People
 from mazzo.arena.run import Settings, Summary, run_arena
 from mazzo.arena.seats import LIMITS as GATEWAY_LIMITS
 from mazzo.arena.seats import ArenaGateway
@@ -57,14 +58,16 @@ def openapi_document() -> bytes:
     return resources.files("mazzo.arena").joinpath("openapi.json").read_bytes()
 
 
-def page_routes(store: Store, live: LiveTables | None = None) -> list[BaseRoute]:
+def page_routes(
+    store: Store, live: LiveTables | None = None, seats: bool = False
+) -> list[BaseRoute]:
     """The web pages' routes: ``mazzo.arena.pages.routes(store)`` (with ``live``, the
-    live tables too), or none while that module does not exist. The one place the
-    pages are mounted."""
+    live tables too; ``seats``: the person's page is served), or none while that module
+    does not exist. The one place the pages are mounted."""
     if importlib.util.find_spec(PAGES_MODULE) is None:
         return []
     pages = importlib.import_module(PAGES_MODULE)
-    found = pages.routes(store) if live is None else pages.routes(store, live)
+    found = pages.routes(store) if live is None else pages.routes(store, live, seats)
     routes: list[BaseRoute] = list(found)
     return routes
 
@@ -88,6 +91,8 @@ class Served:
     gateway_port: int = 0
     #: The live tables of the matches this process plays, when it plays.
     live: LiveTables | None = None
+    #: The people's page and its door, when the pages and the gateway are served.
+    people: People | None = None
 
 
 async def start(
@@ -122,6 +127,11 @@ async def start(
             bound_gateway = await gateway.start(host, gateway_port)
         except RuntimeError as e:
             raise OSError(f"cannot listen on {host}:{gateway_port} (gateway): {e}") from e
+    people = People(gateway) if pages and gateway is not None else None
+    if pages:
+        routes = [*routes, *page_routes(store, live, people is not None)]
+        if people is not None:
+            routes += people.routes()
     api = ArenaApi(store, admin_hash, limits)
     metrics = Metrics()
     interceptor = DomainErrorInterceptor(metrics)
@@ -174,10 +184,12 @@ async def start(
         gateway=gateway,
         gateway_port=bound_gateway,
         live=live,
+        people=people,
     )
     if play is not None:
+        watcher = None if people is None else people.watcher(live.watcher() if live else None)
         served.play = asyncio.create_task(
-            run_arena(store, play, report, served.stop_play, gateway, live)
+            run_arena(store, play, report, served.stop_play, gateway, live, watcher)
         )
     return served
 
@@ -194,6 +206,8 @@ async def stop(served: Served, grace: float = 2.0) -> Summary | None:
             summary = await served.play  # a play that failed raises, once served no more
     finally:
         await served.health.enter_graceful_shutdown()
+        if served.people is not None:  # its streams would keep the HTTP side open
+            await served.people.stop()
         served.http.should_exit = True
         with contextlib.suppress(asyncio.CancelledError):
             await served.http_task

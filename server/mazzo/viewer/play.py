@@ -28,7 +28,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from google.protobuf import json_format
@@ -187,7 +187,7 @@ class PlayWatcher:
 
     def __init__(
         self,
-        feeds: dict[str, SeatFeed],
+        feeds: Mapping[str, SeatFeed],
         inner: Watcher | None = None,
         kinds: tuple[str, ...] = ("human",),
         reveal_end: bool = True,
@@ -216,7 +216,7 @@ class PlayWatch:
 
     def __init__(
         self,
-        feeds: dict[str, SeatFeed],
+        feeds: Mapping[str, SeatFeed],
         header: Json,
         rules: AnyRules,
         codec: GameCodec,
@@ -323,7 +323,7 @@ class PlayWatch:
             self.inner.ended(record, state)
 
 
-def play_routes(feeds: dict[str, SeatFeed], who: Callable[[str], str | None]) -> list[Route]:
+def play_routes(feeds: Mapping[str, SeatFeed], who: Callable[[str], str | None]) -> list[Route]:
     """The page (``GET /play/``), its files (``/viewer/static/NAME``, as the viewer
     serves them), ``POST /play/draw`` (a decision in, what to show of it out) and
     ``POST /play/feed`` (the seat's feed); both for a person's page only
