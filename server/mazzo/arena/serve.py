@@ -114,10 +114,9 @@ async def start(
     the arena's scheduler and workers run too, reporting each line to ``report``, and
     their matches are live tables; with ``gateway_port`` (0: a free one), the dial-in
     gateway listens there; with ``pages``, the web pages are served (``page_routes``,
-    with the live tables)."""
+    with the live tables), and with the gateway too the person's page (``/play/``,
+    ``arena.person``) and the gateway's HTTP door beside them."""
     live = LiveTables() if play is not None else None
-    if pages:
-        routes = [*routes, *page_routes(store, live)]
     gateway = None
     bound_gateway = 0
     if gateway_port is not None:
