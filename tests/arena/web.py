@@ -17,19 +17,21 @@ import uvicorn
 from starlette.applications import Starlette
 
 from mazzo.arena import serve as arena_serve
+from mazzo.arena.live import LiveTables
 from mazzo.arena.pages import routes
 from mazzo.arena.run import Settings
 from mazzo.arena.store import Store
 
 
 @contextmanager
-def serve(store: Store) -> Iterator[str]:
-    """The pages of ``store`` at the URL yielded (``http://127.0.0.1:PORT``)."""
+def serve(store: Store, live: LiveTables | None = None) -> Iterator[str]:
+    """The pages of ``store`` (with ``live``'s tables) at the URL yielded
+    (``http://127.0.0.1:PORT``)."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
     config = uvicorn.Config(
-        Starlette(routes=routes(store)),
+        Starlette(routes=routes(store, live)),
         log_level="warning",
         lifespan="off",
         timeout_graceful_shutdown=1,
