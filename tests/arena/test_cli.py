@@ -83,6 +83,8 @@ def test_the_docs_commands_enter_bots_play_them_and_show_the_standings(
         ),
         (["add-bot", "nobody", "x-1", "--ladder", "1", "--target", "builtin:random"], "no owner"),
         (["standings", "--ladder", "7"], "no ladder 7"),
+        (["serve", "--move-time", "0"], "--move-time 0.0"),
+        (["serve", "--bank", "-1"], "--bank -1.0"),
     ],
 )
 def test_a_refused_command_is_one_line(

@@ -10,23 +10,28 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 from urllib.parse import urlsplit
 
 import uvicorn
 from starlette.applications import Starlette
 
+from mazzo.arena import serve as arena_serve
+from mazzo.arena.live import LiveTables
 from mazzo.arena.pages import routes
+from mazzo.arena.run import Settings
 from mazzo.arena.store import Store
 
 
 @contextmanager
-def serve(store: Store) -> Iterator[str]:
-    """The pages of ``store`` at the URL yielded (``http://127.0.0.1:PORT``)."""
+def serve(store: Store, live: LiveTables | None = None) -> Iterator[str]:
+    """The pages of ``store`` (with ``live``'s tables) at the URL yielded
+    (``http://127.0.0.1:PORT``)."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
     config = uvicorn.Config(
-        Starlette(routes=routes(store)),
+        Starlette(routes=routes(store, live)),
         log_level="warning",
         lifespan="off",
         timeout_graceful_shutdown=1,
@@ -44,6 +49,28 @@ def serve(store: Store) -> Iterator[str]:
         server.should_exit = True
         thread.join(5)
         sock.close()
+
+
+@contextmanager
+def serving(store: Store, play: Settings) -> Iterator[arena_serve.Served]:
+    """``mazzo arena serve`` over ``store`` on an event loop of its own thread, every
+    port a free one: the API, the pages (with the live tables and the person's page),
+    the gateway, and ``play``'s workers. Stopped as the CLI stops it."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    def run(coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(30)
+
+    served = run(arena_serve.start(store, play=play, gateway_port=0, pages=True))
+    try:
+        yield served
+    finally:
+        run(arena_serve.stop(served, grace=0.5))
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+        loop.close()
 
 
 def fetch(url: str) -> tuple[int, dict[str, str], str]:

@@ -167,3 +167,32 @@ async def test_the_pages_own_requests_need_a_persons_token(
         feeds["anna"].close()
         lines = (await client.post("/play/feed", headers=signed)).text.splitlines()
         assert [json.loads(x) for x in lines] == [{"type": "deal", "ply": 0}]
+
+
+@pytest.mark.parametrize("reveal_end", [True, False])
+async def test_the_end_shows_every_hand_only_where_the_record_is_public_then(
+    reveal_end: bool,
+) -> None:
+    """``mazzo match``'s person sees every hand at the end (the record is public then);
+    the arena's (``reveal_end`` False: its duplicate set deals the same cards again)
+    sees its own. A Ramino match ends with cards in both hands."""
+    from mazzo.referee.bots import Launch
+    from mazzo.referee.engine import engine_for
+    from mazzo.referee.match import Entrant, MatchSpec, Pools, play_match
+    from mazzo.viewer.play import PlayWatcher, SeatFeed
+
+    feeds = {"heuristic": SeatFeed()}  # the person's seat: builtin:heuristic's, here
+    watcher = PlayWatcher(feeds, kinds=("builtin",), reveal_end=reveal_end)
+    lineup = [Entrant("a", ("builtin:heuristic",)), Entrant("b", ("builtin:random",))]
+    engine, pools = engine_for(None), Pools(Launch())
+    try:
+        spec = MatchSpec("m", "ramino", 3, 2, {})
+        record = await play_match(spec, lineup, engine, pools, watcher=watcher)
+    finally:
+        await pools.close()
+        await engine.close()
+    end = feeds["heuristic"].kept[-1]
+    assert end["type"] == "end" and record["result"]
+    hands = [seat["hand"] for seat in end["table"]["seats"]]
+    assert hands[0], hands  # its own hand, in both
+    assert (hands[1] is not None) == reveal_end, hands

@@ -231,12 +231,16 @@ def once(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def check_privacy(
-    record: dict[str, Any], decisions: list[dict[str, Any]], feed: list[dict[str, Any]]
+    record: dict[str, Any],
+    decisions: list[dict[str, Any]],
+    feed: list[dict[str, Any]],
+    person: str = "human",
 ) -> None:
     """Nothing the page received names a card hidden from its seat at that move: each
     decision (the ply of the person's k-th move, for the seat it asks), each feed
-    line's table, move and events (for the seat it is drawn for)."""
-    seats = [s for s, bot in enumerate(record["seat_bots"]) if bot == "human"]
+    line's table, move and events (for the seat it is drawn for). ``person``: the
+    seats' spec in the record (the arena's person sits in a ``connect:NAME`` seat)."""
+    seats = [s for s, bot in enumerate(record["seat_bots"]) if bot == person]
     hidden = {seat: hidden_from(record, seat) for seat in seats}
     asked = [m["decision"] for m in decisions if "decision" in m]
     plies = [k for k, m in enumerate(record["moves"]) if m["seat"] in seats]

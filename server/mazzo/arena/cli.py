@@ -118,6 +118,18 @@ def add_arguments(verbs: Verbs) -> None:
     serve.add_argument(
         "--workers", type=int, default=1, help="matches played at once (0: serve only)"
     )
+    serve.add_argument(
+        "--move-time",
+        type=float,
+        default=1.0,  # the referee's TimeControl, as mazzo match's
+        help="seconds per move of every match (default 1; a person at a table needs minutes: 300)",
+    )
+    serve.add_argument(
+        "--bank",
+        type=float,
+        default=10.0,
+        help="time bank per seat and match (default 10; with people at the tables: 1800)",
+    )
     serve.add_argument("--rate", type=_positive, default=120, help="calls a minute per token")
     serve.add_argument("--seed", type=int, default=None, help="seeds matchmaking's draws")
     _db(serve)
@@ -322,11 +334,14 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
     from mazzo.arena.api import Limits
     from mazzo.arena.run import Settings
     from mazzo.gateway.tokens import TokenBook, token_hash
+    from mazzo.referee.match import TimeControl
 
     if args.workers < 0:
         raise ValueError(f"--workers {args.workers}: 0 (serve only) or more")
     if not args.grace >= 0:
         raise ValueError(f"--grace {args.grace}: 0 seconds or more")
+    if not (args.move_time > 0 and args.bank >= 0):
+        raise ValueError(f"--move-time {args.move_time}, --bank {args.bank}: above 0, 0 or more")
     token = os.environ.get("MAZZO_ARENA_ADMIN_TOKEN", "")
     if args.admin_token_file:
         with open(args.admin_token_file, encoding="utf-8") as file:
@@ -341,7 +356,8 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
         print(f"admin token (shown once, only its hash is kept): {token}", flush=True)
     play = None
     if args.workers:
-        play = Settings(workers=args.workers, seed=args.seed, until_idle=False)
+        clock = TimeControl(args.move_time, args.bank)
+        play = Settings(workers=args.workers, seed=args.seed, until_idle=False, clock=clock)
     limits = Limits(rate=args.rate)
     return asyncio.run(_serve_until_signal(store, args, book.hashes["admin"], limits, play))
 
@@ -362,11 +378,12 @@ async def _serve_until_signal(
             args.http_port,
             admin_hash,
             limits,
-            serve.page_routes(store),
+            (),
             play,
             lambda line: print(line, flush=True),
             args.gateway_port,
             GatewayLimits(grace=args.grace),
+            pages=True,
         )
         try:
             print(

@@ -17,8 +17,15 @@ database (names, reasons, a bot's error output, a record's entrants) is escaped 
 ``html.escape``, and every name in a link is quoted. What is shown of a match follows
 ``arena.queries``: a record, and anything read from it past its result, only once its
 whole duplicate set is over (the set shares one deal); of a match in play, only who
-sits at it. There are no live tables yet: the arena's workers feed no live view (the
-live view is ``mazzo match --ui``'s and ``mazzo tournament --ui``'s).
+sits at it and since when, and its live table (below).
+
+- ``GET /arena/live/{match}/``: a match in play, live (``arena.live``): the live view's
+  own page and event stream (``viewer.live``) over that one table, public information
+  only and no hand at all (a duplicate set shares its deal). The ladder's page and the
+  bot's page list the tables in play, each with its link. A live table is held by the
+  process whose worker plays it: with several arena processes, a page lists every
+  table in play but links only its own process's, and says so. ``GET /viewer/?match=ID``
+  (the live page's link to a finished match) opens the replay of its set.
 
 Database reads are blocking: each runs in a thread (``run_in_threadpool``), never on
 the event loop.
@@ -26,6 +33,7 @@ the event loop.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
@@ -40,10 +48,12 @@ from starlette.routing import Route
 
 from mazzo.arena import queries
 from mazzo.arena.chart import rating_chart
+from mazzo.arena.live import LiveTables
 from mazzo.arena.models import FINISHED, MU, PLAYING, SCHEDULED, SIGMA, VOIDED, Json
 from mazzo.arena.store import LadderInfo, Store
 from mazzo.service.rest import read_body, status_response
 from mazzo.viewer import web
+from mazzo.viewer.live import EventStream
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -70,6 +80,10 @@ def bot_url(name: str, opponent: str | None = None) -> str:
 
 def replay_url(set_id: str, match_id: str) -> str:
     return f"/arena/replay/{quote(set_id, safe='')}/?{urlencode({'match': match_id})}"
+
+
+def live_url(match_id: str) -> str:
+    return f"/arena/live/{quote(match_id, safe='')}/"
 
 
 def _link(url: str, text: str) -> str:
@@ -115,7 +129,14 @@ def _table(caption: str, head: Sequence[str], rows: Iterable[Sequence[str]], cls
 # The pages ------------------------------------------------------------------------------
 
 
-def index_page(store: Store) -> HTMLResponse:
+#: The index's line when the person's page is served (``arena.person``).
+SEAT_NOTE = (
+    '<p class="note"><a href="/play/">Take a seat yourself</a>: a dial-in bot of yours, '
+    "played by you in the browser with its token.</p>"
+)
+
+
+def index_page(store: Store, seats: bool = False) -> HTMLResponse:
     lines = queries.ladder_lines(store)
     rows = [
         (
@@ -128,7 +149,7 @@ def index_page(store: Store) -> HTMLResponse:
     ]
     table = _table("Ladders", ("ladder", "bots", "finished", "in play"), rows, "ladders")
     empty = "" if lines else "<p>No ladder yet (<code>mazzo arena add-ladder</code>).</p>"
-    return _page("Mazzo arena", table, empty)
+    return _page("Mazzo arena", table, empty, SEAT_NOTE if seats else "")
 
 
 def _status(line: queries.MatchLine) -> str:
@@ -169,8 +190,41 @@ def _match_rows(lines: Sequence[queries.MatchLine], me: str | None = None) -> li
 
 MATCH_HEAD = ("when", "set", "seats", "result", "replay")
 
+#: What a page says of the live tables it can and cannot show.
+LIVE_NOTE = (
+    '<p class="note">A table is watched live on the pages of the arena process that '
+    "plays it: these pages link the tables this process plays. With several arena "
+    "processes on one database, a table another plays is listed here without its link. "
+    "A live table shows what every seat sees, no hand: the replay shows them once the "
+    "whole duplicate set is over.</p>"
+)
 
-def ladder_page(store: Store, ladder_id: int) -> HTMLResponse:
+
+def _in_play(lines: Sequence[queries.MatchLine], live: LiveTables | None) -> str:
+    """The tables in play, each with its live link when this process plays it."""
+    here = live.playing() if live is not None else set()
+    rows = []
+    for line in lines:
+        if line.id in here:
+            watch = _link(live_url(line.id), "watch live")
+        else:
+            watch = '<span class="muted">played by another arena process</span>'
+        rows.append(
+            [
+                escape(_when(line.claimed_at)),
+                f"{escape(line.set_id)}<br>match {line.set_index + 1}",
+                ", ".join(_bot_link(n) for n in line.seats),
+                watch,
+            ]
+        )
+    if not rows:
+        return "<section><h2>Tables in play</h2><p>No table in play now.</p></section>"
+    head = ("since", "set", "seats", "live")
+    table = _table(f"Tables in play ({len(rows)})", head, rows, "in-play")
+    return f"<section><h2>Tables in play</h2>{table}{LIVE_NOTE}</section>"
+
+
+def ladder_page(store: Store, ladder_id: int, live: LiveTables | None = None) -> HTMLResponse:
     try:
         ladder = store.ladder(ladder_id)
     except ValueError:
@@ -211,7 +265,8 @@ def ladder_page(store: Store, ladder_id: int) -> HTMLResponse:
     )
     newest = queries.newest_matches(store, ladder_id)
     matches = _table(f"Newest matches ({len(newest)})", MATCH_HEAD, _match_rows(newest), "matches")
-    return _page(f"Ladder {ladder.id}: {ladder_title(ladder)}", table, note, matches)
+    playing = _in_play(queries.in_play(store, ladder_id=ladder_id), live)
+    return _page(f"Ladder {ladder.id}: {ladder_title(ladder)}", table, note, playing, matches)
 
 
 def _filter_form(name: str, choices: Sequence[str], chosen: str | None) -> str:
@@ -242,7 +297,9 @@ def _fault_rows(faults: Sequence[queries.FaultLine]) -> list[list[str]]:
     return rows
 
 
-def bot_page(store: Store, name: str, opponent: str | None) -> HTMLResponse:
+def bot_page(
+    store: Store, name: str, opponent: str | None, live: LiveTables | None = None
+) -> HTMLResponse:
     line = queries.bot(store, name)
     if line is None:
         return not_found(f"No bot named {name!r}.")
@@ -299,6 +356,7 @@ def bot_page(store: Store, name: str, opponent: str | None) -> HTMLResponse:
     return _page(
         f"Bot {name}",
         facts,
+        _in_play(queries.in_play(store, bot=name), live),
         rating,
         f"<section><h2>Games</h2>{form}{table}</section>",
         f"<section><h2>Faults</h2>{fault_table}</section>",
@@ -370,24 +428,93 @@ def replay_routes(store: Store) -> list[Route]:
     ]
 
 
-def routes(store: Store) -> list[Route]:
-    """The arena's pages over ``store``, for the arena's HTTP server to mount. They
-    include ``/viewer/static/NAME`` (the replay page's files; the same as the rules
-    service's, so mounting both is harmless)."""
+# Live tables -------------------------------------------------------------------------------
+
+
+def not_live_page(store: Store, match_id: str) -> HTMLResponse:
+    """A live link to a match this process does not play (now)."""
+    playing = {line.id: line for line in queries.in_play(store)}
+    line = playing.get(match_id)
+    if line is None:
+        set_id = queries.set_of(store, match_id)
+        if set_id is None:
+            return not_found(f"No match {match_id!r}.")
+        text = (
+            f"Match {escape(match_id)} is not in play: its replay opens "
+            f"{_link(replay_url(set_id, match_id), 'here')} once its whole set is over."
+        )
+    else:
+        text = (
+            f"Match {escape(match_id)} is played by another arena process: its live table "
+            "is on that process's pages. "
+            f"{_link(ladder_url(line.ladder_id), 'Back to its ladder')}."
+        )
+    page = _page("Not live here", f"<p>{text}</p>")
+    page.status_code = 404
+    return page
+
+
+def live_routes(store: Store, live: LiveTables) -> list[Route]:
+    """``/arena/live/{match}/``: the live view's page (``viewer.live``) over one table
+    of this process, its events under it; ``/viewer/?match=ID``, where the live page
+    links a finished match: the replay of its set (shown once the set is over)."""
+
+    def match_id(request: Request) -> str:
+        return str(request.path_params["match_id"])
+
+    async def page(request: Request) -> Response:
+        if live.hub(match_id(request)) is None:
+            return await run_in_threadpool(not_live_page, store, match_id(request))
+        return web.page_response("live.html")
+
+    async def redirect(request: Request) -> Response:
+        return RedirectResponse(live_url(match_id(request)))
+
+    async def events(request: Request) -> Response:
+        hub = live.hub(match_id(request))
+        if hub is None:
+            return Response(b"not in play in this arena process", 404, media_type="text/plain")
+        opened = hub.open_page(asyncio.get_running_loop())
+        if opened is None:
+            return Response(b"too many pages open", 503, media_type="text/plain")
+        return EventStream(hub, opened)
+
+    async def finished(request: Request) -> Response:
+        wanted = request.query_params.get("match", "")
+        set_id = await run_in_threadpool(queries.set_of, store, wanted)
+        if set_id is None:
+            return not_found(f"No match {wanted[:40]!r}.")
+        return RedirectResponse(replay_url(set_id, wanted))
+
+    return [
+        Route("/arena/live/{match_id}", redirect, methods=["GET"]),
+        Route("/arena/live/{match_id}/", page, methods=["GET"]),
+        Route("/arena/live/{match_id}/events", events, methods=["GET"]),
+        Route("/viewer/", finished, methods=["GET"]),
+    ]
+
+
+def routes(store: Store, live: LiveTables | None = None, seats: bool = False) -> list[Route]:
+    """The arena's pages over ``store``, for the arena's HTTP server to mount; with
+    ``live`` (the tables this process plays), the live tables' too; ``seats``: the
+    index links the person's page (``arena.person``, served beside). They include
+    ``/viewer/static/NAME`` (the replay page's files; the same as the rules service's,
+    so mounting both is harmless)."""
 
     async def home(request: Request) -> Response:
         return RedirectResponse("/arena/")
 
     async def index(request: Request) -> Response:
-        return await run_in_threadpool(index_page, store)
+        return await run_in_threadpool(index_page, store, seats)
 
     async def ladder(request: Request) -> Response:
-        return await run_in_threadpool(ladder_page, store, int(request.path_params["ladder_id"]))
+        ladder_id = int(request.path_params["ladder_id"])
+        return await run_in_threadpool(ladder_page, store, ladder_id, live)
 
     async def bot(request: Request) -> Response:
         name = str(request.path_params["name"])
         opponent = request.query_params.get("opponent") or None
-        return await run_in_threadpool(bot_page, store, name, opponent)
+        return await run_in_threadpool(bot_page, store, name, opponent, live)
 
     return [
         Route("/arena", home, methods=["GET"]),
@@ -395,4 +522,5 @@ def routes(store: Store) -> list[Route]:
         Route("/arena/ladders/{ladder_id:int}", ladder, methods=["GET"]),
         Route("/arena/bots/{name:path}", bot, methods=["GET"]),
         *replay_routes(store),
+        *(live_routes(store, live) if live is not None else []),
     ]

@@ -208,6 +208,28 @@ def newest_matches(store: Store, ladder_id: int, limit: int = NEWEST) -> list[Ma
         return _lines(s, matches)
 
 
+def in_play(store: Store, ladder_id: int | None = None, bot: str | None = None) -> list[MatchLine]:
+    """The matches in play (of one ladder, or seating one bot), oldest claim first: the
+    tables the pages offer to watch live (``arena.live``)."""
+    query = select(Match).where(Match.status == PLAYING)
+    if ladder_id is not None:
+        query = query.where(Match.ladder_id == ladder_id)
+    if bot is not None:
+        me = select(Bot.id).where(Bot.name == bot).scalar_subquery()
+        seated = select(MatchSeat.match_id).where(MatchSeat.bot_id == me)
+        query = query.where(Match.id.in_(seated))
+    with Session(store.engine) as s:
+        matches = s.scalars(query.order_by(Match.claimed_at, Match.id)).all()
+        return _lines(s, matches)
+
+
+def set_of(store: Store, match_id: str) -> str | None:
+    """The duplicate set of a match, if there is such a match."""
+    with Session(store.engine) as s:
+        found: str | None = s.scalar(select(Match.set_id).where(Match.id == match_id))
+        return found
+
+
 def bot(store: Store, name: str) -> BotLine | None:
     with Session(store.engine) as s:
         row = s.execute(

@@ -28,12 +28,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from mazzo.arena.live import LiveTables
 from mazzo.arena.liveness import this_process
 from mazzo.arena.scheduler import Scheduler, nobody
 from mazzo.arena.seats import ArenaGateway
 from mazzo.arena.store import Claim, Refused, Store
 from mazzo.arena.worker import FINISHED, VOIDED, Played, Worker
 from mazzo.referee.match import TimeControl
+from mazzo.referee.watch import Watcher
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ class _Run:
 
     settings: Settings
     report: Callable[[str], None]
+    #: This process's live tables: a table is closed when its match ends, however.
+    live: LiveTables | None = None
     summary: Summary = field(default_factory=Summary)
     in_play: int = 0
     stop: asyncio.Event = field(default_factory=asyncio.Event)
@@ -140,11 +144,14 @@ async def _work(run: _Run, worker: Worker) -> None:
             await _wait(run, run.ended, run.settings.idle)
             continue
         run.in_play += 1  # reserved before the claim: two workers never overshoot
+        claim = None
         try:
             claim = await _claim(store, worker.name)
             played = None if claim is None else await worker.play(claim, run.stop)
         finally:
             run.in_play -= 1
+            if claim is not None and run.live is not None:  # voided too: no longer live
+                run.live.close(claim.match_id)
         if played is None:
             await _wait(run, run.scheduled, run.settings.idle)
         else:
@@ -199,12 +206,19 @@ async def run_arena(
     report: Callable[[str], None] = lambda line: None,
     stop: asyncio.Event | None = None,
     gateway: ArenaGateway | None = None,
+    live: LiveTables | None = None,
+    watcher: Watcher | None = None,
 ) -> Summary:
     """Play until ``settings.matches`` are finished, ``stop`` is set, or nothing is
     left to play (module docstring); ``report`` is told of every match's end, every
     bot paused, every ladder that waits for bots. Returns what the run did. With a
-    ``gateway`` (``mazzo arena serve``'s), its connected dial-in bots are seated too."""
-    run = _Run(settings, report)
+    ``gateway`` (``mazzo arena serve``'s), its connected dial-in bots are seated too.
+    With ``live``, the matches in play are its live tables (``arena.live``), watched
+    through ``watcher`` (by default ``live.watcher()``; ``mazzo arena serve`` wraps it
+    for the people at the tables, ``arena.person``)."""
+    if watcher is None and live is not None:
+        watcher = live.watcher()
+    run = _Run(settings, report, live)
     queue = settings.queue if settings.queue is not None else max(4, 2 * settings.workers)
     scheduler = Scheduler(
         store,
@@ -222,6 +236,7 @@ async def run_arena(
             pause_limit=settings.pause_limit,
             pause_window=settings.pause_window,
             gateway=gateway,
+            watcher=watcher,
         )
         for name in worker_names(settings.workers)
     ]

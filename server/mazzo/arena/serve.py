@@ -12,7 +12,8 @@ dial-in bot is seated while it is connected.
 
 Web pages are not this module's: ``Served.routes`` are served beside the API on the
 HTTP port. ``page_routes`` looks for them in ``mazzo.arena.pages`` (a ``routes(store)``
-function giving Starlette routes), when that module exists.
+function giving Starlette routes), when that module exists; with ``pages``, ``start``
+mounts them itself, with the live tables of the matches it plays (``arena.live``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from grpc_reflection.v1alpha import reflection
 from starlette.routing import BaseRoute
 
 from mazzo.arena.api import DEFAULT_LIMITS, ArenaApi, Limits
+from mazzo.arena.live import LiveTables
+from mazzo.arena.person import People
 from mazzo.arena.run import Settings, Summary, run_arena
 from mazzo.arena.seats import LIMITS as GATEWAY_LIMITS
 from mazzo.arena.seats import ArenaGateway
@@ -55,13 +58,17 @@ def openapi_document() -> bytes:
     return resources.files("mazzo.arena").joinpath("openapi.json").read_bytes()
 
 
-def page_routes(store: Store) -> list[BaseRoute]:
-    """The web pages' routes: ``mazzo.arena.pages.routes(store)``, or none while that
-    module does not exist. The one place the pages are mounted."""
+def page_routes(
+    store: Store, live: LiveTables | None = None, seats: bool = False
+) -> list[BaseRoute]:
+    """The web pages' routes: ``mazzo.arena.pages.routes(store)`` (with ``live``, the
+    live tables too; ``seats``: the person's page is served), or none while that module
+    does not exist. The one place the pages are mounted."""
     if importlib.util.find_spec(PAGES_MODULE) is None:
         return []
     pages = importlib.import_module(PAGES_MODULE)
-    routes: list[BaseRoute] = list(pages.routes(store))
+    found = pages.routes(store) if live is None else pages.routes(store, live, seats)
+    routes: list[BaseRoute] = list(found)
     return routes
 
 
@@ -82,6 +89,10 @@ class Served:
     #: The dial-in gateway and its port, when one was opened.
     gateway: ArenaGateway | None = None
     gateway_port: int = 0
+    #: The live tables of the matches this process plays, when it plays.
+    live: LiveTables | None = None
+    #: The people's page and its door, when the pages and the gateway are served.
+    people: People | None = None
 
 
 async def start(
@@ -96,11 +107,16 @@ async def start(
     report: Callable[[str], None] = lambda line: None,
     gateway_port: int | None = None,
     gateway_limits: GatewayLimits = GATEWAY_LIMITS,
+    pages: bool = False,
 ) -> Served:
     """Serve the API on ``host``: gRPC on ``port``, HTTP on ``http_port`` (0: free
     ones; ``Served`` has those bound), ``routes`` beside the HTTP API; with ``play``,
-    the arena's scheduler and workers run too, reporting each line to ``report``;
-    with ``gateway_port`` (0: a free one), the dial-in gateway listens there."""
+    the arena's scheduler and workers run too, reporting each line to ``report``, and
+    their matches are live tables; with ``gateway_port`` (0: a free one), the dial-in
+    gateway listens there; with ``pages``, the web pages are served (``page_routes``,
+    with the live tables), and with the gateway too the person's page (``/play/``,
+    ``arena.person``) and the gateway's HTTP door beside them."""
+    live = LiveTables() if play is not None else None
     gateway = None
     bound_gateway = 0
     if gateway_port is not None:
@@ -110,6 +126,11 @@ async def start(
             bound_gateway = await gateway.start(host, gateway_port)
         except RuntimeError as e:
             raise OSError(f"cannot listen on {host}:{gateway_port} (gateway): {e}") from e
+    people = People(gateway) if pages and gateway is not None else None
+    if pages:
+        routes = [*routes, *page_routes(store, live, people is not None)]
+        if people is not None:
+            routes += people.routes()
     api = ArenaApi(store, admin_hash, limits)
     metrics = Metrics()
     interceptor = DomainErrorInterceptor(metrics)
@@ -161,9 +182,14 @@ async def start(
         health_servicer,
         gateway=gateway,
         gateway_port=bound_gateway,
+        live=live,
+        people=people,
     )
     if play is not None:
-        served.play = asyncio.create_task(run_arena(store, play, report, served.stop_play, gateway))
+        watcher = None if people is None else people.watcher(live.watcher() if live else None)
+        served.play = asyncio.create_task(
+            run_arena(store, play, report, served.stop_play, gateway, live, watcher)
+        )
     return served
 
 
@@ -179,6 +205,8 @@ async def stop(served: Served, grace: float = 2.0) -> Summary | None:
             summary = await served.play  # a play that failed raises, once served no more
     finally:
         await served.health.enter_graceful_shutdown()
+        if served.people is not None:  # its streams would keep the HTTP side open
+            await served.people.stop()
         served.http.should_exit = True
         with contextlib.suppress(asyncio.CancelledError):
             await served.http_task

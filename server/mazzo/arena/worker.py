@@ -58,6 +58,7 @@ from mazzo.referee.match import (
     summary_line,
 )
 from mazzo.referee.records import Json
+from mazzo.referee.watch import Watcher
 
 #: What became of a claim.
 FINISHED, VOIDED, LOST = "finished", "voided", "lost"
@@ -116,6 +117,8 @@ class Worker:
     pause_window: int = 5
     #: The gateway its dial-in bots are seated through (``mazzo arena serve``'s).
     gateway: Gateway | None = None
+    #: Who watches its matches (``arena.live``: the live tables; None: nobody).
+    watcher: Watcher | None = None
 
     async def play(self, claim: Claim, stop: asyncio.Event | None = None) -> Played:
         """Play a claimed match to its end (module docstring). When ``stop`` is set
@@ -171,7 +174,14 @@ class Worker:
         pools = Pools(Launch(gateway=self.gateway))
         try:
             record = await play_match(
-                spec, lineup, engine, pools, self.clock, self.rules, on_deal=publish
+                spec,
+                lineup,
+                engine,
+                pools,
+                self.clock,
+                self.rules,
+                on_deal=publish,
+                watcher=self.watcher,
             )
         finally:
             await pools.close()

@@ -84,6 +84,9 @@ class LiveHub:
         self.total = total
         self.done = 0
         self.reveal_after = reveal_after
+        #: What the page says it shows, when not the referee's rule (``reveal_after``):
+        #: a host that withholds more (the arena: no hand at all) says so here.
+        self.privacy: str | None = None
         self._lock = threading.Lock()
         self._pages: set[Page] = set()
         self._tables: dict[str, Json] = {}
@@ -223,6 +226,7 @@ class LiveHub:
                 "title": self.title,
                 "entrants": self.entrants,
                 "revealAfter": self.reveal_after,
+                "privacy": self.privacy,
                 "progress": {"done": self.done, "total": self.total},
                 "standings": self._standings,
                 "pairings": self._pairings,

@@ -28,7 +28,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from google.protobuf import json_format
@@ -168,12 +168,13 @@ class SeatFeed:
             self.pages.discard(page)
 
 
-def human_seats(header: Json) -> dict[int, str]:
-    """Seat -> the person's name, for the ``human`` seats of a record's header."""
+def human_seats(header: Json, kinds: tuple[str, ...] = ("human",)) -> dict[int, str]:
+    """Seat -> the person's name, for the ``human`` seats of a record's header (or the
+    seats of ``kinds``: the arena's people sit in its ``connect`` seats)."""
     out = {}
     for seat, text in enumerate(header["seat_bots"]):
         spec = BotSpec.parse(str(text))
-        if spec.kind == "human":
+        if spec.kind in kinds:
             out[seat] = spec.target
     return out
 
@@ -184,9 +185,20 @@ class PlayWatcher:
     ``GetView`` only; ``inner`` (the live view's watcher, with ``--ui``) is told
     everything too."""
 
-    def __init__(self, feeds: dict[str, SeatFeed], inner: Watcher | None = None) -> None:
+    def __init__(
+        self,
+        feeds: Mapping[str, SeatFeed],
+        inner: Watcher | None = None,
+        kinds: tuple[str, ...] = ("human",),
+        reveal_end: bool = True,
+    ) -> None:
         self.feeds = feeds
         self.inner = inner
+        #: The seats a person may sit in (``human_seats``), by their spec's kind.
+        self.kinds = kinds
+        #: At the end, every hand shown (the record is public then); False: the seat's
+        #: own table only (the arena's duplicate sets deal the same cards again).
+        self.reveal_end = reveal_end
 
     @property
     def pace(self) -> float:
@@ -196,7 +208,7 @@ class PlayWatcher:
         self, header: Json, rules: AnyRules, codec: GameCodec, hooks: GameHooks
     ) -> MatchWatch:
         inner = None if self.inner is None else self.inner.watch(header, rules, codec, hooks)
-        return PlayWatch(self.feeds, header, rules, codec, inner)
+        return PlayWatch(self.feeds, header, rules, codec, inner, self.kinds, self.reveal_end)
 
 
 class PlayWatch:
@@ -204,15 +216,19 @@ class PlayWatch:
 
     def __init__(
         self,
-        feeds: dict[str, SeatFeed],
+        feeds: Mapping[str, SeatFeed],
         header: Json,
         rules: AnyRules,
         codec: GameCodec,
         inner: MatchWatch | None,
+        kinds: tuple[str, ...] = ("human",),
+        reveal_end: bool = True,
     ) -> None:
         self.id, self.game = str(header["id"]), str(header["game"])
         self.rules, self.codec, self.inner = rules, codec, inner
-        self.people = {s: feeds[n] for s, n in human_seats(header).items() if n in feeds}
+        seated = human_seats(header, kinds)
+        self.people = {s: feeds[n] for s, n in seated.items() if n in feeds}
+        self.reveal_end = reveal_end
         self.names = [f"seat {s}: {name}" for s, name in enumerate(header["seat_bots"])]
         self.sides = [{"entrant": d["entrant"], "seats": d["seats"]} for d in header["sides"]]
         self.mine = False  # broken: the people's part failed
@@ -298,13 +314,16 @@ class PlayWatch:
                     # The match is over and its record public: every hand shown.
                     "table": full_table(self.game, self.rules, self.codec, state),
                 }
-                for feed in set(self.people.values()):
+                for feed, seats in self._seats_of(state).items():
+                    if not self.reveal_end:  # the record is not public yet: its own table
+                        view = view_json(self.rules, self.codec, state, seats[0], self.game)
+                        end = {**end, "table": table_of(self.game, [view], None)}
                     feed.push(end)
         if self.inner is not None and not self.inner.broken:
             self.inner.ended(record, state)
 
 
-def play_routes(feeds: dict[str, SeatFeed], who: Callable[[str], str | None]) -> list[Route]:
+def play_routes(feeds: Mapping[str, SeatFeed], who: Callable[[str], str | None]) -> list[Route]:
     """The page (``GET /play/``), its files (``/viewer/static/NAME``, as the viewer
     serves them), ``POST /play/draw`` (a decision in, what to show of it out) and
     ``POST /play/feed`` (the seat's feed); both for a person's page only

@@ -51,6 +51,17 @@ class Watcher:
     #: Seconds the referee waits after each move, so people can follow it by eye
     #: (the bots' clocks do not run meanwhile).
     pace: float = 0.0
+    #: False: no hand is ever shown, not even when a hand is over (the arena's duplicate
+    #: sets deal the same cards again); only with ``reveal_after`` None.
+    hands: bool = True
+    #: Whether anyone watches the match of this id now; None: always. A move nobody
+    #: watches is not drawn (drawing every seat's view is most of a fast match's time):
+    #: a page that opens gets the whole position with the next move.
+    watching: Callable[[str], bool] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.hands and self.reveal_after is not None:
+            raise ValueError("a watcher that shows no hand shows no position late either")
 
     def watch(
         self, header: Json, rules: AnyRules, codec: GameCodec, hooks: GameHooks
@@ -170,7 +181,8 @@ class MatchWatch:
             for side in sides:
                 for seat in side["seats"]:
                     names[seat] = f"seat {seat}: {side['entrant']}"
-            self._dealt = hands_of(self.game, self.rules, self.codec, state)
+            if self.watcher.hands:
+                self._dealt = hands_of(self.game, self.rules, self.codec, state)
             payload: Json = {
                 "type": "match",
                 "id": self.id,
@@ -202,6 +214,11 @@ class MatchWatch:
 
     def _moved(self, ply: int, entry: Json, before: Any, state: Any, at: float) -> None:
         events = entry["events"]
+        watching = self.watcher.watching
+        if watching is not None and not watching(self.id):  # drawn for nobody: only counted
+            if self.hooks.hand_dealt(events) and not self.rules.finished(state):
+                self.hand += 1
+            return
         ended = self.hooks.hand_points(events) is not None
         payload: Json = {
             "type": "move",
@@ -215,7 +232,7 @@ class MatchWatch:
         }
         payload.update(self._position(state))
         self._send(payload)
-        if ended:
+        if ended and self.watcher.hands:
             self._late.clear()  # the hand is over: all of it is shown now
             self._send(
                 {
@@ -231,7 +248,8 @@ class MatchWatch:
             )
         if self.hooks.hand_dealt(events) and not self.rules.finished(state):
             self.hand += 1
-            self._dealt = hands_of(self.game, self.rules, self.codec, state)
+            if self.watcher.hands:
+                self._dealt = hands_of(self.game, self.rules, self.codec, state)
         self._hold(ply, state)
 
     def _hold(self, ply: int, state: Any) -> None:
@@ -262,20 +280,20 @@ class MatchWatch:
         try:
             result = record["result"]
             names = [s["entrant"] for s in record["sides"]]
-            self._send(
-                {
-                    "type": "end",
-                    "id": self.id,
-                    "winners": [names[w] for w in result["winners"]],
-                    "totals": result["match_totals"],
-                    "forfeit": result["forfeit"],
-                    "moves": len(record["moves"]),
-                    "faults": len(record["faults"]),
-                    "table": full_table(self.game, self.rules, self.codec, state),
-                    "record": record,
-                    "at": time.time(),
-                }
-            )
+            end: Json = {
+                "type": "end",
+                "id": self.id,
+                "winners": [names[w] for w in result["winners"]],
+                "totals": result["match_totals"],
+                "forfeit": result["forfeit"],
+                "moves": len(record["moves"]),
+                "faults": len(record["faults"]),
+                "at": time.time(),
+            }
+            if self.watcher.hands:  # the record, and every hand of the last position
+                end["table"] = full_table(self.game, self.rules, self.codec, state)
+                end["record"] = record
+            self._send(end)
         except Exception:
             log.exception("the live view of match %s failed at its end", self.id)
             self.broken = True

@@ -111,6 +111,7 @@ import { cardFace } from "./cards.js";
  * @property {string} title
  * @property {string[]} entrants
  * @property {number | null} revealAfter
+ * @property {string | null} [privacy] What the tables show, when the host says it itself.
  * @property {{ done: number; total: number }} progress
  * @property {Row[]} standings
  * @property {ChartPoint[]} chart
@@ -143,6 +144,7 @@ const state = {
   progress: { done: 0, total: 0 },
   over: false,
   revealAfter: /** @type {number | null} */ (null),
+  privacy: /** @type {string | null} */ (null),
 };
 
 /**
@@ -202,6 +204,7 @@ function receive(data) {
       record.snapshots += 1;
       state.title = message.title;
       state.revealAfter = message.revealAfter;
+      state.privacy = message.privacy ?? null;
       state.tables = new Map(message.tables.map((t) => [t.start.id, t]));
       state.finished = message.finished;
       state.standings = message.standings;
@@ -451,9 +454,9 @@ function render() {
   bar.value = done;
   byId("progress-text").textContent = `${done} of ${total} matches` + (state.over ? " · the event is over" : ` · ${state.tables.size} in play`);
   byId("privacy").textContent =
-    state.revealAfter === null
+    state.privacy ?? (state.revealAfter === null
       ? "Tables show public information only; hands are shown when each hand is over."
-      : `Tables show public information; every position is shown in full ${state.revealAfter} moves late (--ui-delay).`;
+      : `Tables show public information; every position is shown in full ${state.revealAfter} moves late (--ui-delay).`);
   document.body.dataset["done"] = String(done);
   if (dirty.standings || dirty.all) {
     byId("standings").replaceChildren(drawStandings());

@@ -4,7 +4,9 @@
 // /play/feed: the seat's table after every move, the moves in words). No rule of any
 // game is here: a decision is drawn by the server (POST /play/draw: the seat's table
 // from its GetView, the legal moves in words), and the page only draws what it gets.
-// The token comes in the address's fragment (#token=...), which no server ever sees.
+// The token comes in the address's fragment (#token=...), which no server ever sees, or,
+// without one (the arena's page: a token is never put in an address), typed into the
+// page's form; it is then sent only in request bodies and headers.
 
 import { drawTable } from "./board.js";
 import { cardFace } from "./cards.js";
@@ -106,7 +108,10 @@ const received = { decisions: [], feed: [], answers: 0, shown: 0, latencies: [],
 let answeredAt = /** @type {number | null} */ (null);
 /** @type {Window & { mazzoPlay?: typeof received }} */ (window).mazzoPlay = received;
 
-const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
+let token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
+/** The seat's feed is followed: at once with a token from the address, else from the
+ * first Welcome (the arena makes a page's feed once its token is known). */
+let following = false;
 /** @type {{ decision: Decision; drawn: Drawn; until: number; moveUntil: number } | null} */
 let pending = null;
 /** @type {FeedMessage | null} */
@@ -220,6 +225,8 @@ async function join() {
       const refused = await why(response);
       if (response.status !== 429 && response.status < 500) {
         note = `the table refused this page: ${refused}`;
+        const sit = document.getElementById("sit");
+        if (sit !== null && !following) sit.hidden = false; // a token typed: type it again
         link.droppedAt = null;
         setLink("lost");
         return;
@@ -284,6 +291,10 @@ async function onTableMessage(message) {
     link.tries = 0;
     link.droppedAt = null;
     document.body.dataset["link"] = "up";
+    if (!following) {
+      following = true;
+      void follow();
+    }
   } else if (message["matchStarted"]) {
     over = false; // a tournament's next match, on the same page
     const seats = /** @type {number[]} */ (message["matchStarted"].seats ?? [0]);
@@ -666,9 +677,25 @@ document.addEventListener("keydown", (event) => {
 });
 
 if (!token) {
-  note = "this page needs its seat's token: open the address mazzo match printed (…/play/#token=…)";
+  // The arena's page: the person types their dial-in bot's token to take its seat.
+  note = "this page needs its seat's token: type it below (or open the address mazzo match printed, …/play/#token=…)";
+  /** @type {HTMLFormElement} */
+  const sit = /** @type {HTMLFormElement} */ (byId("sit"));
+  sit.hidden = false;
+  sit.addEventListener("submit", (event) => {
+    event.preventDefault(); // never sent as a form: the token stays out of every address
+    const field = /** @type {HTMLInputElement} */ (byId("sit-token"));
+    token = field.value.trim();
+    field.value = "";
+    if (!token) return;
+    sit.hidden = true;
+    note = "";
+    render();
+    void join();
+  });
   render();
 } else {
+  following = true;
   render();
   void join();
   void follow();

@@ -1,0 +1,110 @@
+"""A person at an arena's table: ``mazzo match --bot human``'s page (``viewer.play``),
+served on the arena's HTTP port with the gateway's HTTP door (``gateway.http``).
+
+To the arena a person is a dial-in bot: its owner registers it (``add-bot`` without a
+target, or ``RegisterBot``) and gets its token. The person opens ``/play/``, types the
+token into the page (it is sent in request bodies and headers only, never in an
+address), and the page dials in as any dial-in bot does (``POST /v1/tables:join``,
+``/v1/tables:answer``, the arena's token book: ``seats.ArenaGateway``); the scheduler
+seats it while it is connected, like any dial-in bot, and its decisions come to the
+page. The page shows that seat's view only: each decision's own view, and the seat's
+feed (``SeatFeed``: its table after every move, from its own ``GetView``).
+
+A feed is made when a page asks for it (``PageFeeds``): a dial-in bot that is a
+program has none, and nothing is drawn for it. At a match's end the feed shows the
+seat's own table, not every hand (``PlayWatcher.reveal_end`` False): the other matches
+of the duplicate set deal the same cards.
+
+The clock is the arena's (``mazzo arena serve --move-time --bank``), the same for
+every match: an arena where people sit needs a person's minutes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator, Mapping
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from mazzo.arena.seats import ArenaGateway
+from mazzo.gateway.http import ANSWER_PATH, JOIN_PATH, HttpDoor
+from mazzo.referee.watch import Watcher
+from mazzo.viewer.play import PLAY_PATH, PlayWatcher, SeatFeed, play_routes
+
+
+class PageFeeds(Mapping[str, SeatFeed]):
+    """The feeds of the people's pages, by bot name: one is made when a page asks for
+    it (``get``), for a name ``known`` says is a dial-in bot; ``in`` and iteration see
+    only those made, so the referee's watch draws for no bot without a page."""
+
+    def __init__(self, known: Callable[[str], bool]) -> None:
+        self.known = known
+        self._feeds: dict[str, SeatFeed] = {}
+
+    def __getitem__(self, name: str) -> SeatFeed:
+        found = self._feeds.get(name)
+        if found is None:
+            if not self.known(name):
+                raise KeyError(name)
+            found = self._feeds[name] = SeatFeed()
+        return found
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._feeds
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._feeds))
+
+    def __len__(self) -> int:
+        return len(self._feeds)
+
+    def close(self) -> None:
+        """The arena stops: every page's feed ends."""
+        for feed in self._feeds.values():
+            feed.close()
+
+
+class People:
+    """The people's side of one arena: the door, the pages' feeds and their routes."""
+
+    def __init__(self, gateway: ArenaGateway) -> None:
+        self.gateway = gateway
+        self.door = HttpDoor(gateway)
+        self.feeds = PageFeeds(lambda name: name in gateway.form)
+
+    def watcher(self, inner: Watcher | None) -> PlayWatcher:
+        """The workers' watcher: each page's seat drawn for it, ``inner`` told all."""
+        return PlayWatcher(self.feeds, inner, kinds=("connect",), reveal_end=False)
+
+    async def join(self, request: Request) -> Response:
+        """The door's join, after reading the tokens from the store (as the gRPC door
+        does: a bot registered a moment ago is admitted), unless the address is over
+        its rate (the door refuses it then, and the database is not asked)."""
+        host = request.client.host if request.client else ""
+        if not self.gateway.rate.waiting(host):
+            await asyncio.to_thread(self.gateway.refresh)
+        return await self.door.join(request)
+
+    def routes(self) -> list[BaseRoute]:
+        """The page at ``/play/`` (its files, drawing and feed: ``viewer.play``) and
+        the door's join and answer, on the arena's HTTP port."""
+        page = [r for r in play_routes(self.feeds, self.gateway.tokens.who) if _path(r) != "/"]
+        return [
+            Route(JOIN_PATH, self.join, methods=["POST"]),
+            Route(ANSWER_PATH, self.door.answer, methods=["POST"]),
+            *page,
+        ]
+
+    async def stop(self) -> None:
+        """Before the HTTP server stops: the pages' feeds and streams end."""
+        self.feeds.close()
+        await self.door.stop()
+
+
+def _path(route: BaseRoute) -> str:
+    return str(getattr(route, "path", ""))
+
+
+__all__ = ["PLAY_PATH", "PageFeeds", "People"]
