@@ -223,7 +223,7 @@ def test_partners_are_rated_as_a_team_and_faults_counted_per_bot(store: Store) -
     ladder = store.add_ladder("maraffa", 4)
     store.add_owner("house")
     for name in ("a", "b", "c", "d"):
-        store.add_bot("house", name, ladder)
+        store.add_bot("house", name, ladder, "builtin", "builtin:random")
     store.schedule_set(ladder, ["a", "b", "c", "d"], rotations=1)
     # Maraffa's sides: seats 0 and 2 (a, c) against 1 and 3 (b, d).
     play(store, "w1", [1], sides=[[0, 2], [1, 3]], faults=[2, 2, 1])

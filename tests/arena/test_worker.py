@@ -120,7 +120,7 @@ def test_the_run_stops_when_no_table_can_be_seated_and_says_why(sqlite_store: St
     ]
 
 
-def test_a_match_seating_a_bot_the_arena_cannot_play_is_voided_with_the_reason(
+def test_a_match_seating_a_dial_in_bot_no_arena_process_holds_is_voided_with_the_reason(
     sqlite_store: Store,
 ) -> None:
     store = sqlite_store
@@ -128,14 +128,15 @@ def test_a_match_seating_a_bot_the_arena_cannot_play_is_voided_with_the_reason(
     enter(store, ladder, "ada-1")
     enter(store, ladder, "bob-1", target="")
     (first, second) = store.schedule_set(ladder, ["ada-1", "bob-1"])  # by hand
-    summary, _lines = play(store, workers=1)
+    summary, lines = play(store, workers=1)
     assert (summary.finished, summary.voided) == (0, 2)
+    # No worker claims it (no gateway holds bob-1); the scheduler voids it.
+    reason = "bob-1 has not dialed in to any arena process"
     for match_id in (first, second):
         voided = store.match(match_id)
-        assert voided.status == "voided"
-        assert voided.voided_reason == (
-            "cannot be played: bob-1 dials in, and this arena has no gateway"
-        )
+        assert voided.status == "voided" and voided.claimed_by is None
+        assert voided.voided_reason == reason
+        assert f"voided {match_id}: {reason}" in lines
 
 
 def test_bots_that_fault_in_match_after_match_are_paused(sqlite_store: Store) -> None:

@@ -40,8 +40,14 @@ class Instance:
     start: int
     tag: str
 
+    @property
+    def name(self) -> str:
+        """The process's own name (``HOST/PID/START/TAG``): where its gateway's
+        dial-in bots are connected (``connections``)."""
+        return SEP.join((self.host, str(self.pid), str(self.start), self.tag))
+
     def worker(self, index: int) -> str:
-        return SEP.join((self.host, str(self.pid), str(self.start), self.tag, f"w{index}"))
+        return f"{self.name}{SEP}w{index}"
 
 
 def _host() -> str:
@@ -100,3 +106,8 @@ def gone(worker: str) -> str | None:
     if of.start and int(stat[19]) != of.start:
         return f"its process {of.pid} on {of.host} is gone (the pid is another process's now)"
     return None  # running: this process (another run in it, maybe) or a live one
+
+
+def process_gone(process: str) -> str | None:
+    """``gone`` for a process's own name (``Instance.name``, without a worker)."""
+    return gone(f"{process}{SEP}w0")

@@ -174,6 +174,23 @@ class MatchSeat(Base):
     bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"), index=True)
 
 
+class Connection(Base):
+    """Where a dial-in bot holds its stream (issue 34: several arena processes on one
+    database): the arena process whose gateway has it (``liveness`` instance name,
+    ``HOST/PID/START/TAG``), since when, when that process last said it still has it
+    (its gateway's beat), and when it dropped (None: connected). One row per bot, kept
+    after a drop: how long a bot has been away decides when its queued matches are
+    voided (``connections.py``)."""
+
+    __tablename__ = "connections"
+
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"), primary_key=True)
+    process: Mapped[str] = mapped_column(String(128), index=True)
+    connected_at: Mapped[datetime]
+    seen_at: Mapped[datetime]
+    dropped_at: Mapped[datetime | None]
+
+
 class Rating(Base):
     """A bot's OpenSkill rating on its ladder, with its games and faults so far."""
 

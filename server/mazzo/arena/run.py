@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from mazzo.arena.live import LiveTables
-from mazzo.arena.liveness import this_process
+from mazzo.arena.liveness import Instance, this_process
 from mazzo.arena.scheduler import Scheduler, nobody
-from mazzo.arena.seats import ArenaGateway
+from mazzo.arena.seats import LIMITS, ArenaGateway
 from mazzo.arena.store import Claim, Refused, Store
 from mazzo.arena.worker import FINISHED, VOIDED, Played, Worker
 from mazzo.referee.match import TimeControl
@@ -85,6 +85,8 @@ class _Run:
     report: Callable[[str], None]
     #: This process's live tables: a table is closed when its match ends, however.
     live: LiveTables | None = None
+    #: Where this process's gateway holds its dial-in bots (None: no gateway).
+    process: str | None = None
     summary: Summary = field(default_factory=Summary)
     in_play: int = 0
     stop: asyncio.Event = field(default_factory=asyncio.Event)
@@ -146,7 +148,7 @@ async def _work(run: _Run, worker: Worker) -> None:
         run.in_play += 1  # reserved before the claim: two workers never overshoot
         claim = None
         try:
-            claim = await _claim(store, worker.name)
+            claim = await _claim(store, worker.name, run.process)
             played = None if claim is None else await worker.play(claim, run.stop)
         finally:
             run.in_play -= 1
@@ -158,10 +160,11 @@ async def _work(run: _Run, worker: Worker) -> None:
             run.done(played)
 
 
-async def _claim(store: Store, worker: str) -> Claim | None:
-    """The next claim; cancelled meanwhile, the claim's transaction still ends, and a
-    match it took is voided, saying so, before the cancellation goes on."""
-    job = asyncio.ensure_future(asyncio.to_thread(store.claim, worker))
+async def _claim(store: Store, worker: str, process: str | None = None) -> Claim | None:
+    """The next claim (dial-in seats only of bots connected to ``process``); cancelled
+    meanwhile, the claim's transaction still ends, and a match it took is voided,
+    saying so, before the cancellation goes on."""
+    job = asyncio.ensure_future(asyncio.to_thread(store.claim, worker, None, process))
     try:
         return await asyncio.shield(job)
     except asyncio.CancelledError:
@@ -180,6 +183,9 @@ async def _schedule(run: _Run, scheduler: Scheduler) -> None:
         for match_id in done.voided:
             why = "'s process is gone" if match_id in done.dead else " went silent"
             run.report(f"voided {match_id}: its worker{why}")
+        run.summary.voided += len(done.away)
+        for match_id, reason in done.away.items():
+            run.report(f"voided {match_id}: {reason}")
         if done.scheduled:
             run.scheduled.set()
         if done.waiting != waiting:
@@ -192,11 +198,11 @@ async def _schedule(run: _Run, scheduler: Scheduler) -> None:
         await _wait(run, run.ended, run.settings.idle)
 
 
-def worker_names(count: int) -> list[str]:
+def worker_names(count: int, me: Instance | None = None) -> list[str]:
     """Names unique among processes and runs, that name this process's instance (host,
-    pid, start time, a random tag: ``liveness``), so that the next run can tell that
-    this one is gone; and a number."""
-    me = this_process()
+    pid, start time, a random tag: ``liveness``; ``me``, or a new one), so that the next
+    run can tell that this one is gone; and a number."""
+    me = me or this_process()
     return [me.worker(i) for i in range(count)]
 
 
@@ -218,7 +224,7 @@ async def run_arena(
     for the people at the tables, ``arena.person``)."""
     if watcher is None and live is not None:
         watcher = live.watcher()
-    run = _Run(settings, report, live)
+    run = _Run(settings, report, live, None if gateway is None else gateway.process)
     queue = settings.queue if settings.queue is not None else max(4, 2 * settings.workers)
     scheduler = Scheduler(
         store,
@@ -226,6 +232,8 @@ async def run_arena(
         queue=queue,
         stale_after=timedelta(seconds=settings.stale_after),
         connected=nobody if gateway is None else gateway.connected,
+        here=run.process,
+        grace=timedelta(seconds=(gateway.limits if gateway else LIMITS).grace),
     )
     workers = [
         Worker(
@@ -238,7 +246,7 @@ async def run_arena(
             gateway=gateway,
             watcher=watcher,
         )
-        for name in worker_names(settings.workers)
+        for name in worker_names(settings.workers, gateway.instance if gateway else None)
     ]
     # A run killed outright left its matches in play: void them now, not a heartbeat
     # silence later, so their bots play again at once (crash safety, docs/arena.md).
@@ -247,6 +255,8 @@ async def run_arena(
     for match_id in dead:
         run.report(f"voided {match_id}: its worker's process is gone")
     tasks = [asyncio.create_task(_schedule(run, scheduler))]
+    if gateway is not None:  # where its dial-in bots are: before the first claim needs it
+        tasks.append(asyncio.create_task(gateway.keep_connections(run.stop)))
     tasks += [asyncio.create_task(_work(run, worker)) for worker in workers]
     watch = asyncio.create_task(_stop_on(stop, run)) if stop is not None else None
     try:

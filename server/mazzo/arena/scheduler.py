@@ -12,8 +12,14 @@ so a ladder never holds more sets than its bots can fill at once.
 Which bots can play: ``builtin`` bots (in the arena's own process) and ``grpc://`` bots
 (dialed by the worker; one that does not answer faults, as in the referee) always;
 ``dial-in`` bots only while they are connected to the arena's gateway (``connected``,
-``arena.seats``): without a gateway (``mazzo arena run``) never. The round says which
-bots wait in its ``waiting`` notes.
+``arena.seats``): without a gateway (``mazzo arena run``) never. With several arena
+processes on one database, a dial-in bot is seated only by the process whose gateway
+holds it, as the database says (``here``, ``connections``): a table's dial-in bots are
+all on that process, and only it claims their matches. Each round also voids the
+scheduled matches whose dial-in bots are connected to no process for longer than the
+``grace`` (``Store.void_away``: none waits for ever), and drops the connections of
+processes of this host that are gone. The round says which bots wait in its
+``waiting`` notes.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from mazzo.arena.liveness import gone
+from mazzo.arena.liveness import gone, process_gone
 from mazzo.arena.matchmaking import Candidate, seating
 from mazzo.arena.models import BUILTIN, DIAL_IN, GRPC
 from mazzo.arena.store import Busy, LadderBot, LadderInfo, Store
@@ -104,6 +110,8 @@ class Round:
     scheduled: list[list[str]] = field(default_factory=list)
     voided: list[str] = field(default_factory=list)
     dead: list[str] = field(default_factory=list)
+    #: Scheduled matches voided for a dial-in bot connected nowhere, with the reason.
+    away: dict[str, str] = field(default_factory=dict)
     queued: int = 0
     waiting: dict[int, str] = field(default_factory=dict)
 
@@ -119,12 +127,26 @@ class Scheduler:
     stale_after: timedelta = timedelta(seconds=60)
     #: Which dial-in bots are connected (the arena's gateway's); without one, none.
     connected: Connected = nobody
+    #: This process's name where its gateway's bots are connected (``connections``);
+    #: None: no gateway.
+    here: str | None = None
+    #: How long a queued match waits for a dial-in bot connected nowhere.
+    grace: timedelta = timedelta(seconds=10)
     #: Sides per ladder id, or why the ladder cannot be played (a ladder never changes).
     _tables: dict[int, list[list[int]] | Unplayable] = field(default_factory=dict)
 
     def round(self) -> Round:
         done = Round(dead=self.void_dead())
         done.voided = done.dead + self.store.void_stale(self.stale_after)
+        for process in self.store.connection_processes():
+            if process_gone(process) is not None:
+                self.store.drop_process(process)
+        done.away = self.store.void_away(self.grace)
+        where = self.store.connected_bots()
+
+        def here(name: str) -> bool:
+            return self.here is not None and where.get(name) == self.here and self.connected(name)
+
         for ladder in self.store.ladders():
             sides = self._sides(ladder)
             queued = self.store.queued(ladder.id)
@@ -133,11 +155,11 @@ class Scheduler:
             else:
                 while queued == 0 or queued + ladder.players <= self.queue:
                     bots = self.store.ladder_bots(ladder.id)
-                    candidates = [candidate(b, self.connected) for b in bots]
+                    candidates = [candidate(b, here) for b in bots]
                     seats = seating(sides, candidates, self.rng)
                     if seats is None:
                         if not queued:  # a ladder that waits for bots, not one at play
-                            done.waiting[ladder.id] = _why_not(ladder, bots, self.connected)
+                            done.waiting[ladder.id] = _why_not(ladder, bots, here)
                         break
                     try:
                         ids = self.store.schedule_set(ladder.id, seats, free_only=True)

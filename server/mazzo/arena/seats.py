@@ -17,18 +17,31 @@ an old token is not), compared in constant time by ``TokenBook.who``. A bot is
 refused, saying so, when its Hello names games and none is its ladder's form. A
 dial-in bot is **connected** while it holds a Join stream: only then does the
 scheduler seat it.
+
+Several arena processes may share one database, each with its gateway: a bot's stream
+is held by one of them. ``ArenaGateway.keep_connections`` (run by the arena's play,
+``run.run_arena``) says in the database which bots this process holds, at once when
+one comes or goes and every ``connections.BEAT`` seconds besides; claims and the
+scheduler read it (``connections``). A stream another process has taken since (a newer
+connection of the same bot) is closed here, as within one gateway.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 
 import grpc
+from sqlalchemy.exc import SQLAlchemyError
 
-from mazzo.arena.models import DIAL_IN
+from mazzo.arena.connections import BEAT
+from mazzo.arena.liveness import Instance, this_process
+from mazzo.arena.models import DIAL_IN, utcnow
 from mazzo.arena.store import BotInfo, DialIn, Store
-from mazzo.gateway.server import Gateway, Limits, Seat, _host
+from mazzo.gateway.server import Connection, Gateway, Limits, Seat, _host
 from mazzo.gateway.tokens import TokenBook
 from mazzo.v1 import tables_pb2
 
@@ -42,14 +55,93 @@ def bot_spec(bot: BotInfo) -> str:
     return f"connect:{bot.name}" if bot.kind == DIAL_IN else bot.target
 
 
-class ArenaGateway(Gateway):
-    """The gateway of one arena: seats for its dial-in bots, their tokens the store's."""
+log = logging.getLogger(__name__)
 
-    def __init__(self, store: Store, limits: Limits = LIMITS) -> None:
+
+class ArenaSeat(Seat):
+    """A gateway seat that knows since when its stream is held (wall clock: compared
+    across processes) and says when it comes or goes."""
+
+    def __init__(self, name: str, limits: Limits, changed: Callable[[], None]) -> None:
+        super().__init__(name, limits)
+        self.since: datetime | None = None
+        self._changed = changed
+
+    def attach(self, conn: Connection) -> None:
+        super().attach(conn)
+        self.since = utcnow()
+        self._changed()
+
+    def detach(self, conn: Connection) -> None:
+        held = self.conn is not None
+        super().detach(conn)
+        if held and self.conn is None:
+            self.since = None
+            self._changed()
+
+
+class ArenaGateway(Gateway):
+    """The gateway of one arena process: seats for its dial-in bots, their tokens the
+    store's; ``instance`` is the process (its workers' names start with its name)."""
+
+    def __init__(
+        self, store: Store, limits: Limits = LIMITS, instance: Instance | None = None
+    ) -> None:
         super().__init__(TokenBook(), limits)
         self.store = store
         #: The form (game, players) each dial-in bot plays, by name.
         self.form: dict[str, tuple[str, int]] = {}
+        self.instance = instance or this_process()
+        #: Where this gateway's bots are connected, as the database names it.
+        self.process = self.instance.name
+        self._changed = asyncio.Event()
+
+    def seat(self, name: str) -> Seat:
+        found = self.seats.get(name)
+        if found is None:
+            found = self.seats[name] = ArenaSeat(name, self.limits, self._changed.set)
+        return found
+
+    def held(self) -> dict[str, datetime]:
+        """The bots holding a stream here, with since when."""
+        return {
+            name: seat.since
+            for name, seat in self.seats.items()
+            if isinstance(seat, ArenaSeat) and seat.conn is not None and seat.since is not None
+        }
+
+    async def keep_connections(self, stop: asyncio.Event, beat: float = BEAT) -> None:
+        """Say in the database which bots this process holds (module docstring) until
+        ``stop``; then that it holds none (its bots' matches go to the process they
+        dial in to next, or are voided a grace later)."""
+        try:
+            while not stop.is_set():
+                self._changed.clear()
+                await self._record(self.held())
+                waits = [asyncio.create_task(e.wait()) for e in (self._changed, stop)]
+                try:
+                    await asyncio.wait(waits, timeout=beat, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for task in waits:
+                        task.cancel()
+        finally:
+            with contextlib.suppress(SQLAlchemyError):
+                await asyncio.to_thread(self.store.record_connections, self.process, {})
+
+    async def _record(self, held: dict[str, datetime]) -> None:
+        try:
+            taken = await asyncio.to_thread(self.store.record_connections, self.process, held)
+        except SQLAlchemyError as e:  # the database is away: the next beat tries again
+            log.warning("cannot record the dial-in connections: %s", e)
+            return
+        for name in taken:
+            seat = self.seats.get(name)
+            if seat is not None and seat.conn is not None:
+                seat.conn.close(
+                    f"{name} dialed in again at another arena process: "
+                    "this older connection is replaced",
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                )
 
     def refresh(self) -> None:
         """Read the dial-in bots from the store: their tokens' hashes (a bot gone from

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -43,7 +43,7 @@ from sqlalchemy import ColumnElement, Engine, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
-from mazzo.arena import schema
+from mazzo.arena import connections, schema
 from mazzo.arena.models import (
     BUILTIN,
     DIAL_IN,
@@ -512,13 +512,22 @@ class Store(AbstractContextManager["Store"]):
                 ids.append(match_id)
             return ids
 
-    def claim(self, worker: str, ladder_id: int | None = None) -> Claim | None:
+    def claim(
+        self, worker: str, ladder_id: int | None = None, process: str | None = None
+    ) -> Claim | None:
         """The oldest scheduled match (of ``ladder_id``) none of whose bots is in play
         at another table, now ``worker``'s to play; None when none waits. No two
         workers ever get the same match, nor two matches that seat one bot (module
-        docstring)."""
+        docstring). A match with dial-in seats only when each of those bots is
+        connected now to ``process``, the worker's own (its gateway's; None: it has
+        none): ``connections``."""
         with self._transaction() as s:
-            query = select(Match).where(Match.status == SCHEDULED, ~_seats_a_bot_in_play())
+            cutoff = utcnow() - connections.STALE
+            query = select(Match).where(
+                Match.status == SCHEDULED,
+                ~_seats_a_bot_in_play(),
+                ~connections.elsewhere(process, cutoff),
+            )
             if ladder_id is not None:
                 query = query.where(Match.ladder_id == ladder_id)
             query = query.order_by(Match.created_at, Match.set_id, Match.set_index)
@@ -709,6 +718,44 @@ class Store(AbstractContextManager["Store"]):
             for match in held:
                 match.status, match.finished_at, match.voided_reason = VOIDED, now, reason
             return [m.id for m in held]
+
+    # Where the dial-in bots are connected (``connections``) ---------------------------
+
+    def record_connections(
+        self, process: str, connected: Mapping[str, datetime], now: datetime | None = None
+    ) -> set[str]:
+        """``process``'s gateway holds the bots of ``connected`` (by name, with when
+        each stream came), and no other: its beat. Returns the bots a newer stream at
+        another live process has taken (``connections.record``)."""
+        for attempt in range(2):
+            try:
+                with self._transaction() as s:
+                    return connections.record(s, process, connected, now or utcnow())
+            except IntegrityError:  # another process made a bot's first row meanwhile
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def connected_bots(self, now: datetime | None = None) -> dict[str, str]:
+        """Every dial-in bot connected now, by name, with the process that has it."""
+        with self._transaction() as s:
+            return connections.connected_bots(s, now or utcnow())
+
+    def connection_processes(self, now: datetime | None = None) -> list[str]:
+        """The processes whose gateways hold bots now (``liveness`` checks them)."""
+        with self._transaction() as s:
+            return connections.processes(s, now or utcnow())
+
+    def drop_process(self, process: str) -> int:
+        """``process`` is gone: its bots dropped at its last beat; how many."""
+        with self._transaction() as s:
+            return connections.drop_process(s, process)
+
+    def void_away(self, grace: timedelta, now: datetime | None = None) -> dict[str, str]:
+        """Void the scheduled matches whose dial-in bots are connected nowhere (or on
+        different processes) for more than ``grace``: their ids, with the reason."""
+        with self._transaction() as s:
+            return connections.away(s, now or utcnow(), grace)
 
     # Reading ------------------------------------------------------------------------
 
