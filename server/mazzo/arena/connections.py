@@ -73,9 +73,7 @@ def elsewhere(process: str | None, cutoff: datetime) -> ColumnElement[bool]:
     )
 
 
-def record(
-    s: Session, process: str, connected: Mapping[str, datetime], now: datetime
-) -> set[str]:
+def record(s: Session, process: str, connected: Mapping[str, datetime], now: datetime) -> set[str]:
     """Write what ``process``'s gateway holds: each bot of ``connected`` (by name, with
     when its stream came) is connected there as of ``now``; its other rows are dropped
     now. Returns the bots a newer connection to another live process has taken: the

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -37,6 +38,8 @@ from mazzo.arena.store import Refused, Store
 
 #: A run's lines for what it did not finish.
 _NOT_FINISHED = re.compile(r"^(?:\[\d+(?:/\d+)?\] (?:voided|lost): |voided )")
+#: The reason of a match voided as its process stopped (``worker.Worker.play``).
+_STOPPED = ": the arena stopped while "
 
 
 @dataclass(frozen=True)
@@ -104,10 +107,44 @@ def run_processes(
     return ran
 
 
-def audit(store: Store, ran: Sequence[Ran]) -> list[str]:
-    """What went wrong (module docstring); empty when nothing did."""
+def serve_command(url: str, seed: int, workers: int = 2, grace: float = 10.0) -> list[str]:
+    """``mazzo arena serve`` on free ports, playing with ``workers`` workers, its
+    gateway's grace ``grace``: it prints ``gateway: grpc://HOST:PORT`` once it listens,
+    and plays until SIGTERM."""
+    return [
+        sys.executable,
+        "-m",
+        "mazzo",
+        "arena",
+        "serve",
+        "--db",
+        url,
+        "--port",
+        "0",
+        "--http-port",
+        "0",
+        "--gateway-port",
+        "0",
+        "--workers",
+        str(workers),
+        "--grace",
+        str(grace),
+        "--seed",
+        str(seed),
+    ]
+
+
+def audit(store: Store, ran: Sequence[Ran], stopped: bool = False) -> list[str]:
+    """What went wrong (module docstring); empty when nothing did. ``stopped``: the
+    processes were stopped (SIGTERM) while they played, and the matches they voided
+    saying so are no problem."""
     problems = [f"process {r.pid} exited {r.code}: {r.err[-500:]}" for r in ran if r.code != 0]
-    problems += [f"process {r.pid}: {line}" for r in ran for line in _lines(r.out, _NOT_FINISHED)]
+    problems += [
+        f"process {r.pid}: {line}"
+        for r in ran
+        for line in _lines(r.out, _NOT_FINISHED)
+        if not (stopped and _STOPPED in line)
+    ]
     printed = Counter(match_id for r in ran for match_id in r.finished())
     problems += [f"{m} printed finished {n} times" for m, n in printed.items() if n > 1]
     with Session(store.engine) as s:

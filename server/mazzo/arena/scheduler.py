@@ -147,6 +147,9 @@ class Scheduler:
         def here(name: str) -> bool:
             return self.here is not None and where.get(name) == self.here and self.connected(name)
 
+        def there(name: str) -> bool:
+            return where.get(name, self.here) != self.here
+
         for ladder in self.store.ladders():
             sides = self._sides(ladder)
             queued = self.store.queued(ladder.id)
@@ -159,7 +162,7 @@ class Scheduler:
                     seats = seating(sides, candidates, self.rng)
                     if seats is None:
                         if not queued:  # a ladder that waits for bots, not one at play
-                            done.waiting[ladder.id] = _why_not(ladder, bots, here)
+                            done.waiting[ladder.id] = _why_not(ladder, bots, here, there)
                         break
                     try:
                         ids = self.store.schedule_set(ladder.id, seats, free_only=True)
@@ -190,17 +193,24 @@ class Scheduler:
         return self._tables[ladder.id]
 
 
-def _why_not(ladder: LadderInfo, bots: list[LadderBot], connected: Connected = nobody) -> str:
+def _why_not(
+    ladder: LadderInfo,
+    bots: list[LadderBot],
+    connected: Connected = nobody,
+    elsewhere: Connected = nobody,
+) -> str:
     """Why no set could be seated: how many bots are free, paused, busy, away (dial-in
-    bots not connected)."""
+    bots not connected, or connected to another arena process: ``elsewhere``)."""
     paused = sum(b.paused_reason is not None for b in bots)
-    away = sum(not reachable(b, connected) and b.paused_reason is None for b in bots)
+    away = [b for b in bots if not reachable(b, connected) and b.paused_reason is None]
+    there = sum(b.kind == DIAL_IN and elsewhere(b.name) for b in away)
     busy = sum(b.busy and reachable(b, connected) and b.paused_reason is None for b in bots)
-    free = len(bots) - paused - away - busy
+    free = len(bots) - paused - len(away) - busy
     parts = [f"{free} free"]
     parts += [f"{busy} in a match"] if busy else []
     parts += [f"{paused} paused"] if paused else []
-    parts += [f"{away} dial-in not connected"] if away else []
+    parts += [f"{len(away) - there} dial-in not connected"] if len(away) > there else []
+    parts += [f"{there} dial-in at another arena process"] if there else []
     return (
         f"ladder {ladder.id} ({ladder.game} {ladder.players}p): no table of {ladder.players} "
         f"bots of different owners (opponents) from {len(bots)} bots: {', '.join(parts)}"
