@@ -14,7 +14,9 @@ bots' rows too, and no match whose bot sits at another table); this module shows
   times, one after another) and that the schedulers never seated a bot in two sets
   at once (``Store.schedule_set``'s ``free_only``);
 - ``rate`` is the matches finished per second between the first claim and the last
-  finish, what ``scripts/arena_scale.py`` compares for one process and for two.
+  finish, what ``scripts/arena_scale.py`` compares for one process and for two;
+- ``serve_command`` is ``mazzo arena serve`` on free ports, for the tests where dial-in
+  bots connect to two processes' gateways (``tests/arena/test_multi_process.py``).
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ several workers on one database:
   of matches sharing a bot cannot both hold it, and the one that comes after the
   other's commit sees that match in play. Nothing waits, so several processes on one
   database claim side by side without deadlocks. SQLite: the transaction begins
-  ``IMMEDIATE`` (schema.py), so claims run one at a time.
+  ``IMMEDIATE`` (schema.py), so claims run one at a time. A match with dial-in seats
+  goes only to a worker of the process whose gateway holds those bots
+  (``connections``): another would wait the grace for a bot connected elsewhere.
 - ``finish`` stores the record, the ratings and their audit rows (values before and
   after) together. A result that arrives twice counts once: the match is already
   finished, the same record returns what was stored, a different one is refused;
