@@ -139,14 +139,19 @@ def test_a_process_that_stopped_beating_holds_no_bot(store: Store) -> None:
     assert all(f"since {last.isoformat(timespec='seconds')}" in why for why in voided.values())
 
 
-def test_a_gone_process_of_this_host_drops_its_bots_at_its_last_beat(store: Store) -> None:
-    ladder_of(store, ["cy"], [])
+def test_a_gone_process_of_this_host_drops_its_bots_as_that_is_noticed(store: Store) -> None:
+    ladder = ladder_of(store, ["cy"], ["ada"])
     dead = subprocess.Popen(["true"])
     dead.wait()  # its pid runs no more
     name = liveness.Instance(liveness.this_process().host, dead.pid, 0, "dead00").name
     beat = utcnow()
     store.record_connections(name, {"cy": beat}, beat)
+    first, second = store.schedule_set(ladder, ["ada", "cy"])
     assert store.connection_processes() == [name]
     assert liveness.process_gone(name) is not None
-    assert store.drop_process(name) == 1
-    assert store.connected_bots() == {}
+    noticed = beat + timedelta(seconds=1)
+    assert store.drop_process(name, noticed) == 1
+    assert store.connected_bots() == {} and store.connection_processes() == []
+    # cy has the whole grace, from then, to dial in to another process.
+    assert store.void_away(GRACE, noticed + GRACE / 2) == {}
+    assert set(store.void_away(GRACE, noticed + GRACE * 1.5)) == {first, second}

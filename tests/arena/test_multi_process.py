@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from mazzo.arena import queries
+from mazzo.arena import queries, serve
 from mazzo.arena.crash import LadderForm, environment
 from mazzo.arena.models import Bot, Match, MatchSeat
 from mazzo.arena.multi import (
@@ -32,7 +33,9 @@ from mazzo.arena.multi import (
     serve_command,
     set_overlaps,
 )
+from mazzo.arena.run import Settings
 from mazzo.arena.store import Busy, Store
+from mazzo.gateway.server import Limits
 from tests.gateway.conftest import Client, safe_index
 
 HOUSE: LadderForm = ("briscola", 2, {})
@@ -215,34 +218,47 @@ def seated(store: Store, bot: str) -> list[Match]:
         )
 
 
+async def this_process_arena(store: Store, seed: int, grace: float) -> serve.Served:
+    """The second arena process: this test's own (``mazzo arena serve`` as the CLI
+    starts it, every port a free one; its imports done already, so it starts at once)."""
+    play = Settings(workers=2, seed=seed, until_idle=False, idle=0.1)
+    return await serve.start(
+        store, play=play, report=print, gateway_port=0, gateway_limits=Limits(grace=grace)
+    )
+
+
 @ON_POSTGRESQL
-async def test_two_processes_seat_each_dial_in_bot_where_it_is_connected(url: str) -> None:
+async def test_two_processes_seat_each_dial_in_bot_where_it_is_connected(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with Store(url, migrate=False) as store:
         ladder, tokens = dial_in_ladder(store, dial_in=4, builtin=2)
-        a, b = await asyncio.gather(serving(url, 1, grace=2.0), serving(url, 2, grace=2.0))
-        home = {"d0": a, "d1": a, "d2": b, "d3": b}
+        b = await this_process_arena(store, 2, grace=2.0)
+        a = await serving(url, 1, grace=2.0)
+        b_gateway = f"127.0.0.1:{b.gateway_port}"
+        home = {"d0": a.gateway, "d1": a.gateway, "d2": b_gateway, "d3": b_gateway}
         try:
-            async with bots_dialed_in({bot: home[bot].gateway for bot in home}, tokens):
+            async with bots_dialed_in(home, tokens):
 
                 def each_played_twice() -> bool:
                     return all(games(store, ladder)[bot] >= 2 for bot in home)
 
                 await until(each_played_twice, 40, "each dial-in bot plays two matches")
-                # Stopped while their bots are connected: a match in play is voided.
-                ran = list(await asyncio.gather(a.stop(), b.stop()))
+                # Both stopped while their bots are connected: a match in play is voided.
+                ran_a, _ = await asyncio.gather(a.stop(), serve.stop(b, grace=0.5))
         finally:
-            for arena in (a, b):
-                if arena.process.returncode is None:
-                    arena.process.kill()
+            if a.process.returncode is None:
+                a.process.kill()
+        ran = [ran_a, Ran(os.getpid(), 0, capsys.readouterr().out, "")]
         assert audit(store, ran, stopped=True) == []
-        for bot, arena in home.items():
+        for bot, pid in (("d0", a.pid), ("d1", a.pid), ("d2", os.getpid()), ("d3", os.getpid())):
             for match in seated(store, bot):
                 if match.status == "scheduled":  # queued: for the next run
                     assert match.claimed_by is None
                     continue
                 # Claimed by the process holding the bot, and none recorded a fault of it
                 # (a crash, above all: it stayed connected).
-                assert f"/{arena.pid}/" in (match.claimed_by or ""), (bot, match.claimed_by)
+                assert f"/{pid}/" in (match.claimed_by or ""), (bot, match.claimed_by)
                 if match.status == "voided":
                     assert (match.voided_reason or "").startswith("the arena stopped while ")
                 else:
@@ -255,7 +271,8 @@ async def test_a_killed_process_s_dial_in_bot_has_its_queue_voided_by_the_other(
 ) -> None:
     with Store(url, migrate=False) as store:
         ladder, tokens = dial_in_ladder(store, dial_in=1, builtin=3)
-        a, b = await asyncio.gather(serving(url, 1, grace=1.0), serving(url, 2, grace=1.0))
+        b = await this_process_arena(store, 2, grace=1.0)
+        a = await serving(url, 1, grace=1.0)
         try:
             async with bots_dialed_in({"d0": a.gateway}, tokens):
                 await until(lambda: games(store, ladder)["d0"] >= 1, 30, "d0 plays a match")
@@ -269,12 +286,10 @@ async def test_a_killed_process_s_dial_in_bot_has_its_queue_voided_by_the_other(
             await until(d0_settled, 30, "d0's matches voided by the other process")
             # The other process plays on (its builtin bots), and nothing hangs.
             await until(lambda: sum(games(store, ladder).values()) > done + 4, 30, "b plays")
-            ran = await b.stop()
         finally:
-            for arena in (a, b):
-                if arena.process.returncode is None:
-                    arena.process.kill()
-        assert ran.code == 0
+            if a.process.returncode is None:
+                a.process.kill()
+            await serve.stop(b, grace=0.5)
         assert overlaps(store) == [] and set_overlaps(store) == []
         for match in seated(store, "d0"):
             if match.status == "finished":  # before the kill: it was connected throughout

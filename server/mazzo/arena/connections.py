@@ -18,9 +18,9 @@ since when, its last beat, when the bot dropped), and:
   not wait for it for ever, and no run hangs on them. A bot back within the grace, to
   any process, plays them there;
 - **a process that dies** (``kill -9``) stops beating: its rows older than ``STALE``
-  count as dropped at their last beat (a process of this host that is certainly gone,
-  at once: ``liveness``), so its bots' matches are voided a grace later unless the
-  bots dial in elsewhere.
+  count as dropped at their last beat (a process of this host that is certainly gone:
+  dropped as that is noticed, ``liveness``), so its bots' matches are voided a grace
+  later unless the bots dial in elsewhere.
 
 A bot connected to two processes at once (two copies of it) belongs to the newer
 connection, as within one gateway: the older process is told (``record``'s return)
@@ -136,8 +136,9 @@ def processes(s: Session, now: datetime) -> list[str]:
     return sorted(rows)
 
 
-def drop_process(s: Session, process: str) -> int:
-    """``process`` is gone (``liveness``): its bots dropped at its last beat. How many."""
+def drop_process(s: Session, process: str, now: datetime) -> int:
+    """``process`` is gone (``liveness``): its bots dropped ``now``, as it is noticed
+    (each gets the whole grace to dial in to another process). How many."""
     rows = s.scalars(
         select(Connection)
         .where(Connection.process == process, Connection.dropped_at.is_(None))
@@ -145,7 +146,7 @@ def drop_process(s: Session, process: str) -> int:
         .with_for_update()
     ).all()
     for row in rows:
-        row.dropped_at = row.seen_at
+        row.dropped_at = now
     return len(rows)
 
 

@@ -748,10 +748,10 @@ class Store(AbstractContextManager["Store"]):
         with self._transaction() as s:
             return connections.processes(s, now or utcnow())
 
-    def drop_process(self, process: str) -> int:
-        """``process`` is gone: its bots dropped at its last beat; how many."""
+    def drop_process(self, process: str, now: datetime | None = None) -> int:
+        """``process`` is gone: its bots dropped now; how many."""
         with self._transaction() as s:
-            return connections.drop_process(s, process)
+            return connections.drop_process(s, process, now or utcnow())
 
     def void_away(self, grace: timedelta, now: datetime | None = None) -> dict[str, str]:
         """Void the scheduled matches whose dial-in bots are connected nowhere (or on
