@@ -7,12 +7,21 @@ given, not waited for."""
 
 from __future__ import annotations
 
+import asyncio
+import shutil
 import subprocess
 from datetime import datetime, timedelta
+from pathlib import Path
 
-from mazzo.arena import connections, liveness
+import grpc
+import pytest
+
+from mazzo.arena import connections, liveness, serve
 from mazzo.arena.models import utcnow
+from mazzo.arena.run import Settings
 from mazzo.arena.store import Store
+from tests.arena.test_dial_in import until
+from tests.gateway.conftest import Client
 
 P, Q = "hostp/1/1/aaaaaa", "hostq/2/2/bbbbbb"
 GRACE = timedelta(seconds=10)
@@ -155,3 +164,41 @@ def test_a_gone_process_of_this_host_drops_its_bots_as_that_is_noticed(store: St
     # cy has the whole grace, from then, to dial in to another process.
     assert store.void_away(GRACE, noticed + GRACE / 2) == {}
     assert set(store.void_away(GRACE, noticed + GRACE * 1.5)) == {first, second}
+
+
+async def test_a_bot_that_dials_in_to_a_second_process_leaves_the_first(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
+    shutil.copy(sqlite_template, tmp_path / "arena.db")
+    with Store(f"sqlite:///{tmp_path / 'arena.db'}") as store:
+        ladder = ladder_of(store, [], [])
+        store.add_owner("cy")
+        token = store.add_bot("cy", "cy", ladder).token
+        play = Settings(workers=1, until_idle=False, idle=0.1)
+        lines: list[str] = []
+        a = await serve.start(store, play=play, report=lines.append, gateway_port=0)
+        b = await serve.start(store, play=play, gateway_port=0)
+        assert a.gateway is not None and b.gateway is not None
+        first, second = (Client(f"127.0.0.1:{s.gateway_port}") for s in (a, b))
+        try:
+            await first.join(token)
+            at_a = {"cy": a.gateway.process}
+            await until(lambda: store.connected_bots() == at_a, 10, "cy at a")
+            await second.join(token)  # a second copy of it, at b: the newer stream
+            at_b = {"cy": b.gateway.process}
+            await until(lambda: store.connected_bots() == at_b, 10, "cy at b")
+            with pytest.raises(grpc.aio.AioRpcError) as ended:
+                while True:  # a's next beat finds its stream replaced, and closes it
+                    await asyncio.wait_for(first.read(), 10)
+            assert ended.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+            assert ended.value.details() == (
+                "cy dialed in again at another arena process: this older connection is replaced"
+            )
+            assert store.connected_bots() == at_b
+            note = "from 1 bots: 0 free, 1 dial-in at another arena process"
+            await until(lambda: any(note in line for line in lines), 10, f"a says: {lines}")
+        finally:
+            await first.close()
+            await second.close()
+            await serve.stop(a, grace=0.5)
+            await serve.stop(b, grace=0.5)
