@@ -74,6 +74,13 @@ def sit_down(driver: webdriver.Chrome, url: str, token: str) -> None:
     assert token not in driver.current_url
 
 
+def leave(driver: webdriver.Chrome) -> None:
+    """Off the seat's page: a page left open dials its table again after the arena
+    stops (quietly, for the grace), which the next test's console would show."""
+    driver.get("about:blank")
+    driver.get_log("browser")
+
+
 def test_a_person_sits_down_with_a_bot_token_and_plays_a_ladder_match_by_clicking(
     arena: tuple[Store, str, str], browser: webdriver.Chrome
 ) -> None:
@@ -108,6 +115,7 @@ def test_a_person_sits_down_with_a_bot_token_and_plays_a_ladder_match_by_clickin
     )
     assert addresses and not [a for a in addresses if token in a]
     assert not errors(browser)
+    leave(browser)
 
 
 def test_a_live_table_opens_from_the_ladder_page_while_its_match_is_in_play(
@@ -152,3 +160,4 @@ def test_a_live_table_opens_from_the_ladder_page_while_its_match_is_in_play(
     assert not errors(browser)
     browser.close()
     browser.switch_to.window(seat_page)
+    leave(browser)
