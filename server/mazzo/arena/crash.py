@@ -332,6 +332,11 @@ def drill(
                                 time.sleep(rng.uniform(0.0, 1.0))
                                 # during play: a match in the database as being played
                                 _until(lambda: bool(playing(store)), 5.0)
+                            if process.poll() is not None:  # no kill: it ended
+                                report.problems.append(
+                                    f"run {run} ended by itself ({process.returncode}) "
+                                    "before its kill"
+                                )
                             process.kill()  # SIGKILL
                             code = process.wait()
                     finally:
