@@ -12,7 +12,7 @@ BUFDIR := tools/buf/node_modules/.installed.stamp
 
 VIEWERNPM := tools/viewer/node_modules/.installed.stamp
 
-.PHONY: compiled compiled-test pure viewer-check rl-check rl-ismcts doctor api-docs api-docs-check test-long strength soak drops arena-crash arena-scale fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
+.PHONY: compiled compiled-test pure viewer-check rl-check rl-ismcts doctor api-docs api-docs-check test-long strength soak drops arena-crash arena-drill arena-scale fuzz determinize-check all venv gen conformance-vectors clients-test proto-deps lint-protos openapi openapi-check deploy-check descriptor breaking lint run test test-fast bench clean distclean
 
 all: venv gen
 
@@ -263,6 +263,20 @@ soak: $(GEN) $(VENV) $(ENGINES)
 KILLS ?= 10
 arena-crash: $(GEN) $(VENV)
 	$(PY) scripts/arena_crash.py --kills $(KILLS) $(if $(DB),--db $(DB))
+
+# Issue 34's "must show": `mazzo arena serve` on PostgreSQL (a cluster of its own, or
+# DB=URL) for MINUTES (default 30) with BOTS bots (default 40) on the Maraffa 4p,
+# Burraco 2p and Ramino 4p ladders, DIAL_IN of them (default 12) the Python starter
+# dialing in (a process each, through the whole run, logging the matches it was told
+# finished), SIGKILLed KILLS times at random moments and restarted; the audit, the
+# bots' logs included, as a JSON report (docs/arena.md).
+MINUTES ?= 30
+BOTS ?= 40
+DIAL_IN ?= 12
+arena-drill: $(GEN) $(VENV)
+	$(PY) scripts/arena_crash.py --kills $(KILLS) --minutes $(MINUTES) --bots $(BOTS) \
+		--dial-in $(DIAL_IN) --workers 4 --games maraffa:4,burraco:2,ramino:4 \
+		$(if $(DB),--db $(DB),--postgres)
 
 # Issue 34's "past one machine": matches per second of one `mazzo arena run` against
 # two on one PostgreSQL (a temporary cluster, or beside PG=URL), each run audited (every

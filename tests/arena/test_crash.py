@@ -18,6 +18,7 @@ from mazzo.arena.run import worker_names
 from mazzo.arena.store import Store
 from tests.arena.test_worker import play
 
+STARTER = Path(__file__).resolve().parents[2] / "clients" / "python" / "src"
 #: Two quick ladders: builtin random bots finish a match of either in well under a second.
 QUICK = (("briscola", 2, {}), ("maraffa", 4, {"target": 1}))
 
@@ -89,3 +90,30 @@ def test_kill_9_at_random_moments_loses_nothing_and_counts_nothing_twice(
     # The kills hit matches in play, and each was voided as crashed (the audit).
     assert report.crashed >= 1, report.json()
     assert report.voided >= report.crashed
+
+
+@pytest.mark.slow
+def test_dial_in_bots_ride_out_the_kills_and_their_logs_agree_with_the_arena(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
+    # Two dial-in bots (the Python starter, a process each through the whole drill)
+    # beside builtin bots: each kill drops their streams, they dial again, and every
+    # match a bot logged as finished is stored once as finished, with a record that
+    # verifies (the audit); a bot is told of a match only once its record is stored.
+    (tmp_path / "arena.db").write_bytes(sqlite_template.read_bytes())
+    report = drill(
+        f"sqlite:///{tmp_path / 'arena.db'}",
+        2,
+        seed=34,
+        folder=tmp_path,
+        last=4,
+        env=environment(),
+        ladders=QUICK[:1],
+        bots=5,
+        dial_in=2,
+        starter=STARTER,
+    )
+    assert report.problems == [], report.json()
+    assert (report.bots, report.dial_in, len(report.kills)) == (5, 2, 2)
+    assert report.logged >= 2 and report.lost == report.counted_twice == 0, report.json()
+    assert report.verified == report.finished >= 4

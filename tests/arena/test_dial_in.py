@@ -13,6 +13,7 @@ import contextlib
 import os
 import socket
 import sys
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from sqlalchemy.orm import Session
 from mazzo.arena import serve
 from mazzo.arena.models import Match
 from mazzo.arena.run import Settings, run_arena
-from mazzo.arena.store import Store
+from mazzo.arena.store import Finished, Refused, Store
 from mazzo.gateway.server import Limits
 from mazzo.referee.verify import OK, verify
 from mazzo.v1 import tables_pb2
@@ -252,3 +253,89 @@ async def test_a_grpc_bot_that_cannot_be_dialed_faults_as_in_the_referee(
             [fault] = record["faults"]  # the first move; then random moves, marked auto
             assert (fault["bot"], fault["class"]) == (f"grpc://127.0.0.1:{closed}", "crash")
             assert fault["detail"].startswith("UNAVAILABLE")
+
+
+class _HeldFinish(Store):
+    """A store whose ``finish`` waits for ``release`` (set from the test) after saying
+    it ``began``; with ``refuse``, it refuses the record then."""
+
+    def __init__(self, url: str, refuse: bool = False) -> None:
+        super().__init__(url)
+        self.began, self.release = threading.Event(), threading.Event()
+        self.refuse = refuse
+
+    def finish(self, *args: Any, **kwargs: Any) -> Finished:
+        self.began.set()
+        self.release.wait(30)
+        if self.refuse:
+            raise Refused("refused by the test")
+        return super().finish(*args, **kwargs)
+
+
+async def _play_until_the_record_is_stored(
+    client: Client, store: _HeldFinish
+) -> tables_pb2.MatchEnded:
+    """Answer decisions until the worker is storing the record; then nothing more
+    comes (no MatchEnded) until the store answers; the MatchEnded that follows."""
+    while not store.began.is_set():
+        reading = asyncio.ensure_future(client.read())
+        while not reading.done() and not store.began.is_set():
+            await asyncio.sleep(0.01)
+        if not reading.done():
+            break
+        message = reading.result()
+        assert message.WhichOneof("kind") != "match_ended", message
+        if message.WhichOneof("kind") == "decision":
+            decision = message.decision
+            await client.answer(decision.sequence, safe_index(decision.request))
+    await asyncio.sleep(0.5)  # the record is being stored: the bot is told nothing yet
+    assert not reading.done(), reading.result()
+    store.release.set()
+    message = await asyncio.wait_for(reading, 10)
+    assert message.WhichOneof("kind") == "match_ended", message
+    return message.match_ended
+
+
+async def test_a_dial_in_bot_is_told_its_match_ended_only_once_its_record_is_stored(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
+    # Told first and stored after, a kill -9 in between would have the bot know of a
+    # finished match that the arena lost.
+    (tmp_path / "arena.db").write_bytes(sqlite_template.read_bytes())
+    store = _HeldFinish(f"sqlite:///{tmp_path / 'arena.db'}")
+    with store:
+        ladder = store.add_ladder(GAME, PLAYERS)
+        enter(store, ladder, "ada-1", "builtin", "builtin:random")
+        token = enter(store, ladder, "cy-1", "dial-in")
+        async with arena(store, workers=1) as (served, _lines):
+            client = Client(f"127.0.0.1:{served.gateway_port}")
+            await client.join(token, "cy-1")
+            ended = await _play_until_the_record_is_stored(client, store)
+            assert ended.record_id == ended.match_id
+            assert store.match(ended.match_id).status == "finished"
+            await client.close()
+
+
+async def test_a_record_the_arena_could_not_store_is_told_ended_with_no_record(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
+    (tmp_path / "arena.db").write_bytes(sqlite_template.read_bytes())
+    store = _HeldFinish(f"sqlite:///{tmp_path / 'arena.db'}", refuse=True)
+    with store:
+        ladder = store.add_ladder(GAME, PLAYERS)
+        enter(store, ladder, "ada-1", "builtin", "builtin:random")
+        token = enter(store, ladder, "cy-1", "dial-in")
+        async with arena(store, workers=1) as (served, lines):
+            client = Client(f"127.0.0.1:{served.gateway_port}")
+            await client.join(token, "cy-1")
+            ended = await _play_until_the_record_is_stored(client, store)
+            assert (ended.record_id, ended.forfeit) == ("", "stopped before the end")
+            assert store.match(ended.match_id).status == "playing"  # until voided as stale
+
+            def reported() -> bool:
+                return any(
+                    line.startswith("[0] lost: the store refused its record") for line in lines
+                )
+
+            await until(reported, 5, f"the run reports the match lost: {lines}")
+            await client.close()

@@ -13,7 +13,9 @@ For each claim it
    heartbeat refused means the claim is gone (voided as stale), and the match is
    abandoned unfinished;
 4. finishes the match with its record (and an ``arena`` field: ladder, set, place in
-   the set), or voids it saying why when it cannot be played (a bot of a kind not
+   the set) **before** its dial-in bots are told it ended (``play_match``'s
+   ``on_record``): a bot never hears of a record that a ``kill -9`` of the arena
+   could still lose; or voids it saying why when it cannot be played (a bot of a kind not
    played yet, a form with a dummy seat, an error in play) or when the arena stops
    while it is in play;
 5. pauses the match's bots that faulted in too many of their last matches, in the
@@ -44,7 +46,7 @@ from dataclasses import dataclass, field
 from mazzo.arena.models import DIAL_IN
 from mazzo.arena.scheduler import PLAYABLE_KINDS, Unplayable, game_options, ladder_sides
 from mazzo.arena.seats import bot_spec
-from mazzo.arena.store import BotInfo, Claim, LadderInfo, Refused, Store
+from mazzo.arena.store import BotInfo, Claim, Finished, LadderInfo, Refused, Store
 from mazzo.gateway.server import Gateway
 from mazzo.referee.bots import Launch
 from mazzo.referee.engine import engine_for
@@ -103,6 +105,14 @@ def match_for(
 
 
 @dataclass
+class _Ending:
+    """A match's record being stored (``storing``), and the store's answer."""
+
+    storing: bool = False
+    stored: Finished | None = None
+
+
+@dataclass
 class Worker:
     """Plays claims for the worker ``name`` (unique among the arena's processes)."""
 
@@ -131,7 +141,8 @@ class Worker:
         except Unplayable as e:
             return await self._void(claim, f"cannot be played: {e}")
         stopped = f"the arena stopped while {self.name} played it"
-        playing = asyncio.create_task(self._record(claim, spec, lineup))
+        ending = _Ending()
+        playing = asyncio.create_task(self._record(claim, spec, lineup, ending))
         beating = asyncio.create_task(self._heartbeats(claim.match_id))
         stopping = asyncio.create_task((stop or asyncio.Event()).wait())
         tasks = (playing, beating, stopping)
@@ -146,6 +157,10 @@ class Worker:
         finally:
             beating.cancel()
             stopping.cancel()
+        if playing not in done and ending.storing and beating not in done:
+            # stopped while its record is being stored: let the store answer
+            await asyncio.gather(playing, return_exceptions=True)
+            done = {playing}
         if playing not in done:
             playing.cancel()
             await asyncio.gather(playing, return_exceptions=True)
@@ -155,25 +170,39 @@ class Worker:
             return await self._void(claim, stopped)
         try:
             record = playing.result()
-        except Exception as e:
-            return await self._void(claim, f"failed in play: {e!r}"[:1000])
-        pause = (self.pause_limit, self.pause_window)
-        try:
-            stored = await asyncio.to_thread(
-                self.store.finish, claim.match_id, self.name, record, pause
-            )
         except Refused as e:
             return Played(claim.match_id, LOST, f"the store refused its record: {e}")
-        return Played(claim.match_id, FINISHED, summary_line(record), stored.paused)
+        except Exception as e:
+            return await self._void(claim, f"failed in play: {e!r}"[:1000])
+        assert ending.stored is not None  # play_match returns once on_record has
+        return Played(claim.match_id, FINISHED, summary_line(record), ending.stored.paused)
 
-    async def _record(self, claim: Claim, spec: MatchSpec, lineup: list[Entrant]) -> Json:
+    async def _record(
+        self, claim: Claim, spec: MatchSpec, lineup: list[Entrant], ending: _Ending
+    ) -> Json:
+        """Play the match and store its record (``ending`` says when that began, and
+        keeps ``Store.finish``'s answer) before its dial-in bots are told it ended: a
+        bot told of a record has it stored, whatever kills the arena after."""
+
         def publish(header: Json) -> None:
             self.store.publish_commitment(claim.match_id, self.name, header["deal_commitment"])
+
+        async def finish(record: Json) -> None:
+            record["arena"] = {
+                "ladder": claim.ladder_id,
+                "set": claim.set_id,
+                "set_index": claim.set_index,
+            }
+            pause = (self.pause_limit, self.pause_window)
+            ending.storing = True
+            ending.stored = await asyncio.to_thread(
+                self.store.finish, claim.match_id, self.name, record, pause
+            )
 
         engine = engine_for(None)
         pools = Pools(Launch(gateway=self.gateway))
         try:
-            record = await play_match(
+            return await play_match(
                 spec,
                 lineup,
                 engine,
@@ -182,16 +211,11 @@ class Worker:
                 self.rules,
                 on_deal=publish,
                 watcher=self.watcher,
+                on_record=finish,
             )
         finally:
             await pools.close()
             await engine.close()
-        record["arena"] = {
-            "ladder": claim.ladder_id,
-            "set": claim.set_id,
-            "set_index": claim.set_index,
-        }
-        return record
 
     async def _heartbeats(self, match_id: str) -> None:
         """Returns when a heartbeat is refused (the claim is no longer this worker's)."""

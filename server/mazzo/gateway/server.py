@@ -163,12 +163,17 @@ class Seat:
         if self.conn is not None:
             self.conn.send(self._started_message(match_id, match))
 
-    def ended(self, match_id: str, winners: Iterable[int], forfeit: str = "") -> None:
+    def ended(
+        self, match_id: str, winners: Iterable[int], forfeit: str = "", recorded: bool = True
+    ) -> None:
+        """Tell the bot its match ended; ``record_id`` only when it was ``recorded`` (a
+        match abandoned unfinished has no record to name)."""
         if self.matches.pop(match_id, None) is None or self.conn is None:
             return
         message = tables_pb2.TableMessage()
         ended = message.match_ended
-        ended.match_id = ended.record_id = match_id
+        ended.match_id = match_id
+        ended.record_id = match_id if recorded else ""
         ended.winners.extend(winners)
         ended.forfeit = forfeit
         self.conn.send(message)

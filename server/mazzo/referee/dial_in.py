@@ -44,8 +44,10 @@ class DialInBot:
         self._match, self._move = match_id, move
         self.seat.started(match_id, game, players, seats)
 
-    def match_ended(self, match_id: str, winners: Iterable[int], forfeit: str) -> None:
-        self.seat.ended(match_id, winners, forfeit)
+    def match_ended(
+        self, match_id: str, winners: Iterable[int], forfeit: str, recorded: bool = True
+    ) -> None:
+        self.seat.ended(match_id, winners, forfeit, recorded)
 
     async def act(self, request: bot_pb2.ActRequest, timeout: float) -> Reply:
         outcome = await self.seat.decide(self._match, request, timeout, self._move)

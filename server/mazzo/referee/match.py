@@ -20,7 +20,7 @@ import random
 import re
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -362,13 +362,16 @@ class _Play:
                 bot.match_started(self.spec.id, self.spec.game, players, seats, self.clock.move)
 
     def tell_ended(self, record: Json | None) -> None:
-        """A dial-in bot is told its match is over: recorded, or abandoned (None)."""
+        """A dial-in bot is told its match is over: recorded (its MatchEnded names the
+        record), or abandoned (None: no record id, "stopped before the end")."""
         result = {} if record is None else record["result"]
         forfeit = result.get("forfeit") or {}
         reason = "stopped before the end" if record is None else forfeit.get("reason", "")
         for bot in self.bots.values():
             if isinstance(bot, DialInBot):
-                bot.match_ended(self.spec.id, result.get("winners", []), reason)
+                bot.match_ended(
+                    self.spec.id, result.get("winners", []), reason, recorded=record is not None
+                )
 
     async def release_bots(self, pools: Pools) -> None:
         for (side, slot), bot in self.bots.items():
@@ -499,13 +502,18 @@ async def play_match(
     ledger: FaultLedger | None = None,
     on_deal: Callable[[Json], None] | None = None,
     watcher: Watcher | None = None,
+    on_record: Callable[[Json], Awaitable[None]] | None = None,
 ) -> Json:
     """Play one match to its end (or a forfeit) and return its record. ``on_deal`` is
     given the record's header (with the deal's commitment, and when sealed the
     service's ``sealed`` match id and commitment) before the first move; the salt that
     opens the commitment is in the record only, at the end. ``watcher`` is told of the
     match as it is played (``referee.watch``; the live view shows only what is public);
-    without one the loop does nothing more per move than one test."""
+    without one the loop does nothing more per move than one test. ``on_record`` is
+    awaited with the whole record before the dial-in bots are told the match ended: a
+    caller that stores the record there (the arena) never has a bot told of a record
+    that a crash could still lose; when it raises, the bots are told the match ended
+    unrecorded, and the error goes on."""
     started = datetime.now(UTC)
     wall = time.perf_counter()
     ledger = ledger if ledger is not None else FaultLedger(rules.disqualify_after)
@@ -546,6 +554,12 @@ async def play_match(
         started=started.isoformat(timespec="seconds"),
         duration_s=round(time.perf_counter() - wall, 3),
     )
+    if on_record is not None:
+        try:
+            await on_record(record)
+        except BaseException:
+            play.tell_ended(None)
+            raise
     play.tell_ended(record)
     if play.watch is not None:
         play.watch.ended(record, play.seen)

@@ -22,7 +22,7 @@ import grpc
 
 from mazzo.v1 import bot_pb2, bot_pb2_grpc, game_pb2, tables_pb2, tables_pb2_grpc
 
-log = logging.getLogger("mazzo-starter-bot")
+logger = logging.getLogger("mazzo-starter-bot")
 
 
 def is_claim(move: game_pb2.Move) -> bool:
@@ -52,7 +52,7 @@ class Bot(bot_pb2_grpc.BotServicer):
         if not request.legal_moves:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "no legal moves to choose from")
         index = choose(request, self.rng)
-        log.debug(
+        logger.debug(
             "seat %d: %d legal moves, chose %d", request.seat, len(request.legal_moves), index
         )
         return bot_pb2.ActResponse(index=index)
@@ -72,10 +72,10 @@ async def serve(host: str, port: int, bot: bot_pb2_grpc.BotServicer) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     print(f"LISTENING {host}:{bound}", flush=True)
-    log.info("serving mazzo.v1.Bot on %s:%d", host, bound)
+    logger.info("serving mazzo.v1.Bot on %s:%d", host, bound)
     await stop.wait()
     await server.stop(grace=1.0)
-    log.info("stopped")
+    logger.info("stopped")
 
 
 #: The protocol version of ``mazzo.v1.Tables`` this bot speaks.
@@ -99,11 +99,15 @@ async def dial_in(
     rng: random.Random,
     ca: Path | None = None,
     retry_for: float = 30.0,
+    log: Path | None = None,
 ) -> None:
     """Join the gateway at ``target`` (``HOST:PORT``, ``grpcs://HOST:PORT`` for TLS) and
     answer every decision with ``choose``, until the gateway ends the stream. A dropped
-    connection is dialed again, for at most ``retry_for`` seconds: the gateway sends
-    the pending decision again, with the same sequence number."""
+    connection (or a gateway that vanished: a referee restarted) is dialed again, with
+    backoff up to 2 s, for at most ``retry_for`` seconds: the gateway sends the pending
+    decision again, with the same sequence number. With ``log``, a line is appended to
+    that file for each match the gateway says ended (``ended_line``): the bot's own
+    account of its matches, to check the referee's against."""
     tls = target.startswith("grpcs://")
     target = target.removeprefix("grpcs://").removeprefix("grpc://")
     loop = asyncio.get_running_loop()
@@ -119,7 +123,7 @@ async def dial_in(
             channel = grpc.aio.insecure_channel(target)
         try:
             async with channel:
-                await _play(tables_pb2_grpc.TablesStub(channel), token, name, rng, joined)
+                await _play(tables_pb2_grpc.TablesStub(channel), token, name, rng, joined, log)
             return  # the gateway ended the stream: the run is over
         except grpc.aio.AioRpcError as e:
             if e.code() in FINAL:
@@ -129,7 +133,7 @@ async def dial_in(
                 give_up, delay = loop.time() + retry_for, 0.1
             if loop.time() >= give_up:
                 raise
-            log.warning("connection lost (%s); dialing again", e.code().name)
+            logger.warning("connection lost (%s); dialing again", e.code().name)
         await asyncio.sleep(delay)
         delay = min(delay * 2, 2.0)
         if loop.time() >= give_up:
@@ -142,6 +146,7 @@ async def _play(
     name: str,
     rng: random.Random,
     joined: asyncio.Event,
+    log: Path | None = None,
 ) -> None:
     """One stream: the Hello, then an answer per decision; ``joined`` is set once welcome."""
     answers: asyncio.Queue[tables_pb2.BotMessage | None] = asyncio.Queue()
@@ -170,11 +175,25 @@ async def _play(
                 print(f"JOINED {message.welcome.name}", flush=True)
             elif kind == "refusal":
                 refusal = message.refusal
-                log.warning("answer %d refused: %s", refusal.sequence, refusal.reason)
-            elif kind in ("match_started", "match_ended"):
-                log.info("%s: %s", kind, getattr(message, kind).match_id)
+                logger.warning("answer %d refused: %s", refusal.sequence, refusal.reason)
+            elif kind == "match_started":
+                logger.info("match_started: %s", message.match_started.match_id)
+            elif kind == "match_ended":
+                line = ended_line(message.match_ended)
+                logger.info("match_ended: %s", line)
+                if log is not None:
+                    with log.open("a", encoding="utf-8") as file:
+                        file.write(line + "\n")
     finally:
         await answers.put(None)
+
+
+def ended_line(ended: tables_pb2.MatchEnded) -> str:
+    """``finished MATCH RECORD`` for a match ended with a record (the referee stored
+    it before telling), ``abandoned MATCH`` for one stopped before its end."""
+    if ended.record_id:
+        return f"finished {ended.match_id} {ended.record_id}"
+    return f"abandoned {ended.match_id}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -190,6 +209,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token", help="the token `mazzo token new NAME` printed (with --connect)")
     parser.add_argument("--name", default="", help="the seats' name (default: the token's)")
     parser.add_argument("--ca", type=Path, help="check a grpcs:// gateway against this PEM CA")
+    parser.add_argument(
+        "--retry-for",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to keep dialing a gateway that went away (default 30)",
+    )
+    parser.add_argument(
+        "--log",
+        type=Path,
+        metavar="FILE",
+        help="append a line per match the gateway says ended (finished MATCH RECORD)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(name)s: %(message)s")
     if args.connect is None:
@@ -198,7 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.token:
         parser.error("--connect needs --token")
     try:
-        asyncio.run(dial_in(args.connect, args.token, args.name, random.Random(args.seed), args.ca))
+        rng = random.Random(args.seed)
+        asyncio.run(
+            dial_in(args.connect, args.token, args.name, rng, args.ca, args.retry_for, args.log)
+        )
     except Refused as e:
         print(f"refused: {e}", file=sys.stderr)
         return 2
