@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from arena_scale import cluster, fresh
 from mazzo.arena.crash import LadderForm, drill, environment, example_ladders
+from mazzo.arena.throwaway_postgres import PG_BIN, admin_url, cluster, fresh
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,8 +49,8 @@ def database(args: argparse.Namespace, folder: Path) -> Iterator[str]:
     if args.db:
         yield args.db
     elif args.postgres:
-        with cluster(args.pg_bin) as port:
-            yield fresh(f"postgresql+psycopg://mazzo@127.0.0.1:{port}/postgres", "arena_drill")
+        with cluster(args.pg_bin) as (_folder, port):
+            yield fresh(admin_url(port), "arena_drill")
     else:
         yield f"sqlite:///{folder / 'arena.db'}"
 
@@ -65,7 +65,7 @@ def main() -> int:
     parser.add_argument(
         "--postgres", action="store_true", help="a PostgreSQL cluster of its own (without --db)"
     )
-    parser.add_argument("--pg-bin", type=Path, default=Path("/usr/lib/postgresql/15/bin"))
+    parser.add_argument("--pg-bin", type=Path, default=PG_BIN)
     parser.add_argument("--minutes", type=float, default=None, help="the drill's length")
     parser.add_argument("--bots", type=int, default=None, help="bots in all (default 4 a ladder)")
     parser.add_argument("--dial-in", type=int, default=0, help="how many of them dial in")

@@ -20,70 +20,24 @@ import argparse
 import json
 import os
 import resource
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from mazzo.arena import schema
 from mazzo.arena.crash import LadderForm, environment
 from mazzo.arena.multi import audit, enter_house, rate, run_processes
 from mazzo.arena.store import Store
+from mazzo.arena.throwaway_postgres import PG_BIN, admin_url, cluster, fresh
 
 #: The ladder by default: two players, quick builtin random bots.
 HOUSE: LadderForm = ("briscola", 2, {})
 
 
-def _as_postgres(command: list[str]) -> list[str]:
-    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
-
-
-@contextmanager
-def cluster(pg_bin: Path) -> Iterator[int]:
-    """A temporary PostgreSQL cluster (user ``mazzo``, no password): its port."""
-    folder = Path(tempfile.mkdtemp(prefix="mazzo-arena-scale-"))
-    folder.chmod(0o755)
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    pg_ctl = [str(pg_bin / "pg_ctl"), "-D", str(folder / "data")]
-    initdb = [str(pg_bin / "initdb"), "-D", str(folder / "data"), "-A", "trust", "-U", "mazzo"]
-    subprocess.run(_as_postgres([*initdb, "-N"]), check=True, capture_output=True)
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
-    start = [*pg_ctl, "-o", options, "-l", str(folder / "log"), "-w", "start"]
-    subprocess.run(_as_postgres(start), check=True, capture_output=True)
-    try:
-        yield port
-    finally:
-        subprocess.run(_as_postgres([*pg_ctl, "-m", "fast", "-w", "stop"]), capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def fresh(admin_url: str, name: str) -> str:
-    """A new, migrated database next to ``admin_url``'s: its URL."""
-    import psycopg
-    from psycopg import sql
-
-    base = admin_url.rsplit("/", 1)[0]
-    plain = admin_url.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(plain, autocommit=True) as connection:
-        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
-        connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = f"{base}/{name}"
-    schema.upgrade(url)
-    return url
-
-
-def measure(admin_url: str, processes: int, args: argparse.Namespace) -> dict[str, Any]:
-    url = fresh(admin_url, f"arena_scale_{processes}")
+def measure(admin: str, processes: int, args: argparse.Namespace) -> dict[str, Any]:
+    url = fresh(admin, f"arena_scale_{processes}")
     with Store(url, migrate=False) as store:
         enter_house(store, (args.game, args.players, {}), args.bots)
         each = args.matches // processes
@@ -121,9 +75,7 @@ def _children_cpu() -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", default=None, help="a PostgreSQL URL to make databases beside")
-    parser.add_argument(
-        "--pg-bin", default=os.environ.get("MAZZO_PG_BIN", "/usr/lib/postgresql/15/bin")
-    )
+    parser.add_argument("--pg-bin", type=Path, default=PG_BIN)
     parser.add_argument("--game", default=HOUSE[0], help="the ladder's game (default options)")
     parser.add_argument("--players", type=int, default=HOUSE[1])
     parser.add_argument("--matches", type=int, default=400, help="per measurement (even)")
@@ -132,9 +84,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     before = os.getloadavg()
-    with database(args.db, Path(args.pg_bin)) as admin_url:
-        one = measure(admin_url, 1, args)
-        two = measure(admin_url, 2, args)
+    with database(args.db, args.pg_bin) as admin:
+        one = measure(admin, 1, args)
+        two = measure(admin, 2, args)
     after = os.getloadavg()
     ratio = (
         two["matches_per_second"] / one["matches_per_second"] if one["matches_per_second"] else 0.0
@@ -158,8 +110,8 @@ def database(url: str | None, pg_bin: Path) -> Iterator[str]:
     if url is not None:
         yield url
         return
-    with cluster(pg_bin) as port:
-        yield f"postgresql+psycopg://mazzo@127.0.0.1:{port}/postgres"
+    with cluster(pg_bin) as (_folder, port):
+        yield admin_url(port)
 
 
 if __name__ == "__main__":
