@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from mazzo.arena.cli import PERSON_BANK, PERSON_MOVE
 from mazzo.arena.live import LiveTables
 from mazzo.arena.liveness import Instance, this_process
 from mazzo.arena.scheduler import Scheduler, nobody
@@ -36,6 +37,10 @@ from mazzo.arena.store import Claim, Refused, Store
 from mazzo.arena.worker import FINISHED, VOIDED, Played, Worker
 from mazzo.referee.match import TimeControl
 from mazzo.referee.watch import Watcher
+
+#: A person's clock: five minutes a move (time to think, or to be called away), half
+#: an hour's bank for the match; ``mazzo arena serve --person-move-time --person-bank``.
+PERSON_CLOCK = TimeControl(PERSON_MOVE, PERSON_BANK)
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,8 @@ class Settings:
     #: Seeds matchmaking's draws (None: the system's randomness).
     seed: int | None = None
     clock: TimeControl = field(default_factory=TimeControl)
+    #: The clock of a table where a bot played by a person sits (``Worker.person_clock``).
+    person_clock: TimeControl = field(default_factory=lambda: PERSON_CLOCK)
     pause_limit: int = 3
     pause_window: int = 5
 
@@ -240,6 +247,7 @@ async def run_arena(
             store,
             name,
             clock=settings.clock,
+            person_clock=settings.person_clock,
             heartbeat=settings.heartbeat,
             pause_limit=settings.pause_limit,
             pause_window=settings.pause_window,
