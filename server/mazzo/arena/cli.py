@@ -378,12 +378,11 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
         raise ValueError(f"--workers {args.workers}: 0 (serve only) or more")
     if not args.grace >= 0:
         raise ValueError(f"--grace {args.grace}: 0 seconds or more")
-    for move, bank, flags in (
-        (args.move_time, args.bank, "--move-time, --bank"),
-        (args.person_move_time, args.person_bank, "--person-move-time, --person-bank"),
-    ):
+    for prefix in ("", "person_"):
+        move, bank = getattr(args, f"{prefix}move_time"), getattr(args, f"{prefix}bank")
+        flag = "--" + prefix.replace("_", "-")
         if not (move > 0 and bank >= 0):
-            raise ValueError(f"{flags} {move:g}, {bank:g}: above 0, 0 or more")
+            raise ValueError(f"{flag}move-time {move}, {flag}bank {bank}: above 0, 0 or more")
     token = os.environ.get("MAZZO_ARENA_ADMIN_TOKEN", "")
     if args.admin_token_file:
         with open(args.admin_token_file, encoding="utf-8") as file:
