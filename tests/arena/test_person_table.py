@@ -14,6 +14,8 @@ from alembic import command
 from sqlalchemy import text
 
 from mazzo.arena import pages, queries, schema
+from mazzo.arena.cli import PERSON_BANK, PERSON_MOVE
+from mazzo.arena.models import utcnow
 from mazzo.arena.run import PERSON_CLOCK, Settings
 from mazzo.arena.scheduler import Scheduler
 from mazzo.arena.store import BotInfo, Refused, Store
@@ -50,8 +52,11 @@ def test_the_scheduler_deals_a_persons_table_unpaired_and_the_bots_tables_in_set
     store: Store,
 ) -> None:
     ladder = maraffa(store, "a", "b", "c", "d", "e", "f", "g", people=("me",))
-    connected = {"me"}
-    scheduler = Scheduler(store, random.Random(3), queue=8, connected=connected.__contains__)
+    here = "hostp/1/1/aaaaaa"  # the arena process whose gateway holds "me"
+    store.record_connections(here, {"me": utcnow()})
+    scheduler = Scheduler(
+        store, random.Random(3), queue=8, connected={"me"}.__contains__, here=here
+    )
     done = scheduler.round()
     # Eight bots fill two tables: the person's is one match, the other a set of four.
     sets = sorted((len(ids), "me" in store.seats(ids[0])) for ids in done.scheduled)
@@ -89,7 +94,7 @@ def test_the_clock_is_chosen_per_table(store: Store) -> None:
     assert Worker(store, "w", clock=bots_clock).clock_for([bot("me", person=True)]) == bots_clock
     # The arena's default: minutes for a person, the referee's second for bots.
     assert Settings().clock == TimeControl() and Settings().person_clock == PERSON_CLOCK
-    assert (PERSON_CLOCK.move, PERSON_CLOCK.bank) == (300.0, 1800.0)
+    assert (PERSON_CLOCK.move, PERSON_CLOCK.bank) == (300.0, 1800.0) == (PERSON_MOVE, PERSON_BANK)
 
 
 def test_an_unpaired_match_is_shown_as_such_and_revealed_once_it_is_over(store: Store) -> None:
@@ -117,7 +122,7 @@ def test_an_unpaired_match_is_shown_as_such_and_revealed_once_it_is_over(store: 
 
 
 def test_the_migration_marks_every_bot_entered_before_it_as_a_program(empty_url: str) -> None:
-    schema.upgrade(empty_url, "0002")
+    schema.upgrade(empty_url, "0003")  # the revision before it
     engine = schema.make_engine(empty_url)
     now = datetime(2026, 12, 6, tzinfo=UTC)
     try:
@@ -148,7 +153,7 @@ def test_the_migration_marks_every_bot_entered_before_it_as_a_program(empty_url:
                 {"t": now},
             )
         schema.upgrade(empty_url)
-        assert schema.current(engine) == schema.head() == "0003"
+        assert schema.current(engine) == schema.head() == "0004"
     finally:
         engine.dispose()
     with Store(empty_url, migrate=False) as store:
@@ -164,8 +169,8 @@ def test_the_migration_marks_every_bot_entered_before_it_as_a_program(empty_url:
         with engine.begin() as c:
             config = schema.alembic_config()
             config.attributes["connection"] = c
-            command.downgrade(config, "0002")
-        assert schema.current(engine) == "0002"
+            command.downgrade(config, "0003")
+        assert schema.current(engine) == "0003"
         schema.upgrade(empty_url)
         with engine.connect() as c:
             rows = c.execute(text("SELECT name, person FROM bots ORDER BY name")).all()

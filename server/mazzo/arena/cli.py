@@ -27,7 +27,8 @@ if TYPE_CHECKING:  # the verbs import the database's modules when they run, not 
     from mazzo.arena.run import Settings, Summary
     from mazzo.arena.store import LadderInfo, Standing, Store
 
-#: A person's clock by default (``run.PERSON_CLOCK``'s, not imported before a verb runs).
+#: A person's clock by default: ``run.PERSON_CLOCK``'s (run imports the database's
+#: modules, so not before a verb runs; a test holds the two equal).
 PERSON_MOVE, PERSON_BANK = 300.0, 1800.0
 
 #: The subparsers' container ``mazzo.cli`` hands in (``argparse._SubParsersAction``).

@@ -28,7 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from mazzo.arena.cli import PERSON_BANK, PERSON_MOVE
 from mazzo.arena.live import LiveTables
 from mazzo.arena.liveness import Instance, this_process
 from mazzo.arena.scheduler import Scheduler, nobody
@@ -40,7 +39,7 @@ from mazzo.referee.watch import Watcher
 
 #: A person's clock: five minutes a move (time to think, or to be called away), half
 #: an hour's bank for the match; ``mazzo arena serve --person-move-time --person-bank``.
-PERSON_CLOCK = TimeControl(PERSON_MOVE, PERSON_BANK)
+PERSON_CLOCK = TimeControl(300.0, 1800.0)
 
 
 @dataclass(frozen=True)

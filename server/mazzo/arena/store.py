@@ -465,7 +465,8 @@ class Store(AbstractContextManager["Store"]):
     def set_person(self, name: str, person: bool) -> None:
         """Mark a bot as played by a person, or by a program (``Refused`` for a bot that
         does not dial in: a person plays through the gateway's page). Its sets
-        scheduled already keep the clock and pairing they were made with."""
+        scheduled already keep their pairing; the clock is the worker's choice as each
+        match starts (``Worker.clock_for``)."""
         with self._transaction() as s:
             bot = s.scalar(select(Bot).where(Bot.name == name).with_for_update())
             if bot is None:
