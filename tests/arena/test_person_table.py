@@ -21,7 +21,10 @@ from mazzo.arena.scheduler import Scheduler
 from mazzo.arena.store import BotInfo, Refused, Store
 from mazzo.arena.worker import Worker
 from mazzo.referee.match import TimeControl
-from tests.arena.sets import finish_next
+from tests.arena.sets import finish_next, record
+
+#: The arena process whose gateway holds the person's bot (``connections``).
+HERE = "hostp/1/1/aaaaaa"
 
 
 def maraffa(store: Store, *bots: str, people: tuple[str, ...] = ()) -> int:
@@ -52,10 +55,9 @@ def test_the_scheduler_deals_a_persons_table_unpaired_and_the_bots_tables_in_set
     store: Store,
 ) -> None:
     ladder = maraffa(store, "a", "b", "c", "d", "e", "f", "g", people=("me",))
-    here = "hostp/1/1/aaaaaa"  # the arena process whose gateway holds "me"
-    store.record_connections(here, {"me": utcnow()})
+    store.record_connections(HERE, {"me": utcnow()})
     scheduler = Scheduler(
-        store, random.Random(3), queue=8, connected={"me"}.__contains__, here=here
+        store, random.Random(3), queue=8, connected={"me"}.__contains__, here=HERE
     )
     done = scheduler.round()
     # Eight bots fill two tables: the person's is one match, the other a set of four.
@@ -102,7 +104,11 @@ def test_an_unpaired_match_is_shown_as_such_and_revealed_once_it_is_over(store: 
     [alone] = store.schedule_set(ladder, ["me", "a", "b", "c"])
     [line] = queries.newest_matches(store, ladder)
     assert line.unpaired and line.set_size == 1 and not line.revealed
-    assert finish_next(store, [0]) == alone
+    # Claimed by the process whose gateway holds the person's bot, and finished.
+    store.record_connections(HERE, {"me": utcnow()})
+    claim = store.claim("w1", process=HERE)
+    assert claim is not None and claim.match_id == alone
+    store.finish(alone, "w1", record(alone, claim.seed, [0], []))
     [line] = queries.newest_matches(store, ladder)
     assert line.revealed  # its set (the one match) is over: no other match shares its deal
     body = bytes(pages.ladder_page(store, ladder).body).decode()
