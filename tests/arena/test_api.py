@@ -235,6 +235,32 @@ async def test_an_owner_pauses_and_resumes_its_bot_and_the_reason_is_shown(
     assert "pausedReason" not in resumed["bot"]
 
 
+@pytest.mark.parametrize("door", DOORS)
+async def test_a_bot_is_entered_or_marked_as_played_by_a_person_and_its_page_says_so(
+    arena: Arena, door: str
+) -> None:
+    made = await arena.ok(door, "CreateOwner", {"name": "ada"}, ADMIN)
+    me = {"owner": "ada", "name": "ada-me", "game": "briscola", "players": 2, "person": True}
+    entered = await arena.ok(door, "RegisterBot", me, made["token"])
+    assert entered["bot"]["person"] is True and entered["bot"]["kind"] == "dial-in"
+    assert (await arena.ok(door, "GetBot", {"bot": "ada-me"}))["bot"]["person"] is True
+    # A person plays through the arena's page: a hosted bot is a program.
+    hosted = dict(me, name="ada-2", target="grpc://127.0.0.1:50123")
+    refused = await arena.call(door, "RegisterBot", hosted, made["token"])
+    assert refused.code == "INVALID_ARGUMENT" and refused.fields == ["person"], refused
+    await arena.ok(door, "RegisterBot", dict(hosted, person=False), made["token"])
+    mark = {"bot": "ada-2", "person": True}
+    refused = await arena.call(door, "SetBotPerson", mark, made["token"])
+    assert refused.code == "INVALID_ARGUMENT" and refused.fields == ["person"], refused
+    # Marked back as a program (proto3 JSON leaves a false field out), then as a person.
+    off = await arena.ok(door, "SetBotPerson", {"bot": "ada-me", "person": False}, made["token"])
+    assert "person" not in off["bot"]
+    assert not arena.store.ladder_bots(int(entered["bot"]["ladderId"]))[0].person
+    on = await arena.ok(door, "SetBotPerson", {"bot": "ada-me", "person": True}, made["token"])
+    assert on["bot"]["person"] is True
+    assert [b.person for b in arena.store.owner_bots(made["token"])] == [False, True]
+
+
 # One owner never acts for another -------------------------------------------------------
 
 #: Every RPC that acts for an owner, as ada's token would try it on bob's behalf.
@@ -245,6 +271,7 @@ ACTING = {
     "RotateBotToken": {"bot": "bob-1"},
     "PauseBot": {"bot": "bob-1", "reason": "ada says so"},
     "ResumeBot": {"bot": "bob-1"},
+    "SetBotPerson": {"bot": "bob-1", "person": True},
 }
 
 
@@ -307,12 +334,14 @@ async def test_the_public_reads_show_everyone_the_same_and_no_secret(
 
 
 def _state(store: Store) -> Json:
-    """Everything an API call could change: owners and bots with their hashes, pauses."""
+    """Everything an API call could change: owners and bots with their hashes, pauses,
+    who plays them."""
     with Session(store.engine) as s:
         return {
             "owners": {o.name: o.token_hash for o in s.scalars(select(Owner))},
             "bots": {
-                b.name: (b.token_hash, b.paused_reason, b.ladder_id) for b in s.scalars(select(Bot))
+                b.name: (b.token_hash, b.paused_reason, b.ladder_id, b.person)
+                for b in s.scalars(select(Bot))
             },
         }
 
@@ -563,6 +592,7 @@ async def test_odd_input_to_every_rpc_is_refused_never_a_server_error(
             "RotateBotToken": {"bot": value},
             "PauseBot": {"bot": rng.choice(["ada-1", value]), "reason": value},
             "ResumeBot": {"bot": value or "ada-1"},
+            "SetBotPerson": {"bot": rng.choice(["ada-1", value]), "person": rng.random() < 0.5},
             "ListLadders": {},
             "GetStandings": {"ladderId": rng.choice([1, 2, 2**40])},
             "GetBot": {"bot": value or "ada-1", "opponent": rng.choice(["", value]), "limit": 3},

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from mazzo.arena import schema
+from mazzo.arena.store import Store
 from mazzo.cli import main
 
 
@@ -85,6 +86,12 @@ def test_the_docs_commands_enter_bots_play_them_and_show_the_standings(
         (["standings", "--ladder", "7"], "no ladder 7"),
         (["serve", "--move-time", "0"], "--move-time 0.0"),
         (["serve", "--bank", "-1"], "--bank -1.0"),
+        (["serve", "--person-move-time", "0"], "--person-move-time 0.0, --person-bank 1800.0"),
+        (
+            ["add-bot", "ada", "ada-1", "--ladder", "1", "--target", "builtin:random", "--person"],
+            "a person plays a dial-in bot",
+        ),
+        (["person", "nobody"], "no bot named 'nobody'"),
     ],
 )
 def test_a_refused_command_is_one_line(
@@ -97,6 +104,25 @@ def test_a_refused_command_is_one_line(
     assert main(["arena", *args, *db]) == 2
     err = capsys.readouterr().err
     assert err.startswith("mazzo: ") and error in err and len(err.splitlines()) == 1
+
+
+def test_a_bot_is_entered_as_played_by_a_person_and_marked_back_and_forth(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    db = ["--db", url]
+    assert main(["arena", "add-owner", "ada", *db]) == 0
+    assert main(["arena", "add-ladder", "briscola", *db]) == 0
+    assert main(["arena", "add-bot", "ada", "ada-me", "--ladder", "1", "--person", *db]) == 0
+    assert "bot ada-me (dial-in, played by a person); token" in out(capsys)
+    assert main(["arena", "person", "ada-me", "--off", *db]) == 0
+    assert out(capsys) == "ada-me: played by a program\n"
+    with Store(url) as store:
+        assert [b.person for b in store.ladder_bots(1)] == [False]
+    assert main(["arena", "person", "ada-me", *db]) == 0
+    assert out(capsys) == "ada-me: played by a person\n"
+    with Store(url) as store:
+        assert [b.person for b in store.ladder_bots(1)] == [True]
 
 
 def out(capsys: pytest.CaptureFixture[str]) -> str:

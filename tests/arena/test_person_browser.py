@@ -1,10 +1,11 @@
 """A person at an arena's table, and a live table, in a real headless Chromium.
 
 ``mazzo arena serve`` (in this process: ``tests.arena.web.serving``) on a Briscola 2p
-ladder of two bots, a builtin random bot and a dial-in bot whose owner plays it
-in the browser: from the arena's index the person opens the seat page, types the
-bot's token (it never appears in an address) and sits down; the scheduler seats the
-bot like any dial-in bot, and the person plays the ladder's match by clicking. The
+ladder of two bots, a builtin random bot and a dial-in bot played by a person (its
+owner, in the browser; marked so: the table gets the person's clock and one match).
+From the arena's index the person opens the seat page, types the bot's token (it
+never appears in an address) and sits down; the scheduler seats the bot like any
+dial-in bot, and the person plays the ladder's match by clicking. The
 page gets that seat's view only (checked against the record played again). While the
 person thinks, the match is in play: the ladder's page lists it with its live link,
 and the live table opens and follows the person's next move, showing no hand.
@@ -36,6 +37,7 @@ __all__ = ["browser"]  # the viewer tests' browser fixture, shared
 
 PERSON = "me-1"
 #: A person's minutes, not a bot's second: the scripted person is slow on a busy machine.
+#: The person's table only: a table of bots would keep the bots' second.
 CLOCK = TimeControl(60.0, 600.0)
 
 
@@ -48,8 +50,8 @@ def arena(tmp_path: Path) -> Iterator[tuple[Store, str, str]]:
         store.add_owner("ada")
         store.add_bot("ada", "ada-1", ladder, "builtin", "builtin:random")
         store.add_owner("me")
-        token = store.add_bot("me", PERSON, ladder).token
-        play = Settings(workers=1, seed=1, until_idle=False, idle=0.1, clock=CLOCK)
+        token = store.add_bot("me", PERSON, ladder, person=True).token
+        play = Settings(workers=1, seed=1, until_idle=False, idle=0.1, person_clock=CLOCK)
         with serving(store, play) as served:
             yield store, f"http://127.0.0.1:{served.http_port}", token
 
@@ -101,6 +103,13 @@ def test_a_person_sits_down_with_a_bot_token_and_plays_a_ladder_match_by_clickin
     match_id = finished(store)[0]
     record = store.match(match_id).record
     assert record is not None
+    # The person's table: the person's clock, and one match, its deal never dealt again.
+    assert record["time_control"] == {"move": CLOCK.move, "bank": CLOCK.bank}
+    assert record["arena"]["people"] == [PERSON]
+    lines = queries.newest_matches(store, store.ladders()[0].id)
+    [line] = [line for line in lines if line.id == match_id]
+    assert line.unpaired and line.revealed  # the next table is a set of one match too
+    assert all(other.unpaired for other in lines)
     seat = record["seat_bots"].index(f"connect:{PERSON}")
     moves = [m for m in record["moves"] if m["seat"] == seat]
     assert moves and len(played) >= len(moves)

@@ -87,7 +87,10 @@ def test_a_run_plays_duplicate_sets_whose_records_all_verify(url: str) -> None:
                 "ladder": m.ladder_id,
                 "set": m.set_id,
                 "set_index": m.set_index,
+                "people": [],
             }
+            # A table of bots: the bots' clock, whatever the person's clock would be.
+            assert record(m)["time_control"] == {"move": 1.0, "bank": 10.0}
             seats = store.seats(m.id)
             sides = [{owners[seats[s]] for s in side["seats"]} for side in record(m)["sides"]]
             assert not set.intersection(*sides), f"one owner on two sides of {m.id}"

@@ -198,16 +198,24 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
         _name("name", request.name)
         ladder = _ladder_of(request)
         kind = _kind(request.target)
+        if request.person and kind != DIAL_IN:
+            raise InvalidArgument("person", "a person plays a bot that dials in (no target)")
         try:
             ladder_id = await _thread(
                 self.store.add_ladder, ladder.game, ladder.players, ladder.options
             )
             made = await _thread(
-                self.store.add_bot, owner, request.name, ladder_id, kind, request.target
+                self.store.add_bot,
+                owner,
+                request.name,
+                ladder_id,
+                kind,
+                request.target,
+                request.person,
             )
         except Refused as e:
             raise NotAllowedNow("name", str(e)) from None
-        bot = BotInfo(made.name, owner, ladder_id, kind, request.target, None)
+        bot = BotInfo(made.name, owner, ladder_id, kind, request.target, None, request.person)
         return arena_pb2.RegisterBotResponse(bot=_bot(bot), token=made.token)
 
     async def PauseBot(
@@ -219,6 +227,15 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
         reason = request.reason.strip() or "paused by its owner"
         await _thread(self.store.pause_bot, bot.name, reason)
         return arena_pb2.PauseBotResponse(bot=await self._bot_now(bot.name))
+
+    async def SetBotPerson(
+        self, request: arena_pb2.SetBotPersonRequest, context: Any
+    ) -> arena_pb2.SetBotPersonResponse:
+        bot = await self._own_bot(context, request.bot)
+        if request.person and bot.kind != DIAL_IN:
+            raise InvalidArgument("person", f"a person plays a bot that dials in, not a {bot.kind}")
+        await _thread(self.store.set_person, bot.name, request.person)
+        return arena_pb2.SetBotPersonResponse(bot=await self._bot_now(bot.name))
 
     async def ResumeBot(
         self, request: arena_pb2.ResumeBotRequest, context: Any
@@ -398,6 +415,7 @@ def _bot(bot: BotInfo | queries.BotLine) -> arena_pb2.ArenaBot:
         ladder_id=bot.ladder_id,
         kind=bot.kind,
         paused_reason=bot.paused_reason or "",
+        person=bot.person,
     )
 
 

@@ -2,6 +2,7 @@
 
 ``migrate`` makes or updates the schema; ``add-owner``, ``add-ladder`` and ``add-bot``
 enter what the arena plays (a token is printed once: only its hash is kept);
+``person`` marks a dial-in bot as played by a person (or, ``--off``, by a program);
 ``pause``/``resume`` take a bot out of the schedule and back; ``run`` schedules and
 plays until told to stop; ``serve`` does too, with the arena's API (``serve.py``);
 ``standings`` prints a ladder. Every verb takes ``--db URL``
@@ -25,6 +26,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the verbs import the database's modules when they run, not before
     from mazzo.arena.run import Settings, Summary
     from mazzo.arena.store import LadderInfo, Standing, Store
+
+#: A person's clock by default: ``run.PERSON_CLOCK``'s (run imports the database's
+#: modules, so not before a verb runs; a test holds the two equal).
+PERSON_MOVE, PERSON_BANK = 300.0, 1800.0
 
 #: The subparsers' container ``mazzo.cli`` hands in (``argparse._SubParsersAction``).
 Verbs = Any
@@ -63,7 +68,19 @@ def add_arguments(verbs: Verbs) -> None:
         help="builtin:NAME or grpc://HOST:PORT; none: a dial-in bot (it connects to "
         "mazzo arena serve's gateway with the token printed)",
     )
+    bot.add_argument(
+        "--person",
+        action="store_true",
+        help="a person plays it (a dial-in bot, on the arena's /play/ page): its tables get "
+        "the person's clock (serve --person-move-time, --person-bank) and unpaired deals",
+    )
     _db(bot)
+    person = verbs.add_parser(
+        "person", help="mark a dial-in bot as played by a person (--off: by a program)"
+    )
+    person.add_argument("bot")
+    person.add_argument("--off", action="store_true", help="a program plays it again")
+    _db(person)
     for verb, what in (("pause", "take a bot out of the schedule"), ("resume", "put it back")):
         one = verbs.add_parser(verb, help=what)
         one.add_argument("bot")
@@ -122,13 +139,26 @@ def add_arguments(verbs: Verbs) -> None:
         "--move-time",
         type=float,
         default=1.0,  # the referee's TimeControl, as mazzo match's
-        help="seconds per move of every match (default 1; a person at a table needs minutes: 300)",
+        help="seconds per move at a table of bots (default 1)",
     )
     serve.add_argument(
         "--bank",
         type=float,
         default=10.0,
-        help="time bank per seat and match (default 10; with people at the tables: 1800)",
+        help="time bank per seat and match at a table of bots (default 10)",
+    )
+    serve.add_argument(
+        "--person-move-time",
+        type=float,
+        default=PERSON_MOVE,
+        help=f"seconds per move at a table where a bot played by a person sits "
+        f"(add-bot --person; default {PERSON_MOVE:g})",
+    )
+    serve.add_argument(
+        "--person-bank",
+        type=float,
+        default=PERSON_BANK,
+        help=f"time bank per seat and match at a person's table (default {PERSON_BANK:g})",
     )
     serve.add_argument("--rate", type=_positive, default=120, help="calls a minute per token")
     serve.add_argument("--seed", type=int, default=None, help="seeds matchmaking's draws")
@@ -242,8 +272,17 @@ def _add_bot(store: Store, args: argparse.Namespace) -> int:
     kind = DIAL_IN if not target else BUILTIN if target.startswith("builtin:") else GRPC
     if kind == BUILTIN:
         BotSpec.parse(target)  # an unknown builtin: refused now, not at its first match
-    made = store.add_bot(args.owner, args.name, args.ladder, kind, target)
-    print(f"bot {made.name} ({kind}); token (shown once, only its hash is kept): {made.token}")
+    made = store.add_bot(args.owner, args.name, args.ladder, kind, target, args.person)
+    played = ", played by a person" if args.person else ""
+    print(
+        f"bot {made.name} ({kind}{played}); token (shown once, only its hash is kept): {made.token}"
+    )
+    return 0
+
+
+def _person(store: Store, args: argparse.Namespace) -> int:
+    store.set_person(args.bot, not args.off)
+    print(f"{args.bot}: played by {'a program' if args.off else 'a person'}")
     return 0
 
 
@@ -340,8 +379,11 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
         raise ValueError(f"--workers {args.workers}: 0 (serve only) or more")
     if not args.grace >= 0:
         raise ValueError(f"--grace {args.grace}: 0 seconds or more")
-    if not (args.move_time > 0 and args.bank >= 0):
-        raise ValueError(f"--move-time {args.move_time}, --bank {args.bank}: above 0, 0 or more")
+    for prefix in ("", "person_"):
+        move, bank = getattr(args, f"{prefix}move_time"), getattr(args, f"{prefix}bank")
+        flag = "--" + prefix.replace("_", "-")
+        if not (move > 0 and bank >= 0):
+            raise ValueError(f"{flag}move-time {move}, {flag}bank {bank}: above 0, 0 or more")
     token = os.environ.get("MAZZO_ARENA_ADMIN_TOKEN", "")
     if args.admin_token_file:
         with open(args.admin_token_file, encoding="utf-8") as file:
@@ -356,8 +398,13 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
         print(f"admin token (shown once, only its hash is kept): {token}", flush=True)
     play = None
     if args.workers:
-        clock = TimeControl(args.move_time, args.bank)
-        play = Settings(workers=args.workers, seed=args.seed, until_idle=False, clock=clock)
+        play = Settings(
+            workers=args.workers,
+            seed=args.seed,
+            until_idle=False,
+            clock=TimeControl(args.move_time, args.bank),
+            person_clock=TimeControl(args.person_move_time, args.person_bank),
+        )
     limits = Limits(rate=args.rate)
     return asyncio.run(_serve_until_signal(store, args, book.hashes["admin"], limits, play))
 
@@ -409,6 +456,7 @@ _VERBS: dict[str, Callable[[Store, argparse.Namespace], int]] = {
     "add-owner": _add_owner,
     "add-ladder": _add_ladder,
     "add-bot": _add_bot,
+    "person": _person,
     "pause": _pause,
     "resume": _pause,
     "run": _run,

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Dialect,
     Float,
@@ -31,6 +32,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, composite, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -129,6 +131,9 @@ class Bot(Base):
     kind: Mapped[str] = mapped_column(String(16))
     target: Mapped[str] = mapped_column(Text)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: Played by a person (a dial-in bot whose seat a person takes on ``/play/``): its
+    #: tables get the person's clock and are dealt unpaired (migration 0004).
+    person: Mapped[bool] = mapped_column(Boolean, server_default=false())
     #: Why the scheduler leaves it out (repeated faults, its owner's wish), and since when.
     paused_reason: Mapped[str | None] = mapped_column(Text)
     paused_at: Mapped[datetime | None]

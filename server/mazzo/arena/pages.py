@@ -179,7 +179,7 @@ def _match_rows(lines: Sequence[queries.MatchLine], me: str | None = None) -> li
         rows.append(
             [
                 escape(_when(line.finished_at or line.claimed_at or line.created_at)),
-                f"{escape(line.set_id)}<br>match {line.set_index + 1}",
+                _set_cell(line),
                 seats,
                 escape(_status(line)),
                 replay,
@@ -189,6 +189,16 @@ def _match_rows(lines: Sequence[queries.MatchLine], me: str | None = None) -> li
 
 
 MATCH_HEAD = ("when", "set", "seats", "result", "replay")
+#: What an unpaired match's set cell says (a person sat at it: ``Store.schedule_set``).
+UNPAIRED = "unpaired: a person's table, one match, no rotated deal"
+
+
+def _set_cell(line: queries.MatchLine) -> str:
+    """The set and the match's place in it; an unpaired match says so: its deal's luck
+    is not cancelled by the rotated deals of a duplicate set."""
+    cell = f"{escape(line.set_id)}<br>match {line.set_index + 1}"
+    return cell + (f'<br><span class="muted">{UNPAIRED}</span>' if line.unpaired else "")
+
 
 #: What a page says of the live tables it can and cannot show.
 LIVE_NOTE = (
@@ -212,7 +222,7 @@ def _in_play(lines: Sequence[queries.MatchLine], live: LiveTables | None) -> str
         rows.append(
             [
                 escape(_when(line.claimed_at)),
-                f"{escape(line.set_id)}<br>match {line.set_index + 1}",
+                _set_cell(line),
                 ", ".join(_bot_link(n) for n in line.seats),
                 watch,
             ]
@@ -297,6 +307,13 @@ def _fault_rows(faults: Sequence[queries.FaultLine]) -> list[list[str]]:
     return rows
 
 
+#: Who plays a bot, as its page says it.
+PLAYED_BY = {
+    False: "a program",
+    True: "a person: its tables get the person's clock and are dealt unpaired (one match a set)",
+}
+
+
 def bot_page(
     store: Store, name: str, opponent: str | None, live: LiveTables | None = None
 ) -> HTMLResponse:
@@ -316,6 +333,7 @@ def bot_page(
         f"<dt>owner</dt><dd>{escape(line.owner)}</dd>"
         f"<dt>ladder</dt><dd>{_link(ladder_url(line.ladder.id), ladder_title(line.ladder))}</dd>"
         f"<dt>kind</dt><dd>{escape(kind)}</dd>"
+        f"<dt>played by</dt><dd>{PLAYED_BY[line.person]}</dd>"
         f"<dt>rating</dt><dd>{line.mu - 3 * line.sigma:.1f} (&mu; {line.mu:.1f}, "
         f"&sigma; {line.sigma:.2f})</dd>"
         f"<dt>games</dt><dd>{line.games}</dd>"

@@ -12,11 +12,17 @@ feed (``SeatFeed``: its table after every move, from its own ``GetView``).
 
 A feed is made when a page asks for it (``PageFeeds``): a dial-in bot that is a
 program has none, and nothing is drawn for it. At a match's end the feed shows the
-seat's own table, not every hand (``PlayWatcher.reveal_end`` False): the other matches
-of the duplicate set deal the same cards.
+seat's own table, not every hand (``PlayWatcher.reveal_end`` False): an unmarked
+bot's other matches of its duplicate set deal the same cards (a marked one's hands are
+on the replay as soon as its one-match set is over).
 
-The clock is the arena's (``mazzo arena serve --move-time --bank``), the same for
-every match: an arena where people sit needs a person's minutes.
+A bot marked as played by a person (``add-bot --person``, ``SetBotPerson``:
+``Bot.person``) gets a person's table: the person's clock (``mazzo arena serve
+--person-move-time --person-bank``, ``Worker.person_clock``) while tables of bots keep
+theirs (``--move-time --bank``), and an unpaired deal, a set of one match
+(``Store.schedule_set``): a person would remember the cards when they came back with
+the seats rotated. A person's page works for an unmarked dial-in bot too, on the bots'
+clock and duplicate sets.
 """
 
 from __future__ import annotations

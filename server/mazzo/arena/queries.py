@@ -15,7 +15,8 @@ result (the faults' details), is shown only once its whole **set is over** (no m
 of it scheduled or in play): ``MatchLine.revealed``. Of a match in play nothing is
 shown but who sits at it and since when, less than the live view's spectator sees.
 The result of a finished match (who won, the totals, the ratings it moved) is shown at
-once: the standings are made of it.
+once: the standings are made of it. A table where a person sat is a set of one match
+(unpaired: ``MatchLine.unpaired``), so its record is shown once that match is over.
 """
 
 from __future__ import annotations
@@ -98,6 +99,13 @@ class MatchLine:
     #: A finished match: the seats of its winning sides, and the sides' match totals.
     winning_seats: frozenset[int] = frozenset()
     totals: tuple[int, ...] = ()
+    #: The matches of its set: one (``unpaired``) at a table where a person sat
+    #: (``Store.schedule_set``), whose luck no rotated deal cancels.
+    set_size: int = 0
+
+    @property
+    def unpaired(self) -> bool:
+        return self.set_size == 1 and len(self.seats) > 1
 
 
 @dataclass(frozen=True)
@@ -116,6 +124,8 @@ class BotLine:
     paused_reason: str | None
     paused_at: datetime | None
     created_at: datetime
+    #: Played by a person: the person's clock, unpaired deals.
+    person: bool = False
 
     @property
     def ladder_id(self) -> int:
@@ -255,6 +265,7 @@ def bot(store: Store, name: str) -> BotLine | None:
             b.paused_reason,
             b.paused_at,
             b.created_at,
+            b.person,
         )
 
 
@@ -430,6 +441,7 @@ def _lines(s: Session, matches: Sequence[Match]) -> list[MatchLine]:
         ):
             seats[match_id].append(bot_name)
     still_open = _open_sets(s, (m.set_id for m in matches))
+    sizes = _set_sizes(s, (m.set_id for m in matches))
     finished = [m for m in matches if m.status == FINISHED]
     outcomes = _outcomes(
         s, [m.id for m in finished], {m.id for m in finished if m.set_id not in still_open}
@@ -451,9 +463,21 @@ def _lines(s: Session, matches: Sequence[Match]) -> list[MatchLine]:
             m.status == FINISHED and m.set_id not in still_open,
             outcomes.get(m.id, nothing).winning_seats,
             outcomes.get(m.id, nothing).totals,
+            sizes.get(m.set_id, 0),
         )
         for m in matches
     ]
+
+
+def _set_sizes(s: Session, set_ids: Iterable[str]) -> dict[str, int]:
+    """The matches of each of ``set_ids``' sets."""
+    wanted = sorted(set(set_ids))
+    if not wanted:
+        return {}
+    rows = s.execute(
+        select(Match.set_id, func.count()).where(Match.set_id.in_(wanted)).group_by(Match.set_id)
+    )
+    return {set_id: int(count) for set_id, count in rows}
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,10 @@ from mazzo.arena.worker import FINISHED, VOIDED, Played, Worker
 from mazzo.referee.match import TimeControl
 from mazzo.referee.watch import Watcher
 
+#: A person's clock: five minutes a move (time to think, or to be called away), half
+#: an hour's bank for the match; ``mazzo arena serve --person-move-time --person-bank``.
+PERSON_CLOCK = TimeControl(300.0, 1800.0)
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -55,6 +59,8 @@ class Settings:
     #: Seeds matchmaking's draws (None: the system's randomness).
     seed: int | None = None
     clock: TimeControl = field(default_factory=TimeControl)
+    #: The clock of a table where a bot played by a person sits (``Worker.person_clock``).
+    person_clock: TimeControl = field(default_factory=lambda: PERSON_CLOCK)
     pause_limit: int = 3
     pause_window: int = 5
 
@@ -240,6 +246,7 @@ async def run_arena(
             store,
             name,
             clock=settings.clock,
+            person_clock=settings.person_clock,
             heartbeat=settings.heartbeat,
             pause_limit=settings.pause_limit,
             pause_window=settings.pause_window,

@@ -103,6 +103,8 @@ class BotInfo:
     kind: str
     target: str
     paused_reason: str | None
+    #: Played by a person: the person's clock, unpaired deals (``schedule_set``).
+    person: bool = False
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,7 @@ class LadderBot:
     faults: int
     paused_reason: str | None
     busy: bool
+    person: bool = False
 
 
 @dataclass(frozen=True)
@@ -286,10 +289,18 @@ class Store(AbstractContextManager["Store"]):
         raise Refused(f"the ladder {game}/{players} could not be made")
 
     def add_bot(
-        self, owner: str, name: str, ladder_id: int, kind: str = DIAL_IN, target: str = ""
+        self,
+        owner: str,
+        name: str,
+        ladder_id: int,
+        kind: str = DIAL_IN,
+        target: str = "",
+        person: bool = False,
     ) -> Credentials:
         """A bot of ``owner``'s on a ladder: ``target`` is its gRPC URL or builtin spec,
-        empty for a dial-in bot. It starts at OpenSkill's default rating."""
+        empty for a dial-in bot; ``person``: a person plays it (a dial-in bot only). It
+        starts at OpenSkill's default rating."""
+        _check_person(kind, person)
         if kind not in KINDS:
             raise Refused(f"a bot's kind is one of {', '.join(KINDS)}, not {kind!r}")
         if (kind == DIAL_IN) != (target == ""):
@@ -315,6 +326,7 @@ class Store(AbstractContextManager["Store"]):
                     kind=kind,
                     target=target,
                     token_hash=book.hashes[name],
+                    person=person,
                     created_at=now,
                 )
                 s.add(bot)
@@ -414,6 +426,7 @@ class Store(AbstractContextManager["Store"]):
                     r.faults,
                     bot.paused_reason,
                     bot.id in taken,
+                    bot.person,
                 )
                 for bot, owner, r in rows
             ]
@@ -449,6 +462,18 @@ class Store(AbstractContextManager["Store"]):
             if getattr(done, "rowcount", 0) != 1:
                 raise Refused(f"no bot named {name!r}")
 
+    def set_person(self, name: str, person: bool) -> None:
+        """Mark a bot as played by a person, or by a program (``Refused`` for a bot that
+        does not dial in: a person plays through the gateway's page). Its sets
+        scheduled already keep their pairing; the clock is the worker's choice as each
+        match starts (``Worker.clock_for``)."""
+        with self._transaction() as s:
+            bot = s.scalar(select(Bot).where(Bot.name == name).with_for_update())
+            if bot is None:
+                raise Refused(f"no bot named {name!r}")
+            _check_person(bot.kind, person)
+            bot.person = person
+
     # The match queue ----------------------------------------------------------------
 
     def schedule_set(
@@ -464,13 +489,17 @@ class Store(AbstractContextManager["Store"]):
         the cards' luck cancels. ``seats`` are the bots' names in seat order for the
         set's first match. Returns the matches' ids, in set order.
 
+        A table with a bot played by a person is dealt unpaired: a set of one match
+        (by default; more is ``Refused``), since a person remembers a deal that comes
+        back with the seats rotated. Decided here, from the bots' rows read in the
+        set's own transaction.
+
         ``free_only`` (the scheduler's): ``Busy`` when one of the bots is seated in a
         match scheduled or in play, or is being seated or claimed by another process
         this moment (its row locked, as in ``claim``): two schedulers on one database
         never seat a bot in two sets at once."""
         n = len(seats)
-        rotations = n if rotations is None else rotations
-        if not 1 <= rotations <= n:
+        if rotations is not None and not 1 <= rotations <= n:
             raise Refused(f"a set of {n} seats has 1 to {n} rotations, not {rotations}")
         seed = secrets.randbits(SEED_BITS) if seed is None else seed
         if not 0 <= seed < 2**SEED_BITS:
@@ -488,6 +517,7 @@ class Store(AbstractContextManager["Store"]):
                 bot = bots.get(name)
                 if bot is None or bot.ladder_id != ladder_id:
                     raise Refused(f"{name!r} is not a bot of ladder {ladder_id}")
+            rotations = _rotations(n, rotations, [b.name for b in bots.values() if b.person])
             if free_only:
                 _hold_free(s, {bot.id for bot in bots.values()})
             ids = []
@@ -865,7 +895,26 @@ def _ladder_info(ladder: Ladder) -> LadderInfo:
 
 
 def _bot_info(bot: Bot, owner: str) -> BotInfo:
-    return BotInfo(bot.name, owner, bot.ladder_id, bot.kind, bot.target, bot.paused_reason)
+    return BotInfo(
+        bot.name, owner, bot.ladder_id, bot.kind, bot.target, bot.paused_reason, bot.person
+    )
+
+
+def _check_person(kind: str, person: bool) -> None:
+    if person and kind != DIAL_IN:
+        raise Refused(f"a person plays a dial-in bot (through the arena's page), not a {kind} one")
+
+
+def _rotations(seats: int, asked: int | None, people: Sequence[str]) -> int:
+    """A set's matches: one per seat (duplicate), or one for a table where a person
+    sits (``schedule_set``), ``asked`` when given and allowed."""
+    if not people:
+        return seats if asked is None else asked
+    if asked not in (None, 1):
+        raise Refused(
+            f"{', '.join(sorted(people))} is played by a person: a set of one match, not {asked}"
+        )
+    return 1
 
 
 def _teams_and_faults(

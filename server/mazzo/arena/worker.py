@@ -18,7 +18,10 @@ For each claim it
    could still lose; or voids it saying why when it cannot be played (a bot of a kind not
    played yet, a form with a dummy seat, an error in play) or when the arena stops
    while it is in play;
-5. pauses the match's bots that faulted in too many of their last matches, in the
+5. plays it on the person's clock (``person_clock``) when a bot played by a person
+   sits at the table (``BotInfo.person``), on the bots' clock (``clock``) otherwise;
+   the record keeps the clock (``time_control``) and those bots (``arena.people``);
+6. pauses the match's bots that faulted in too many of their last matches, in the
    transaction that finishes it (``Store.finish``'s ``pause``): no scheduler sees them
    free in between.
 
@@ -119,6 +122,8 @@ class Worker:
     store: Store
     name: str
     clock: TimeControl = field(default_factory=TimeControl)
+    #: The clock of a table where a bot played by a person sits (None: ``clock``).
+    person_clock: TimeControl | None = None
     rules: FaultRules = field(default_factory=FaultRules)
     #: Seconds between heartbeats while a match is played.
     heartbeat: float = 5.0
@@ -142,7 +147,10 @@ class Worker:
             return await self._void(claim, f"cannot be played: {e}")
         stopped = f"the arena stopped while {self.name} played it"
         ending = _Ending()
-        playing = asyncio.create_task(self._record(claim, spec, lineup, ending))
+        people = [b.name for b in bots if b.person]
+        playing = asyncio.create_task(
+            self._record(claim, spec, lineup, ending, self.clock_for(bots), people)
+        )
         beating = asyncio.create_task(self._heartbeats(claim.match_id))
         stopping = asyncio.create_task((stop or asyncio.Event()).wait())
         tasks = (playing, beating, stopping)
@@ -177,8 +185,21 @@ class Worker:
         assert ending.stored is not None  # play_match returns once on_record has
         return Played(claim.match_id, FINISHED, summary_line(record), ending.stored.paused)
 
+    def clock_for(self, bots: Sequence[BotInfo]) -> TimeControl:
+        """The table's clock: a person's when one of its bots is played by a person
+        (every seat's, so the table is one match under one clock), the bots' otherwise."""
+        if self.person_clock is not None and any(b.person for b in bots):
+            return self.person_clock
+        return self.clock
+
     async def _record(
-        self, claim: Claim, spec: MatchSpec, lineup: list[Entrant], ending: _Ending
+        self,
+        claim: Claim,
+        spec: MatchSpec,
+        lineup: list[Entrant],
+        ending: _Ending,
+        clock: TimeControl,
+        people: list[str],
     ) -> Json:
         """Play the match and store its record (``ending`` says when that began, and
         keeps ``Store.finish``'s answer) before its dial-in bots are told it ended: a
@@ -192,6 +213,8 @@ class Worker:
                 "ladder": claim.ladder_id,
                 "set": claim.set_id,
                 "set_index": claim.set_index,
+                # The bots played by people: the table had their clock, and an unpaired deal.
+                "people": people,
             }
             pause = (self.pause_limit, self.pause_window)
             ending.storing = True
@@ -207,7 +230,7 @@ class Worker:
                 lineup,
                 engine,
                 pools,
-                self.clock,
+                clock,
                 self.rules,
                 on_deal=publish,
                 watcher=self.watcher,
