@@ -318,7 +318,18 @@ def drill(
                             # every dial-in bot back before the end (else it dials on)
                             back = joined + len(dialers)
                             _until(lambda: _joined(logs) >= back, 60.0)  # noqa: B023
-                            code = _last_run(process, out, last, serving, began, minutes)
+                            # and as many matches logged as finished as there are
+                            # dial-in bots, so the audit of their logs checks some
+                            told_each = len(dialers)
+                            code = _last_run(
+                                process,
+                                out,
+                                last,
+                                serving,
+                                began,
+                                minutes,
+                                lambda: _logged_matches(logs) >= told_each,  # noqa: B023
+                            )
                         else:
                             if slot is not None:
                                 _sleep_until(began + (run + rng.uniform(0.05, 0.95)) * slot)
@@ -391,15 +402,21 @@ def _last_run(
     serving: bool,
     began: float,
     minutes: float | None,
+    told: Callable[[], bool],
 ) -> int:
     """The last run, to its clean end: ``mazzo arena run --matches last`` stops by
-    itself; ``serve`` is stopped (SIGTERM) once it printed ``last`` finished matches
-    and, with ``minutes``, the drill's time is up."""
+    itself; ``serve`` is stopped (SIGTERM) once it printed ``last`` finished matches,
+    the dial-in bots were ``told`` enough (on a loaded machine a short drill could
+    otherwise end before its bots logged a match, and check nothing) and, with
+    ``minutes``, the drill's time is up."""
     if not serving:
         return process.wait(timeout=120)
     if minutes is not None:
         _sleep_until(began + minutes * 60)
-    _until(lambda: len(FINISHED_LINE.findall(out.read_text(errors="replace"))) >= last, 120.0)
+    _until(
+        lambda: len(FINISHED_LINE.findall(out.read_text(errors="replace"))) >= last and told(),
+        120.0,
+    )
     process.send_signal(signal.SIGTERM)
     return process.wait(timeout=60)
 
@@ -481,6 +498,11 @@ def _joined(logs: Path) -> int:
 def _told(logs: Path) -> int:
     """Matches the dial-in bots logged as finished so far, in all."""
     return sum(len(_read_log(log)) for log in logs.glob("*.log"))
+
+
+def _logged_matches(logs: Path) -> int:
+    """Distinct matches the dial-in bots logged as finished so far."""
+    return len({match for log in logs.glob("*.log") for match, _ in _read_log(log)})
 
 
 def _reason(reason: str | None) -> str:
