@@ -219,6 +219,7 @@ async function join() {
   const mine = ++link.stream;
   received.joins += 1;
   let lost = "the connection dropped";
+  let broke = false; // the stream failed (the network, the server gone), not ended
   try {
     const response = await post("/v1/tables:join", { hello: { token, protocolVersion: 1 } }, false);
     if (!response.ok) {
@@ -232,6 +233,7 @@ async function join() {
         return;
       }
       lost = refused;
+      broke = true;
     } else {
       await readLines(response, (line) => {
         if (mine !== link.stream) return;
@@ -241,8 +243,14 @@ async function join() {
     }
   } catch (error) {
     lost = String(error);
+    broke = true;
   }
   if (mine !== link.stream) return;
+  if (over && !broke) {
+    // The table ended the stream after the match (the run is over): closed, not lost.
+    setLink("closed");
+    return;
+  }
   pending = null; // sent again, with its number, once back
   if (link.replaced) {
     setLink("replaced");
@@ -261,8 +269,8 @@ async function join() {
     setLink(over ? "closed" : "lost");
     return;
   }
-  // A drop between a tournament's matches is dialed again as well, quietly: the
-  // next match may seat this page.
+  // A drop between a tournament's matches (the stream broken, not ended) is dialed
+  // again as well, quietly: the next match may seat this page.
   if (!over) note = `reconnecting… (${lost})`;
   setLink("reconnecting");
   setTimeout(() => {
