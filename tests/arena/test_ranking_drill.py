@@ -14,6 +14,7 @@ from mazzo.arena.ranking_drill import (
     Ladder,
     entrants_for,
     experiment,
+    head_to_head,
     held_at,
     kendall_tau,
     rotated,
@@ -127,3 +128,11 @@ def test_a_small_experiment_reports_both_kinds_of_deal() -> None:
         (0.0, 0.5, 6),
         (0.5, 1.0, 6),
     ]
+
+
+def test_between_two_copies_of_the_heuristic_the_cards_decide_everything() -> None:
+    # Same policy, no random moves: a deal replayed with the seats swapped is the same
+    # game, so each hand wins both times (a set's results cancel), and it scores half.
+    match = head_to_head("briscola", 2, 0.0, 0.0, 20, 1)
+    assert match.games == 40 and match.score == 20
+    assert match.hand_correlation == pytest.approx(1.0)

@@ -276,16 +276,30 @@ def entrants_for(epsilons: Sequence[float], seed: int) -> list[Entrant]:
     return [Entrant(n, e) for n, e in zip(names, epsilons, strict=True)]
 
 
+@dataclass(frozen=True)
+class HeadToHead:
+    """``strong``'s score against ``weak`` (a shared win counts its share) in
+    ``games``; and ``hand_correlation``: across the deals, the correlation of seat 0's
+    result in the deal's first two rotations, the share of a result the cards decide
+    (0: the deal says nothing, 1: the hand wins whoever holds it), which is what a
+    duplicate set cancels."""
+
+    score: float
+    games: int
+    hand_correlation: float | None
+
+
 def head_to_head(
     game: str, players: int, strong: float, weak: float, deals: int, seed: int
-) -> tuple[float, int]:
+) -> HeadToHead:
     """The known order checked: ``strong`` against ``weak`` on ``deals`` deals, each
     played once per rotation of the seats (``strong`` at seat 0, then 1, ...; the
-    others ``weak``). ``strong``'s score (a shared win counts its share) and the games."""
+    others ``weak``)."""
     sides = ladder_sides(LadderInfo(0, game, players, {}))
     side_of = {seat: i for i, side in enumerate(sides) for seat in side}
     rng = random.Random(f"head to head {seed}")
     score, played = 0.0, 0
+    hands: list[list[float]] = [[], []]  # seat 0's result in rotations 0 and 1
     for _ in range(deals):
         deal = rng.getrandbits(SEED_BITS)
         for seat in range(players):
@@ -294,8 +308,14 @@ def head_to_head(
             winners = play_deal(game, players, deal, epsilons, sides)
             if side_of[seat] in winners:
                 score += 1 / len(winners)
+            if seat < 2:
+                hands[seat].append(1 / len(winners) if side_of[0] in winners else 0.0)
             played += 1
-    return score, played
+    try:
+        correlation: float | None = statistics.correlation(*hands)
+    except statistics.StatisticsError:  # too few deals, or results that never vary
+        correlation = None
+    return HeadToHead(score, played, correlation)
 
 
 def summary(values: Sequence[int | None], games: int) -> dict[str, object]:
@@ -332,7 +352,8 @@ def experiment(
     ordered = sorted(epsilons)
     checks = []
     for k, (strong, weak) in enumerate(itertools.pairwise(ordered)):
-        score, played = head_to_head(game, players, strong, weak, reference_deals, seed + k)
+        match = head_to_head(game, players, strong, weak, reference_deals, seed + k)
+        score, played = match.score, match.games
         low, high = wilson(score, played)
         checks.append(
             {
@@ -341,6 +362,9 @@ def experiment(
                 "games": played,
                 "share": round(score / played, 4) if played else None,
                 "wilson95": [round(low, 4), round(high, 4)],
+                "hand_correlation": None
+                if match.hand_correlation is None
+                else round(match.hand_correlation, 3),
             }
         )
         progress(f"known order: {strong:.3f} against {weak:.3f}: {score}/{played}")
