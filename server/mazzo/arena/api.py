@@ -40,7 +40,7 @@ from mazzo.arena.models import DIAL_IN, GRPC
 from mazzo.arena.scheduler import Unplayable, ladder_sides
 from mazzo.arena.store import BotInfo, LadderInfo, Refused, Store
 from mazzo.core.errors import InvalidArgument, NotAllowedNow
-from mazzo.gateway.server import RateLimit
+from mazzo.gateway.server import RateLimit, peer_host
 from mazzo.gateway.tokens import TokenBook, check_name, token_hash
 from mazzo.service.errors import Denied
 from mazzo.service.simulator import Busy
@@ -350,12 +350,8 @@ def _bearer(context: Any) -> str:
 
 
 def _host(context: Any) -> str:
-    """The caller's address without its port (``ipv4:1.2.3.4:5678``, ``http:1.2.3.4``)."""
-    peer = str(context.peer()) if context is not None else "unknown"
-    kind, _, rest = peer.partition(":")
-    if kind in ("ipv4", "ipv6"):
-        return rest.rsplit(":", 1)[0]
-    return rest or peer
+    """The caller's address without its port (``gateway.server.peer_host``)."""
+    return peer_host(str(context.peer()) if context is not None else "unknown")
 
 
 def _name(field: str, name: str) -> None:

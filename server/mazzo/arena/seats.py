@@ -41,7 +41,7 @@ from mazzo.arena.connections import BEAT
 from mazzo.arena.liveness import Instance, this_process
 from mazzo.arena.models import DIAL_IN, utcnow
 from mazzo.arena.store import BotInfo, DialIn, Store
-from mazzo.gateway.server import Connection, Gateway, Limits, Seat, _host
+from mazzo.gateway.server import Connection, Gateway, Limits, Seat, peer_host
 from mazzo.gateway.tokens import TokenBook
 from mazzo.v1 import tables_pb2
 
@@ -164,7 +164,7 @@ class ArenaGateway(Gateway):
     ) -> None:
         # The store is read before the Hello is checked, unless the address is over its
         # rate (the gateway refuses it then, and the database is not asked).
-        if not self.rate.waiting(_host(context.peer())):
+        if not self.rate.waiting(peer_host(context.peer())):
             await asyncio.to_thread(self.refresh)
         await super().Join(request_iterator, context)
 

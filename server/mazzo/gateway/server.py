@@ -399,12 +399,13 @@ def retry_status(message: str, seconds: float) -> status_pb2.Status:
     return status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=message, details=[detail])
 
 
-def _host(peer: str) -> str:
-    """The address of ``ipv4:1.2.3.4:5678`` / ``ipv6:[::1]:5678``, without its port."""
+def peer_host(peer: str) -> str:
+    """The caller's address without its port, what limits per address count:
+    ``ipv4:1.2.3.4:5678`` / ``ipv6:[::1]:5678`` (gRPC), ``http:1.2.3.4`` (an HTTP door)."""
     kind, _, rest = peer.partition(":")
     if kind in ("ipv4", "ipv6"):
         return rest.rsplit(":", 1)[0]
-    return peer
+    return rest or peer
 
 
 class Gateway(tables_pb2_grpc.TablesServicer):
@@ -497,7 +498,7 @@ class Gateway(tables_pb2_grpc.TablesServicer):
         request_iterator: AsyncIterator[tables_pb2.BotMessage],
         context: grpc.aio.ServicerContext,
     ) -> None:
-        retry = self.rate.admit(_host(context.peer()))
+        retry = self.rate.admit(peer_host(context.peer()))
         if retry:
             why = f"too many connections from this address; try again in {math.ceil(retry)} s"
             await context.abort_with_status(rpc_status.to_status(retry_status(why, retry)))
