@@ -22,7 +22,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from mazzo.arena import queries, serve
-from mazzo.arena.crash import LadderForm, environment
+from mazzo.arena.crash import LadderForm, environment, serve_command
 from mazzo.arena.models import Bot, Match, MatchSeat
 from mazzo.arena.multi import (
     Ran,
@@ -30,7 +30,6 @@ from mazzo.arena.multi import (
     enter_house,
     overlaps,
     run_processes,
-    serve_command,
     set_overlaps,
 )
 from mazzo.arena.run import Settings

@@ -211,24 +211,19 @@ def playing(store: Store) -> list[str]:
         return sorted(s.scalars(select(Match.id).where(Match.status == PLAYING)))
 
 
-def serve_command(url: str, seed: int, workers: int, gateway_port: int) -> list[str]:
-    """``mazzo arena serve`` with its gateway on ``gateway_port`` (the same port each
-    restart: the dial-in bots dial it again), the API on free ports."""
+def serve_command(
+    url: str, seed: int, workers: int = 2, gateway_port: int = 0, grace: float = 10.0
+) -> list[str]:
+    """``mazzo arena serve`` with its gateway on ``gateway_port`` (0: a free one; the
+    drill keeps one port across restarts, so the dial-in bots dial it again) and the
+    grace ``grace``, the API on free ports: it prints ``gateway: grpc://HOST:PORT`` once
+    it listens, and plays with ``workers`` workers until SIGTERM."""
     return [
         *command(url, seed, 0, workers)[:4],
         "serve",
-        "--db",
-        url,
-        "--port",
-        "0",
-        "--http-port",
-        "0",
-        "--gateway-port",
-        str(gateway_port),
-        "--workers",
-        str(workers),
-        "--seed",
-        str(seed),
+        *("--db", url, "--port", "0", "--http-port", "0"),
+        *("--gateway-port", str(gateway_port), "--workers", str(workers)),
+        *("--grace", str(grace), "--seed", str(seed)),
     ]
 
 

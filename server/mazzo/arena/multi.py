@@ -14,16 +14,13 @@ bots' rows too, and no match whose bot sits at another table); this module shows
   times, one after another) and that the schedulers never seated a bot in two sets
   at once (``Store.schedule_set``'s ``free_only``);
 - ``rate`` is the matches finished per second between the first claim and the last
-  finish, what ``scripts/arena_scale.py`` compares for one process and for two;
-- ``serve_command`` is ``mazzo arena serve`` on free ports, for the tests where dial-in
-  bots connect to two processes' gateways (``tests/arena/test_multi_process.py``).
+  finish, what ``scripts/arena_scale.py`` compares for one process and for two.
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -107,33 +104,6 @@ def run_processes(
             raise
         ran.append(Ran(process.pid, process.returncode, out, err))
     return ran
-
-
-def serve_command(url: str, seed: int, workers: int = 2, grace: float = 10.0) -> list[str]:
-    """``mazzo arena serve`` on free ports, playing with ``workers`` workers, its
-    gateway's grace ``grace``: it prints ``gateway: grpc://HOST:PORT`` once it listens,
-    and plays until SIGTERM."""
-    return [
-        sys.executable,
-        "-m",
-        "mazzo",
-        "arena",
-        "serve",
-        "--db",
-        url,
-        "--port",
-        "0",
-        "--http-port",
-        "0",
-        "--gateway-port",
-        "0",
-        "--workers",
-        str(workers),
-        "--grace",
-        str(grace),
-        "--seed",
-        str(seed),
-    ]
 
 
 def audit(store: Store, ran: Sequence[Ran], stopped: bool = False) -> list[str]:
