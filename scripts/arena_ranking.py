@@ -51,7 +51,7 @@ def main() -> None:
     parser.add_argument("--game", default="briscola")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--bots", type=int, default=8)
-    parser.add_argument("--runs", type=int, default=24)
+    parser.add_argument("--runs", type=int, default=24, help="0: the known order only")
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hold", type=int, default=500)

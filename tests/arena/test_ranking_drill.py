@@ -130,6 +130,13 @@ def test_a_small_experiment_reports_both_kinds_of_deal() -> None:
     ]
 
 
+def test_no_runs_checks_the_known_order_alone() -> None:
+    report = experiment("briscola", 2, [0.0, 1.0], 0, 12, 5, 3)
+    assert report["runs"] == 0 and report["seeds"] == []
+    assert len(report["known_order"]["adjacent"]) == 1  # type: ignore[index]
+    assert "settled" not in report and "held" not in report
+
+
 def test_between_two_copies_of_the_heuristic_the_cards_decide_everything() -> None:
     # Same policy, no random moves: a deal replayed with the seats swapped is the same
     # game, so each hand wins both times (a set's results cancel), and it scores half.

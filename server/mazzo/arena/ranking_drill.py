@@ -404,6 +404,8 @@ def experiment(
         "hold": hold,
         "seeds": seeds,
     }
+    if not runs:  # the known order checked alone (its deals can take longer than runs)
+        return out
     for name, values in (("settled", settled), ("held", held)):
         dup, unp = summary(values["duplicate"], games), summary(values["unpaired"], games)
         pairs = zip(values["duplicate"], values["unpaired"], strict=True)
