@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
+import sys
+from collections.abc import Iterator
 
 
 def page_address(process: subprocess.Popen[str], name: str) -> str:
@@ -18,3 +21,20 @@ def page_address(process: subprocess.Popen[str], name: str) -> str:
             break
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/play/#token=[\w-]{43}", url), url
     return url
+
+
+@contextlib.contextmanager
+def person_run(args: list[str], name: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``mazzo ARGS`` (a match or a tournament) with the person ``name`` at a seat: the
+    process and the page's address. A block that ends cleanly wants the run to end by
+    itself, with 0, within 30 s; the run is stopped in any case."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mazzo.cli", *args], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        yield process, page_address(process, name)
+        assert process.wait(30) == 0
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(10)

@@ -15,8 +15,6 @@ import contextlib
 import json
 import os
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,7 +31,7 @@ from mazzo.referee.replay import replay
 from mazzo.v1 import game_pb2
 from tests.viewer.chromium import shoot
 from tests.viewer.live_privacy import _mentions
-from tests.viewer.people import page_address
+from tests.viewer.people import person_run
 from tests.viewer.test_browser import browser, errors
 
 __all__ = ["browser"]  # the module's browser fixture, shared
@@ -80,25 +78,14 @@ def person_at(
     """``mazzo match --bot human`` against ``bots``: the page's address (as printed,
     the token in its fragment) and the records file."""
     records = folder / "play.jsonl"
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "mazzo.cli", "match", "--game", game, "--bot", "human"),
-            *[arg for bot in bots for arg in ("--bot", bot)],
-            *[arg for option in options for arg in option_args(option)],
-            *("--seed", str(seed), "--records", str(records)),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        url = page_address(process, "human")
+    args = [
+        *("match", "--game", game, "--bot", "human"),
+        *[arg for bot in bots for arg in ("--bot", bot)],
+        *[arg for option in options for arg in option_args(option)],
+        *("--seed", str(seed), "--records", str(records)),
+    ]
+    with person_run(args, "human") as (_process, url):
         yield url, records
-        process.wait(30)
-        assert process.returncode == 0
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(10)
 
 
 @pytest.fixture

@@ -15,8 +15,6 @@ from __future__ import annotations
 import contextlib
 import re
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -29,7 +27,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from mazzo.referee.records import read_records
-from tests.viewer.people import page_address
+from tests.viewer.people import person_run
 from tests.viewer.test_browser import browser
 from tests.viewer.test_play_browser import (
     SEAT,
@@ -292,15 +290,10 @@ def test_a_page_dropped_between_tournament_matches_dials_again_for_the_next(
     config = tmp_path / "people.toml"
     config.write_text(TOURNAMENT, encoding="utf-8")
     records_path = tmp_path / "people.jsonl"
-    command = [sys.executable, "-m", "mazzo.cli", "tournament", str(config)]
-    process = subprocess.Popen(
-        [*command, "--records", str(records_path), "--no-progress"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    args = ["tournament", str(config), "--records", str(records_path), "--no-progress"]
     played: list[str] = []
-    try:
-        found = re.match(r"http://127\.0\.0\.1:(\d+)(/.*)", page_address(process, "anna"))
+    with person_run(args, "anna") as (process, url):
+        found = re.match(r"http://127\.0\.0\.1:(\d+)(/.*)", url)
         assert found is not None
         cutter = Cutter(int(found[1]))
         cutter.after = b"matchEnded"
@@ -320,11 +313,6 @@ def test_a_page_dropped_between_tournament_matches_dials_again_for_the_next(
             assert cutter.joins == 2
         finally:
             cutter.close()
-        assert process.wait(30) == 0
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(10)
     # Both matches of the pair with the person, each of their moves applied once and no
     # fault: the second match's seat was not lost to the drop.
     records = read_records(records_path)

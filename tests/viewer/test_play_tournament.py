@@ -8,8 +8,6 @@ its first legal move that is not a claim."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -17,7 +15,7 @@ from typing import Any
 import httpx
 
 from mazzo.referee.records import read_records
-from tests.viewer.people import page_address
+from tests.viewer.people import person_run
 
 CONFIG = """
 name = "a person against a bot"
@@ -91,23 +89,9 @@ def test_a_person_plays_each_of_their_tournament_matches_on_one_page(tmp_path: P
     config = tmp_path / "people.toml"
     config.write_text(CONFIG, encoding="utf-8")
     records = tmp_path / "people.jsonl"
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "mazzo.cli", "tournament", str(config)),
-            *("--records", str(records), "--no-progress"),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        url = page_address(process, "anna")
+    args = ["tournament", str(config), "--records", str(records), "--no-progress"]
+    with person_run(args, "anna") as (_process, url):
         matches, answered, feed = play_as_the_page(url)
-        process.wait(30)
-        assert process.returncode == 0
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(10)
     played = read_records(records)
     # Both deals of the duplicate pair (the seats swapped), each with the person at it,
     # each of its moves answered from the page, no fault.
