@@ -12,8 +12,8 @@ never a hang. The server's access log gives each call's time on the server, and
 ``/proc`` its RSS (and its pool's) after warm-up and at the end; the warm-up is
 every valid request once, then the first tenth of the fuzz.
 
-``run(n)`` is the whole fuzz; ``tests/service/test_fuzz_every_rpc.py`` runs a few
-thousand in CI, and ``make fuzz N=1000000`` the long run.
+``run(n)`` is the whole fuzz; ``tests/service/test_fuzz_every_rpc.py`` runs five
+hundred in CI, and ``make fuzz N=1000000`` the long run.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import pytest
 
 from tests.service.fuzz_every_rpc import check, run
 
-N = int(os.environ.get("MAZZO_FUZZ_N", "1000"))
+N = int(os.environ.get("MAZZO_FUZZ_N", "500"))
 
 
 @pytest.mark.slow
