@@ -170,6 +170,10 @@ def test_a_result_that_arrives_twice_counts_once(store: Store) -> None:
     store.schedule_set(ladder, ["p", "q"], rotations=1)
     claim = store.claim("w1")
     assert claim is not None
+    # The claim carries what its worker needs to play it: no other transaction.
+    assert claim.ladder == store.ladder(ladder)
+    assert list(claim.bots) == store.seat_bots(claim.match_id)
+    assert claim.seats == tuple(b.name for b in claim.bots)
     done = record(claim.match_id, claim.seed, [0], [[0], [1]])
     first = store.finish(claim.match_id, "w1", done)
     standings = store.standings(ladder)

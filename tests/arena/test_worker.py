@@ -225,6 +225,27 @@ def test_a_claim_left_by_a_dead_run_is_voided_by_the_next(sqlite_store: Store) -
     assert Counter(m.status for m in matches(store))["finished"] == 2
 
 
+def test_a_round_keeps_house_only_when_its_time_is_due(sqlite_store: Store) -> None:
+    """A busy arena runs a round after every match: the voids and the reading of the
+    ladders and connections are made every ``housekeeping`` seconds, the topping up
+    every round."""
+    store = sqlite_store
+    briscola = store.add_ladder("briscola", 2)
+    enter(store, briscola, *(f"o{i}-1" for i in range(4)))
+    scheduler = Scheduler(store, random.Random(0), queue=2, housekeeping=3600.0)
+    (first,) = scheduler.round().scheduled
+    for match_id in first:
+        store.void(match_id, "made room for the test")
+    maraffa = store.add_ladder("maraffa", 4, {"target": 1})
+    enter(store, maraffa, "p1-1", "p2-1", "p3-1", "p4-1")
+    # Room on the briscola ladder again: topped up; the new ladder not seen yet.
+    assert [len(ids) for ids in scheduler.round().scheduled] == [2]
+    assert store.queued(maraffa) == 0
+    scheduler.housekeeping = 0.0  # due
+    assert [len(ids) for ids in scheduler.round().scheduled] == [4]
+    assert store.queued(maraffa) == 4
+
+
 def test_the_scheduler_keeps_each_ladders_queue_bounded(sqlite_store: Store) -> None:
     store = sqlite_store
     briscola = store.add_ladder("briscola", 2)

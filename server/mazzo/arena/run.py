@@ -54,6 +54,8 @@ class Settings:
     stale_after: float = 60.0
     #: The longest wait of a worker with nothing to claim, and between two rounds.
     idle: float = 0.5
+    #: Seconds between two scheduler rounds' housekeeping (``Scheduler.keep_house``).
+    housekeeping: float = 1.0
     #: Stop when nothing is queued and no table can be seated.
     until_idle: bool = True
     #: Seeds matchmaking's draws (None: the system's randomness).
@@ -240,6 +242,7 @@ async def run_arena(
         connected=nobody if gateway is None else gateway.connected,
         here=run.process,
         grace=timedelta(seconds=(gateway.limits if gateway else LIMITS).grace),
+        housekeeping=settings.housekeeping,
     )
     workers = [
         Worker(

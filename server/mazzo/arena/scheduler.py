@@ -3,7 +3,9 @@ time, with the seating ``matchmaking`` chooses; and voids the matches whose work
 (its process is gone, or its heartbeats went silent), so that none is dropped unsaid.
 
 One round (``Scheduler.round``) is a few short transactions, run in a thread by the
-arena's loop (``arena.run``). The queue is bounded per ladder (``queue``: matches
+arena's loop (``arena.run``) after every match that ends; its housekeeping (the voids
+below, and reading the ladders and the connections) at most every ``housekeeping``
+seconds. The queue is bounded per ladder (``queue``: matches
 scheduled or in play), and a bot is seated in one set at a time (``Store.ladder_bots``'s
 ``busy``, checked again under a lock of the bots' rows as the set is stored:
 ``schedule_set``'s ``free_only``, so two processes' schedulers never seat one bot twice),
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -132,17 +135,24 @@ class Scheduler:
     here: str | None = None
     #: How long a queued match waits for a dial-in bot connected nowhere.
     grace: timedelta = timedelta(seconds=10)
+    #: Seconds between two rounds' housekeeping (``keep_house``): 0, every round.
+    housekeeping: float = 0.0
     #: Sides per ladder id, or why the ladder cannot be played (a ladder never changes).
     _tables: dict[int, list[list[int]] | Unplayable] = field(default_factory=dict)
+    #: What the last housekeeping read: the ladders, where each dial-in bot is
+    #: connected, and when (``time.monotonic``; None: never).
+    _ladders: list[LadderInfo] = field(default_factory=list)
+    _where: dict[str, str] = field(default_factory=dict)
+    _kept_at: float | None = None
 
     def round(self) -> Round:
-        done = Round(dead=self.void_dead())
-        done.voided = done.dead + self.store.void_stale(self.stale_after)
-        for process in self.store.connection_processes():
-            if process_gone(process) is not None:
-                self.store.drop_process(process)
-        done.away = self.store.void_away(self.grace)
-        where = self.store.connected_bots()
+        """Housekeeping when due, then each ladder topped up."""
+        done = Round()
+        now = time.monotonic()
+        if self._kept_at is None or now - self._kept_at >= self.housekeeping:
+            self.keep_house(done)
+            self._kept_at = now
+        where = self._where
 
         def here(name: str) -> bool:
             return self.here is not None and where.get(name) == self.here and self.connected(name)
@@ -150,7 +160,7 @@ class Scheduler:
         def there(name: str) -> bool:
             return where.get(name, self.here) != self.here
 
-        for ladder in self.store.ladders():
+        for ladder in self._ladders:
             sides = self._sides(ladder)
             queued = self.store.queued(ladder.id)
             if isinstance(sides, Unplayable):
@@ -172,6 +182,21 @@ class Scheduler:
                     queued += len(ids)
             done.queued += queued
         return done
+
+    def keep_house(self, done: Round) -> None:
+        """Void the matches of dead workers and silent claims, drop the connections of
+        gone processes, void the queued matches of bots away past the grace (into
+        ``done``), and read the ladders and where the dial-in bots are. A round's
+        few transactions more: a busy arena (a round after every match) does it every
+        ``housekeeping`` seconds; every limit it enforces is seconds long anyway."""
+        done.dead = self.void_dead()
+        done.voided = done.dead + self.store.void_stale(self.stale_after)
+        for process in self.store.connection_processes():
+            if process_gone(process) is not None:
+                self.store.drop_process(process)
+        done.away = self.store.void_away(self.grace)
+        self._where = self.store.connected_bots()
+        self._ladders = self.store.ladders()
 
     def void_dead(self) -> list[str]:
         """Void at once the matches held by workers whose process is gone (a run

@@ -156,6 +156,10 @@ class Claim:
     seed: int
     #: The bot (by name) deciding for each seat, in seat order.
     seats: tuple[str, ...]
+    #: The match's ladder and its seats' bots, read in the claim's own transaction (a
+    #: worker needs no other to start playing; empty on a claim made by hand).
+    ladder: LadderInfo | None = None
+    bots: tuple[BotInfo, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -585,19 +589,26 @@ class Store(AbstractContextManager["Store"]):
                 # Taken after the checks: a bot's stored times never overlap.
                 match.status, match.claimed_by = PLAYING, worker
                 match.claimed_at = match.heartbeat_at = utcnow()
-                names = s.execute(
-                    select(Bot.name)
-                    .join(MatchSeat, MatchSeat.bot_id == Bot.id)
-                    .where(MatchSeat.match_id == match.id)
-                    .order_by(MatchSeat.seat)
-                ).scalars()
+                seated = tuple(
+                    _bot_info(bot, owner)
+                    for bot, owner in s.execute(
+                        select(Bot, Owner.name)
+                        .join(MatchSeat, MatchSeat.bot_id == Bot.id)
+                        .join(Owner, Bot.owner_id == Owner.id)
+                        .where(MatchSeat.match_id == match.id)
+                        .order_by(MatchSeat.seat)
+                    )
+                )
+                ladder = s.get(Ladder, match.ladder_id)
                 return Claim(
                     match.id,
                     match.ladder_id,
                     match.set_id,
                     match.set_index,
                     match.seed,
-                    tuple(names),
+                    tuple(b.name for b in seated),
+                    None if ladder is None else _ladder_info(ladder),
+                    seated,
                 )
             return None
 

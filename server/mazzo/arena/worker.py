@@ -4,9 +4,10 @@ this process, the bots started for the match and closed after it).
 
 For each claim it
 
-1. reads the ladder's game, form and options and the bots of the seats, and makes the
-   ``MatchSpec`` (the match's id and seed: the store's) and one ``Entrant`` per side
-   (named after its bots, ``ada-1+cy-1`` for partners);
+1. takes the ladder's game, form and options and the bots of the seats (read with the
+   claim, in its transaction), and makes the ``MatchSpec`` (the match's id and seed:
+   the store's) and one ``Entrant`` per side (named after its bots, ``ada-1+cy-1`` for
+   partners);
 2. publishes the deal's commitment (``Store.publish_commitment``) from ``on_deal``,
    before the first move: synchronously, so no move is played before it is stored;
 3. sends a heartbeat every ``heartbeat`` seconds while the match is played; a
@@ -140,8 +141,11 @@ class Worker:
         mid-play (the arena stops), the match is abandoned and voided, saying so; when
         the task is cancelled mid-play, likewise before the cancellation goes on."""
         try:
-            ladder = await asyncio.to_thread(self.store.ladder, claim.ladder_id)
-            bots = await asyncio.to_thread(self.store.seat_bots, claim.match_id)
+            # Read with the claim (``Store.claim``); again only for a claim made by hand.
+            ladder = claim.ladder
+            if ladder is None:
+                ladder = await asyncio.to_thread(self.store.ladder, claim.ladder_id)
+            bots = list(claim.bots) or await asyncio.to_thread(self.store.seat_bots, claim.match_id)
             spec, lineup = match_for(claim, ladder, bots, self.gateway is not None)
         except Unplayable as e:
             return await self._void(claim, f"cannot be played: {e}")
