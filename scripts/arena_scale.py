@@ -30,30 +30,33 @@ from typing import Any
 from mazzo.arena.crash import LadderForm, environment
 from mazzo.arena.multi import audit, enter_house, rate, run_processes
 from mazzo.arena.store import Store
-from mazzo.arena.throwaway_postgres import PG_BIN, admin_url, cluster, fresh
+from mazzo.arena.throwaway_postgres import PG_BIN, admin_url, cluster, cpu_seconds, fresh
 
 #: The ladder by default: two players, quick builtin random bots.
 HOUSE: LadderForm = ("briscola", 2, {})
 
 
-def measure(admin: str, processes: int, args: argparse.Namespace) -> dict[str, Any]:
+def measure(
+    admin: str, processes: int, args: argparse.Namespace, folder: Path | None = None
+) -> dict[str, Any]:
     url = fresh(admin, f"arena_scale_{processes}")
     with Store(url, migrate=False) as store:
-        enter_house(store, (args.game, args.players, {}), args.bots)
+        enter_house(store, (args.game, args.players, {}), args.bots, args.bot)
         each = args.matches // processes
         # Room in the queue for a set per worker of both runs alike: a set's matches
         # seat the same bots, so they are played one after another.
         queue = args.players * args.workers * 2
-        used = _children_cpu()
+        used, database = _children_cpu(), _database_cpu(folder)
         started = time.monotonic()
         ran = run_processes(url, processes, each, args.workers, environment(), args.seed, queue)
         wall = time.monotonic() - started
         used = _children_cpu() - used
+        database = _database_cpu(folder) - database
         finished, seconds = rate(store)
         problems = audit(store, ran)
     return {
         "processes": processes,
-        "ladder": f"{args.game} {args.players}p",
+        "ladder": f"{args.game} {args.players}p, {args.bot}",
         "workers_each": args.workers,
         "queue": queue,
         "finished": finished,
@@ -62,8 +65,14 @@ def measure(admin: str, processes: int, args: argparse.Namespace) -> dict[str, A
         # The CPU the runs got, in cores (start-up included): on a busy machine two
         # processes get little more than one, and the ratio shows the machine.
         "cores_used": round(used / wall, 2) if wall else 0.0,
+        # The database's, on the same machine (None: a server given by --db).
+        "database_cores": round(database / wall, 2) if folder is not None and wall else None,
         "problems": problems,
     }
+
+
+def _database_cpu(folder: Path | None) -> float:
+    return cpu_seconds(folder) if folder is not None else 0.0
 
 
 def _children_cpu() -> float:
@@ -81,12 +90,15 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=400, help="per measurement (even)")
     parser.add_argument("--workers", type=int, default=4, help="per process")
     parser.add_argument("--bots", type=int, default=24)
+    parser.add_argument(
+        "--bot", default="builtin:random", help="the bots (builtin:random: the shortest matches)"
+    )
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     before = os.getloadavg()
-    with database(args.db, args.pg_bin) as admin:
-        one = measure(admin, 1, args)
-        two = measure(admin, 2, args)
+    with database(args.db, args.pg_bin) as (admin, folder):
+        one = measure(admin, 1, args, folder)
+        two = measure(admin, 2, args, folder)
     after = os.getloadavg()
     ratio = (
         two["matches_per_second"] / one["matches_per_second"] if one["matches_per_second"] else 0.0
@@ -105,13 +117,14 @@ def main() -> int:
 
 
 @contextmanager
-def database(url: str | None, pg_bin: Path) -> Iterator[str]:
-    """``url`` when given, else a temporary cluster's ``postgres`` database."""
+def database(url: str | None, pg_bin: Path) -> Iterator[tuple[str, Path | None]]:
+    """``url`` when given, else a temporary cluster's ``postgres`` database; with the
+    cluster's folder (None for ``url``)."""
     if url is not None:
-        yield url
+        yield url, None
         return
-    with cluster(pg_bin) as (_folder, port):
-        yield admin_url(port)
+    with cluster(pg_bin) as (folder, port):
+        yield admin_url(port), folder
 
 
 if __name__ == "__main__":

@@ -55,15 +55,15 @@ class Ran:
         return [str(match_id) for match_id in FINISHED_LINE.findall(self.out)]
 
 
-def enter_house(store: Store, form: LadderForm, bots: int) -> int:
-    """The ladder of ``form`` with ``bots`` builtin random bots, each its own owner's (so
-    any two may meet): its id."""
+def enter_house(store: Store, form: LadderForm, bots: int, bot: str = "builtin:random") -> int:
+    """The ladder of ``form`` with ``bots`` builtin bots (``bot``: random by default),
+    each its own owner's (so any two may meet): its id."""
     game, players, options = form
     ladder = store.add_ladder(game, players, options)
     for k in range(bots):
         try:
             store.add_owner(f"owner{k}")
-            store.add_bot(f"owner{k}", f"bot{k}", ladder, "builtin", "builtin:random")
+            store.add_bot(f"owner{k}", f"bot{k}", ladder, "builtin", bot)
         except Refused:
             pass  # entered by an earlier run on this database
     return ladder
