@@ -5,13 +5,16 @@ Starts a temporary PostgreSQL cluster (``--pg-bin``, like the tests' fixture) un
 given ``--db URL``, then on a fresh database each time: one ``mazzo arena run`` to
 finish ``--matches`` matches, and two at once to finish as many between them (half
 each); each with ``--workers`` workers, on a Briscola 2p ladder of builtin random bots
-(``--bots``, one owner each). A rate is the matches finished per second from the
+(``--game``, ``--players``, ``--bot``: ``builtin:heuristic`` plays longer matches;
+``--bots``, one owner each). A rate is the matches finished per second from the
 first claim to the last finish (the processes' start-up left out). Both runs are
 audited (``mazzo.arena.multi``: each match played once, no bot at two tables at once).
-Prints JSON: the two rates, their ratio, the cores the runs' processes got, the load
-average before and after (a busy machine shares its cores, and says so) and any
-problem; exits 1 on a problem. The ratio is measured, never asserted: it depends on
-the machine's free cores (builtin bots play in the arena's process, one core each).
+Prints JSON: the two rates, their ratio, the cores the runs' processes got and the
+temporary cluster's (the database shares the machine), the load average before and
+after (a busy machine shares its cores, and says so) and any problem; exits 1 on a
+problem. The ratio is measured, never asserted: it depends on the machine's free
+cores (builtin bots play in the arena's process, one core each) and on the
+database's share of a match, larger the shorter the match.
 """
 
 from __future__ import annotations
@@ -89,7 +92,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=HOUSE[1])
     parser.add_argument("--matches", type=int, default=400, help="per measurement (even)")
     parser.add_argument("--workers", type=int, default=4, help="per process")
-    parser.add_argument("--bots", type=int, default=24)
+    parser.add_argument("--bots", type=int, default=48, help="enough for every worker of two processes")
     parser.add_argument(
         "--bot", default="builtin:random", help="the bots (builtin:random: the shortest matches)"
     )

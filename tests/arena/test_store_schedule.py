@@ -89,3 +89,22 @@ def test_a_finish_can_pause_its_faulty_bots_in_its_own_transaction(store: Store)
     assert stored.paused == {"q": reason}
     assert {s.bot: s.paused_reason for s in store.standings(ladder)} == {"p": None, "q": reason}
     assert store.finish(claim.match_id, "w1", done, pause=(1, 1)).paused == {}  # counted once
+
+
+def test_a_finish_pauses_only_a_bot_that_faulted_in_it(store: Store) -> None:
+    """A clean match cannot bring a bot to the limit: a bot whose owner resumed it after
+    its faults plays again, and is paused again only by a fault of its own."""
+    ladder = two_player_ladder(store, "p", "q")
+
+    def finish(faults: list[int]) -> dict[str, str]:
+        store.schedule_set(ladder, ["p", "q"], rotations=1)
+        claim = store.claim("w1")
+        assert claim is not None
+        done = record(claim.match_id, claim.seed, [1], [[0], [1]], faults=faults)
+        return store.finish(claim.match_id, "w1", done, pause=(2, 3)).paused
+
+    assert finish([0]) == {}
+    assert list(finish([0])) == ["p"]  # faults in 2 of its last 2
+    store.pause_bot("p", None)  # its owner resumes it
+    assert finish([]) == {}  # clean: played on, though 2 of its last 3 were faulty
+    assert list(finish([0])) == ["p"]

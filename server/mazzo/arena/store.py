@@ -640,8 +640,9 @@ class Store(AbstractContextManager["Store"]):
         """Store the finished match's record and update its bots' ratings, in one
         transaction. Again with the same record: nothing changes, the stored update is
         returned. With another record, or for a match ``worker`` does not hold:
-        ``Refused``. ``pause`` (limit, window): then pause its bots as ``pause_faulty``
-        does, in the same transaction, so that no scheduler sees them free between."""
+        ``Refused``. ``pause`` (limit, window): then pause its bots that faulted in it as
+        ``pause_faulty`` does, in the same transaction, so that no scheduler sees them
+        free between (a bot with no fault in it cannot have reached the limit by it)."""
         if pause is not None:
             _check_pause(*pause)
         record = _plain(record)
@@ -704,7 +705,9 @@ class Store(AbstractContextManager["Store"]):
             match.status, match.record, match.finished_at = FINISHED, record, now
             match.deal_commitment = match.deal_commitment or commitment
             s.flush()
-            paused = _pause_faulty(s, match_id, *pause) if pause is not None else {}
+            # Only a bot that faulted here can have reached the limit with this match.
+            faulty = {bot for bot, count in faults.items() if count}
+            paused = _pause_faulty(s, match_id, *pause, faulty) if pause and faulty else {}
             return Finished(match_id, self._changes(s, match_id), repeated=False, paused=paused)
 
     def void(self, match_id: str, reason: str) -> None:
@@ -1020,17 +1023,23 @@ def _check_pause(limit: int, window: int) -> None:
         raise Refused(f"pause after 1 to {window} faulty matches of {window}, not {limit}")
 
 
-def _pause_faulty(s: Session, match_id: str, limit: int, window: int) -> dict[str, str]:
-    """``Store.pause_faulty`` in the transaction ``s``."""
+def _pause_faulty(
+    s: Session, match_id: str, limit: int, window: int, only: set[int] | None = None
+) -> dict[str, str]:
+    """``Store.pause_faulty`` in the transaction ``s``; for the bots (ids) ``only``
+    when given."""
     paused: dict[str, str] = {}
     now = utcnow()
-    bots = s.scalars(
+    query = (
         select(Bot)
         .join(MatchSeat, MatchSeat.bot_id == Bot.id)
         .where(MatchSeat.match_id == match_id, Bot.paused_reason.is_(None))
         .order_by(Bot.id)
         .with_for_update(of=Bot)
-    ).all()
+    )
+    if only is not None:
+        query = query.where(Bot.id.in_(only))
+    bots = s.scalars(query).all()
     for bot in dict.fromkeys(bots):  # a bot of two seats once
         recent = s.execute(
             select(RatingUpdate.match_id, RatingUpdate.faults)
