@@ -92,7 +92,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=HOUSE[1])
     parser.add_argument("--matches", type=int, default=400, help="per measurement (even)")
     parser.add_argument("--workers", type=int, default=4, help="per process")
-    parser.add_argument("--bots", type=int, default=48, help="enough for every worker of two processes")
+    parser.add_argument("--bots", type=int, default=48, help="enough for 2 processes' workers")
     parser.add_argument(
         "--bot", default="builtin:random", help="the bots (builtin:random: the shortest matches)"
     )
