@@ -280,10 +280,13 @@ arena-drill: $(GEN) $(VENV)
 
 # Issue 34's "past one machine": matches per second of one `mazzo arena run` against
 # two on one PostgreSQL (a temporary cluster, or beside PG=URL), each run audited (every
-# match played once, no bot at two tables at once); JSON with the ratio (wanted: 1.8x)
-# and the load average, which the ratio depends on. Not asserted in a test.
+# match played once, no bot at two tables at once); JSON with the ratio (wanted: 1.8x),
+# the cores of the processes and of the database, and the load average, which the
+# ratio depends on. Briscola 2p with random bots by default; SCALE_ARGS for another
+# ladder ("--game maraffa --players 4 --bot builtin:heuristic"). Not asserted in a test.
+SCALE_ARGS ?=
 arena-scale: $(GEN) $(VENV)
-	$(PY) scripts/arena_scale.py $(if $(PG),--db $(PG))
+	$(PY) scripts/arena_scale.py $(if $(PG),--db $(PG)) $(SCALE_ARGS)
 
 # Issue 34's duplicate sets measured: eight bots of a known order (the heuristic with
 # 0, 1/7, ..., 1 of its moves random) on a Briscola 2p ladder run as `mazzo arena run`
