@@ -757,6 +757,14 @@ def _match(args: argparse.Namespace) -> int:
     if args.bot_logs:
         args.bot_logs.mkdir(parents=True, exist_ok=True)
     _check_tokens(args, args.bot)
+    written: list[str] = []
+
+    def write(record: dict[str, Any]) -> None:
+        """The record, written before the dial-in bots are told the match ended."""
+        if args.records is not None:
+            with RecordWriter(args.records) as out:
+                out.write(record)
+            written.append(record["id"])
 
     async def play(watcher: Any, feeds: dict[str, Any]) -> dict[str, Any]:
         # SIGTERM stops the match as Ctrl-C does: the bots are closed on the way out.
@@ -779,6 +787,7 @@ def _match(args: argparse.Namespace) -> int:
                     watcher,
                     gateway,
                     args.dial_in_wait,
+                    write,
                 )
             finally:  # stopped too: a feed never ends on its own, and the door waits for it
                 _close_feeds(feeds)
@@ -797,11 +806,9 @@ def _match(args: argparse.Namespace) -> int:
             with _reaping_bots():
                 record = asyncio.run(play(watcher, feeds))
         except (KeyboardInterrupt, asyncio.CancelledError):
-            print(f"{spec.id}: stopped before the end; no record written", file=sys.stderr)
+            kept = f"its record written to {args.records}" if written else "no record written"
+            print(f"{spec.id}: stopped before the end; {kept}", file=sys.stderr)
             return 130
-        if args.records is not None:
-            with RecordWriter(args.records) as out:
-                out.write(record)
         print(summary_line(record), flush=True)
         if hub is not None:
             hub.entrants = [side["entrant"] for side in record["sides"]]

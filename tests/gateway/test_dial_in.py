@@ -18,6 +18,7 @@ from mazzo.gateway.server import Limits
 from mazzo.referee.bots import BotSpec
 from mazzo.referee.match import MatchSpec, TimeControl, options_json, run_match
 from mazzo.referee.verify import verify
+from mazzo.v1 import tables_pb2
 from tests.gateway.conftest import Client, Rig, safe_index
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -267,3 +268,47 @@ def test_the_command_line_says_what_a_dial_in_seat_lacks(
     assert "connect:carol has no token" in capsys.readouterr().err
     assert main([*seats, "--tokens", tokens]) == 2
     assert "are for --gateway" in capsys.readouterr().err
+
+
+async def test_a_bot_told_its_match_ended_finds_the_record_kept(
+    rig: type[Rig], tmp_path: Path
+) -> None:
+    """``MatchEnded`` is sent once the record is kept: in a tournament's records file,
+    and by ``mazzo match``'s ``on_record``; a referee killed after telling a bot cannot
+    lose the match it told of."""
+    from mazzo.referee.match import Entrant
+    from mazzo.referee.records import read_records
+    from mazzo.referee.tournament import Config, run_tournament
+
+    r = rig()
+    await r.start()
+    client = r.client()
+    await client.join(r.tokens["alice"])
+    path, kept = tmp_path / "t.jsonl", []
+    told: dict[str, bool] = {}  # each match the bot was told of: its record kept then
+
+    async def alice() -> None:
+        while isinstance(message := await client.call.read(), tables_pb2.TableMessage):
+            if message.WhichOneof("kind") == "decision":
+                decision = message.decision
+                index = safe_index(decision.request)
+                await client.answer(decision.sequence, index, decision.match_id)
+            elif message.WhichOneof("kind") == "match_ended":
+                ended = message.match_ended
+                in_file = ended.record_id in {rec["id"] for rec in read_records(path)}
+                told[ended.match_id] = in_file or ended.record_id in kept
+
+    player = asyncio.create_task(alice())
+    entrants = (Entrant("alice", ("connect:alice",)), Entrant("rnd", ("builtin:random",)))
+    config = Config(name="kept", game="briscola", entrants=entrants, deals=1)
+    outcome = await run_tournament(config, path, progress=False, gateway=r.gateway)
+    record = await run_match(
+        MatchSpec(id="one", game="briscola", seed=2),
+        ["connect:alice", "builtin:random"],
+        gateway=r.gateway,
+        on_record=lambda rec: kept.append(rec["id"]),
+    )
+    await r.gateway.stop(0.5)
+    await asyncio.wait_for(player, 5)
+    assert outcome.summary["matches"] == 2 and kept == [record["id"]]
+    assert told == {**{rec["id"]: True for rec in read_records(path)}, "one": True}

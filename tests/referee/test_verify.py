@@ -20,7 +20,7 @@ import pytest
 from mazzo.cli import main
 from mazzo.core import fair
 from mazzo.games.registry import CODECS, rules_for
-from mazzo.referee.match import Entrant, FaultLedger, MatchSpec
+from mazzo.referee.match import Entrant, MatchSpec
 from mazzo.referee.records import (
     RecordWriter,
     commitments_path,
@@ -28,7 +28,7 @@ from mazzo.referee.records import (
     read_records,
 )
 from mazzo.referee.replay import _wire_state, replay
-from mazzo.referee.schedule import Job, deal_seed
+from mazzo.referee.schedule import deal_seed
 from mazzo.referee.tournament import Config, LocalBackend, run_tournament
 from mazzo.referee.verify import FAILED, OK, UNPROVEN, verify
 from mazzo.v1 import bot_pb2
@@ -381,18 +381,17 @@ def _lines(path: Path) -> list[dict[str, Any]]:
 
 
 class StallsOn(LocalBackend):
-    """Plays a match to its end but never hands its record back: still in play when
-    the run stops."""
+    """Plays a match to its end but never keeps its record: still in play when the run
+    stops."""
 
     def __init__(self, match_id: str) -> None:
         super().__init__()
         self.match_id = match_id
 
-    async def play(self, job: Job, ledger: FaultLedger) -> dict[str, Any]:
-        record = await super().play(job, ledger)
-        if job.spec.id == self.match_id:
+    async def keep(self, record: dict[str, Any]) -> None:
+        if record["id"] == self.match_id:
             await asyncio.Event().wait()
-        return record
+        await super().keep(record)
 
 
 async def test_a_stopped_run_says_which_published_matches_it_abandoned(tmp_path: Path) -> None:

@@ -669,12 +669,15 @@ async def run_match(
     watcher: Watcher | None = None,
     gateway: Gateway | None = None,
     dial_in_wait: float = 60.0,
+    on_record: Callable[[Json], None] | None = None,
 ) -> Json:
     """``mazzo match``: one match between the given bots; returns its record. ``ca``
     checks the certificates of ``grpcs://`` bots and service; ``seal`` plays through
     the service's sealed tokens, each bot given its own seat's; ``watcher``: the live
     view (``viewer.watch``, to ``referee.watch``'s contract); ``gateway`` seats the
-    ``connect:`` bots, each waited for at most ``dial_in_wait`` seconds."""
+    ``connect:`` bots, each waited for at most ``dial_in_wait`` seconds; ``on_record``
+    is given the record before the dial-in bots are told the match ended (``mazzo
+    match --records`` writes it there)."""
     sides, deciders = table_of(spec.game, spec.players, spec.options_message())
     lineup = entrants_for_bots(bots, sides, deciders)
     specs = [bot for entrant in lineup for bot in entrant.bots]
@@ -687,8 +690,25 @@ async def run_match(
     pools = Pools(Launch(ca=ca, gateway=gateway), logs)
     try:
         return await play_match(
-            spec, lineup, engine, pools, clock, rules, on_deal=on_deal, watcher=watcher
+            spec,
+            lineup,
+            engine,
+            pools,
+            clock,
+            rules,
+            on_deal=on_deal,
+            watcher=watcher,
+            on_record=None if on_record is None else _awaitable(on_record),
         )
     finally:
         await pools.close()
         await engine.close()
+
+
+def _awaitable(call: Callable[[Json], None]) -> Callable[[Json], Awaitable[None]]:
+    """``play_match``'s ``on_record`` for a plain function (a file's write)."""
+
+    async def awaited(record: Json) -> None:
+        call(record)
+
+    return awaited

@@ -403,6 +403,10 @@ class LocalBackend:
         #: Given each match's header before its first move (``run_tournament``
         #: publishes its deal commitment with it).
         self.on_deal: Callable[[Json], None] | None = None
+        #: Given each match's record (with its tag) before its dial-in bots are told it
+        #: ended (``run_tournament`` writes it there: no bot hears of a record that an
+        #: interruption could still lose).
+        self.on_record: Callable[[Json], None] | None = None
 
     async def start(self, config: Config) -> None:
         self._config = config
@@ -411,6 +415,12 @@ class LocalBackend:
     async def play(self, job: Job, ledger: FaultLedger) -> Json:
         config, engine = self._config, self._engine
         assert config is not None and engine is not None, "start() the backend first"
+        tag = tournament_tag(config, job)
+
+        async def store(record: Json) -> None:
+            record["tournament"] = tag
+            await self.keep(record)
+
         record = await play_match(
             job.spec,
             job.lineup,
@@ -421,9 +431,15 @@ class LocalBackend:
             ledger,
             on_deal=self.on_deal,
             watcher=self._watcher,
+            on_record=store,
         )
-        record["tournament"] = tournament_tag(config, job)
+        record["tournament"] = tag
         return record
+
+    async def keep(self, record: Json) -> None:
+        """Keep a match's record as it ends (``on_record``), before its bots are told."""
+        if self.on_record is not None:
+            self.on_record(record)
 
     def started(self) -> dict[str, int]:
         return self._pools.started()
@@ -465,6 +481,8 @@ class _Run:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     #: Published in this run, no record yet.
     in_play: set[str] = field(default_factory=set)
+    #: Written as their matches ended (``write``), not yet counted (``_recorded``).
+    written: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.decision = self.decide()
@@ -484,9 +502,20 @@ class _Run:
             record = await backend.play(job, self.ledger)
             self._recorded(record, writer, bar)
 
-    def _recorded(self, record: Json, writer: RecordWriter, bar: Progress) -> None:
-        """Write a finished match's record, and stop the run if that decides it."""
+    def write(self, record: Json, writer: RecordWriter) -> None:
+        """Write a record as its match ends, before its bots are told (``LocalBackend``'s
+        ``on_record``); ``_recorded`` then counts it without writing it again."""
         writer.write(record)
+        self.written.add(record["id"])
+        self.in_play.discard(record["id"])  # stopped before it is counted: not abandoned
+
+    def _recorded(self, record: Json, writer: RecordWriter, bar: Progress) -> None:
+        """Write a finished match's record (unless written as it ended), and stop the
+        run if that decides it."""
+        if record["id"] in self.written:
+            self.written.discard(record["id"])
+        else:
+            writer.write(record)
         self.in_play.discard(record["id"])
         self.recorded.append(record)
         self.new += 1
@@ -549,6 +578,8 @@ async def run_tournament(
     loop = asyncio.get_running_loop()
     _add_stop_signals(loop, run.stop)
     writer = RecordWriter(records_path)
+    if isinstance(backend, LocalBackend):
+        backend.on_record = lambda record: run.write(record, writer)
     started = time.perf_counter()
     try:
         await backend.start(config)
