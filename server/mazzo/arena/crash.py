@@ -248,7 +248,24 @@ def dial_in_command(gateway_port: int, token: str, seed: int, log: Path) -> list
 
 
 def free_port() -> int:
-    with socket.socket() as s:
+    """A port free now, below the kernel's range for port 0 (``ip_local_port_range``):
+    the drill's gateway binds it again after each kill, and between a kill and the
+    restart any other process on a shared machine binding port 0 could be given a port
+    of that range, and answer the dial-in bots in the arena's place."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    rng = random.SystemRandom()
+    for _ in range(100):
+        port = rng.randrange(max(1024, low - 12000), low)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use
+            return port
+    with socket.socket() as s:  # all busy: any free one
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
@@ -364,9 +381,9 @@ def drill(
                         len(ids),
                     )
                 )
-                report.problems += _gone(dialers)
+                report.problems += _gone(dialers, logs)
         finally:
-            report.problems += _stop_dialers(dialers)
+            report.problems += _stop_dialers(dialers, logs)
         crashed = {m for kill in report.kills for m in kill.playing}
         logged = {name: _read_log(logs / f"{name}.log") for name in tokens}
         report.problems += audit(store, snapshots, printed, crashed, logged, report)
@@ -449,16 +466,26 @@ def _start_dialers(
     return dialers
 
 
-def _gone(dialers: dict[str, subprocess.Popen[bytes]]) -> list[str]:
-    """The dial-in bots that stopped (they must dial again, not give up)."""
+def _gone(dialers: dict[str, subprocess.Popen[bytes]], logs: Path) -> list[str]:
+    """The dial-in bots that stopped (they must dial again, not give up), each with the
+    end of its output (why it stopped)."""
     return [
-        f"dial-in bot {name} exited with {p.returncode} before the end"
+        f"dial-in bot {name} exited with {p.returncode} before the end{_said(logs, name)}"
         for name, p in dialers.items()
         if p.poll() is not None
     ]
 
 
-def _stop_dialers(dialers: dict[str, subprocess.Popen[bytes]]) -> list[str]:
+def _said(logs: Path, name: str, lines: int = 3) -> str:
+    """The last ``lines`` of a dial-in bot's output, for a problem's message."""
+    try:
+        text = (logs / f"{name}.out").read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return ""
+    return f" (its last output: {' | '.join(text[-lines:])})" if text else ""
+
+
+def _stop_dialers(dialers: dict[str, subprocess.Popen[bytes]], logs: Path) -> list[str]:
     """Wait for the dial-in bots to leave (the last run's clean stop ends their
     streams); those that do not within 30 s are killed, and said."""
     problems = []
@@ -472,7 +499,7 @@ def _stop_dialers(dialers: dict[str, subprocess.Popen[bytes]]) -> list[str]:
             problems.append(f"dial-in bot {name} was still running at the end")
             continue
         if code != 0:
-            problems.append(f"dial-in bot {name} exited with {code}")
+            problems.append(f"dial-in bot {name} exited with {code}{_said(logs, name)}")
     return problems
 
 
