@@ -108,7 +108,9 @@ def test_the_tokens_file_keeps_hashes_only(tmp_path: Path) -> None:
     path = tmp_path / "tokens.json"
     book = TokenBook()
     token = book.new("alice")
-    assert len(token) >= 43  # 32 random bytes
+    assert len(token) >= 4 + 43  # the prefix, 32 random bytes
+    # None starts with '-': a command line would take it for an option (--token -x...).
+    assert token.startswith("mzt_") and not any(book.new("bob").startswith("-") for _ in range(300))
     book.save(path)
     assert path.stat().st_mode & 0o777 == 0o600
     assert token not in path.read_text() and token_hash(token) in path.read_text()

@@ -1,7 +1,10 @@
 """Bot tokens: ``mazzo token new NAME`` makes one; the file keeps only its hash.
 
-A token is 256 random bits (``secrets.token_urlsafe(32)``), so one SHA-256 is all the
-hashing it needs: nothing is guessable to slow down, unlike a password. Hashes are
+A token is ``mzt_`` and 256 random bits (``secrets.token_urlsafe(32)``), so one
+SHA-256 is all the hashing it needs: nothing is guessable to slow down, unlike a
+password. The prefix keeps a token from starting with ``-`` (one in 64 did, and a
+starter's ``--token -x...`` was then taken for an option: it exited at once) and lets
+secret scanners tell a leaked one. Hashes are
 compared with ``hmac.compare_digest``, every entry of the file when the bot names
 none, so the time of a refusal tells nothing about which byte was wrong.
 """
@@ -19,6 +22,8 @@ from pathlib import Path
 
 #: The tokens file's format, in its ``format`` field.
 FORMAT = 1
+#: Every token's first characters (module docstring).
+PREFIX = "mzt_"
 #: A name is what ``connect:NAME`` and records show: short and plain.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
@@ -82,7 +87,7 @@ class TokenBook:
 
     def new(self, name: str) -> str:
         """A new random token for ``name`` (replacing its old one); only its hash is kept."""
-        token = secrets.token_urlsafe(32)
+        token = PREFIX + secrets.token_urlsafe(32)
         self.hashes[check_name(name)] = token_hash(token)
         return token
 
