@@ -19,7 +19,7 @@ def page_address(process: subprocess.Popen[str], name: str) -> str:
         if line.startswith(f"play as {name}: "):
             url = line.removeprefix(f"play as {name}: ")
             break
-    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/play/#token=[\w-]{43}", url), url
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/play/#token=mzt_[\w-]{43}", url), url
     return url
 
 
