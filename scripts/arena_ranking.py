@@ -56,6 +56,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hold", type=int, default=500)
     parser.add_argument("--reference-deals", type=int, default=1000)
+    parser.add_argument(
+        "--per-match-too",
+        action="store_true",
+        help="also rate each match alone (the arena before it rated sets whole)",
+    )
     args = parser.parse_args()
     epsilons = [k / (args.bots - 1) for k in range(args.bots)]
     load = os.getloadavg()
@@ -70,6 +75,7 @@ def main() -> None:
         args.reference_deals,
         args.hold,
         progress=lambda line: print(line, file=sys.stderr, flush=True),
+        per_match_too=args.per_match_too,
     )
     report["machine"] = {
         "cores": os.cpu_count(),

@@ -33,15 +33,30 @@ def winners_of(seats: tuple[str, ...]) -> list[int]:
     return [1 - first] if all(len(n) <= 3 for n in seats) else [first]
 
 
-def test_the_drill_seats_and_rates_as_the_arena_does(store: Store) -> None:
-    ladder_id = store.add_ladder("briscola", 2)
-    for name in NAMES:
+def side_winners(seats: tuple[str, ...], sides: list[list[int]]) -> list[int]:
+    """``winners_of`` for sides of any size: the side of the seat it names."""
+    seat = winners_of(seats)[0] if len(seats) == 2 else seats.index(min(seats))
+    return [next(i for i, side in enumerate(sides) if seat in side)]
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "sides", "names"),
+    [
+        ("briscola", 2, [[0], [1]], NAMES),
+        ("maraffa", 4, [[0, 2], [1, 3]], [*NAMES, "gil", "hal"]),  # partners, sets of 4
+    ],
+)
+def test_the_drill_seats_and_rates_as_the_arena_does(
+    store: Store, game: str, players: int, sides: list[list[int]], names: list[str]
+) -> None:
+    ladder_id = store.add_ladder(game, players)
+    for name in names:
         store.add_owner(name)
         store.add_bot(name, name, ladder_id, "builtin", "builtin:random")
     scheduler = Scheduler(store, random.Random(7), queue=4)
-    drill = Ladder("briscola", 2, NAMES, 7, True, lambda deal, seats: winners_of(seats))
+    drill = Ladder(game, players, names, 7, True, lambda deal, seats: side_winners(seats, sides))
     set_seeds: dict[str, int] = {}
-    for _ in range(12):
+    for _ in range(6 * players):
         scheduler.round()
         claim = store.claim("w")
         assert claim is not None
@@ -51,12 +66,13 @@ def test_the_drill_seats_and_rates_as_the_arena_does(store: Store) -> None:
         record = {
             "id": claim.match_id,
             "seed": claim.seed,
-            "sides": [{"seats": [0]}, {"seats": [1]}],
-            "result": {"winners": winners_of(claim.seats)},
+            "sides": [{"seats": side} for side in sides],
+            "result": {"winners": side_winners(claim.seats, sides)},
         }
         store.finish(claim.match_id, "w", record)
     standings = store.standings(ladder_id)
     assert [row.bot for row in standings] == drill.order()
+    assert len({round(row.mu, 6) for row in standings}) > 2  # sets were rated
     for row in standings:
         skill = drill.skills[row.bot]
         assert row.mu == pytest.approx(skill.mu)

@@ -204,23 +204,23 @@ def test_a_rating_update_keeps_the_values_before_and_after(store: Store) -> None
     first = store.claim("w1")
     assert first is not None
     won = store.finish(first.match_id, "w1", record(first.match_id, first.seed, [0], [[0], [1]]))
-    p, q = won.changes
+    p, q = won.changes  # p, at seat 0, won: the set is not over, nothing rated yet
     assert (p.bot, q.bot) == ("p", "q")
-    assert p.before == q.before == Skill(MU, SIGMA)
-    assert p.after.mu > MU > q.after.mu  # seat 0, p, won
-    assert p.after.sigma < SIGMA and q.after.sigma < SIGMA
+    assert p.before == p.after == q.before == q.after == Skill(MU, SIGMA)
+    assert [s.games for s in store.standings(ladder)] == [1, 1]
     second = store.claim("w1")
     assert second is not None
     again = store.finish(
-        second.match_id, "w1", record(second.match_id, second.seed, [0], [[0], [1]])
+        second.match_id, "w1", record(second.match_id, second.seed, [1], [[0], [1]])
     )
-    p2, q2 = again.changes  # q sat at seat 0 and won
-    assert p2.before == p.after
-    assert q2.before == q.after
-    assert q2.after.mu > q.after.mu and p2.after.mu < p.after.mu
+    p2, q2 = again.changes  # p, at seat 1, won again: the set is p's, rated as one win
+    assert p2.before == p.after and q2.before == q.after
+    assert p2.after.mu > MU > q2.after.mu
+    assert p2.after.sigma < SIGMA and q2.after.sigma < SIGMA
     table = {s.bot: s for s in store.standings(ladder)}
     assert (table["p"].mu, table["p"].sigma) == (p2.after.mu, p2.after.sigma)
     assert store.rating_changes(first.match_id) == list(won.changes)
+    assert store.rating_changes(second.match_id) == list(again.changes)
 
 
 def test_partners_are_rated_as_a_team_and_faults_counted_per_bot(store: Store) -> None:

@@ -9,7 +9,8 @@ and ``audit`` checks what crash safety promises (docs/arena.md):
   match a run printed as finished is finished;
 - **none counted twice**: each finished match has one rating update per seat, and no
   other match has any; each bot's games are the finished matches it sat in, its
-  faults the sum of its updates' faults;
+  faults the sum of its updates' faults; every duplicate set over with a finished
+  match is rated (``set_ratings``, whose key rates it once at most);
 - **none dropped silently**: no match is left ``playing`` after the clean stop, every
   voided match has its reason, and each match a killed run left in play is voided
   saying its worker crashed;
@@ -62,12 +63,14 @@ from mazzo.arena.models import (
     DIAL_IN,
     FINISHED,
     PLAYING,
+    SCHEDULED,
     VOIDED,
     Bot,
     Match,
     MatchSeat,
     Rating,
     RatingUpdate,
+    SetRating,
 )
 from mazzo.arena.store import Refused, Store
 from mazzo.referee.verify import OK, verify
@@ -563,6 +566,7 @@ def audit(
         matches = {m.id: m for m in s.scalars(select(Match))}
         seats = Counter(s.scalars(select(MatchSeat.match_id)))
         updates = list(s.scalars(select(RatingUpdate)))
+        rated = set(s.scalars(select(SetRating.set_id)))
         bots = {b.id: b for b in s.scalars(select(Bot))}
         sat = Counter(
             bot
@@ -612,6 +616,13 @@ def audit(
                 f"{bot.name}: {rating.games} games and {rating.faults} faults rated, "
                 f"{sat[bot_id]} finished matches and {faults[bot_id]} faults stored"
             )
+    by_set: dict[str, set[str]] = {}
+    for match in matches.values():
+        by_set.setdefault(match.set_id, set()).add(match.status)
+    for set_id, statuses in sorted(by_set.items()):
+        over = not statuses & {SCHEDULED, PLAYING}
+        if over and FINISHED in statuses and set_id not in rated:
+            problems.append(f"set {set_id} is over and was never rated")
     for match in matches.values():
         if match.status == PLAYING:
             problems.append(f"{match.id} is left playing (by {match.claimed_by})")

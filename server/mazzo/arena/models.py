@@ -148,6 +148,8 @@ class Match(Base):
         UniqueConstraint("set_id", "set_index"),
         # The claim's query: the oldest scheduled match (of a ladder).
         Index(None, "status", "created_at"),
+        # ``Store.rate_closed_sets``: the matches ended since the last look.
+        Index(None, "finished_at"),
     )
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
@@ -217,9 +219,24 @@ class Skill:
     sigma: float
 
 
+class SetRating(Base):
+    """A duplicate set rated (``duplicate.py``: its matches as one result, once its last
+    match ended): its key makes a set rated at most once, whatever the code above
+    does; ``match_id``: the finished match whose rating updates carry the change
+    (migration 0005: every set finished before it, rated match by match, has one)."""
+
+    __tablename__ = "set_ratings"
+
+    set_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    rated_at: Mapped[datetime]
+
+
 class RatingUpdate(Base):
     """The audit trail: what one finished match did to one bot's rating. Unique per
-    (match, bot), so a match can never be counted twice, whatever the code above does."""
+    (match, bot), so a match can never be counted twice, whatever the code above does.
+    A duplicate set is rated once (``SetRating``): its other matches' rows keep the
+    rating as it was (``before == after``), with their faults."""
 
     __tablename__ = "rating_updates"
     __table_args__ = (UniqueConstraint("match_id", "bot_id"),)

@@ -326,7 +326,8 @@ def rating_history(store: Store, name: str) -> list[Point]:
             select(RatingUpdate)
             .join(Bot, Bot.id == RatingUpdate.bot_id)
             .where(Bot.name == name)
-            .order_by(RatingUpdate.id)
+            # A set's change is carried by a row stamped when the set was rated.
+            .order_by(RatingUpdate.created_at, RatingUpdate.id)
         ).all()
         return [
             Point(

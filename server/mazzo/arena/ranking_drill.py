@@ -40,12 +40,13 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from mazzo.arena.duplicate import set_ranks
 from mazzo.arena.matchmaking import Candidate, seating
 from mazzo.arena.scheduler import ladder_sides
 from mazzo.arena.store import SEED_BITS, LadderInfo
 from mazzo.games.registry import CODECS, rules_for
 from mazzo.players.builtins import Policy, heuristic_for, random_index
-from mazzo.referee.ratings import match_scores, rating_model, side_ranks, wilson
+from mazzo.referee.ratings import match_scores, rating_model, wilson
 from mazzo.v1 import bot_pb2, game_pb2
 
 #: ``ActRequest.legal_moves``' field number: the moves are encoded straight into it.
@@ -175,6 +176,8 @@ class Ladder:
     duplicate: bool
     play: Play
     queue: int = QUEUE
+    #: Rate each match alone (the arena before it rated sets whole), for comparison.
+    per_match: bool = False
     sides: list[list[int]] = field(init=False)
     skills: dict[str, Skill] = field(init=False)
     waiting: deque[Scheduled] = field(init=False)
@@ -185,6 +188,7 @@ class Ladder:
         model = rating_model()
         self.skills = {n: Skill(model.mu, model.sigma) for n in self.names}
         self.waiting = deque()
+        self.results: dict[int, list[tuple[Scheduled, list[int]]]] = {}
         self.matchmaking = random.Random(self.seed)  # the Scheduler's rng
         self.deals = random.Random(f"deals {self.seed}")
 
@@ -217,20 +221,26 @@ class Ladder:
         return self.waiting.popleft()
 
     def finish(self, match: Scheduled, winners: Sequence[int]) -> None:
-        """``Store.finish``'s rating update for a match with these winning sides."""
-        record = {"sides": self.sides, "result": {"winners": list(winners)}}
-        teams = [[match.seats[seat] for seat in side] for side in self.sides]
+        """``Store.finish``: the match counted in its bots' games; and when it ends its
+        set, the set rated as one result (``duplicate.set_ranks``); or, with
+        ``per_match`` (the arena before sets were rated whole), the match rated alone."""
+        for name in match.seats:
+            self.skills[name].games += 1
+        self.results.setdefault(match.set_id, []).append((match, list(winners)))
+        if not self.per_match and len(self.results[match.set_id]) < len(match.seats):
+            return
+        played = self.results.pop(match.set_id)
+        teams = [[[m.seats[seat] for seat in side] for side in self.sides] for m, _ in played]
+        scores = [match_scores({"sides": self.sides, "result": {"winners": w}}) for _, w in played]
+        order, ranks = set_ranks([[sorted(t) for t in match] for match in teams], scores)
         model = rating_model()
         before = [
             [model.rating(self.skills[b].mu, self.skills[b].sigma, b) for b in team]
-            for team in teams
+            for team in order
         ]
-        after = model.rate(before, ranks=side_ranks(match_scores(record)))
-        for team, news in zip(teams, after, strict=True):
+        for team, news in zip(order, model.rate(before, ranks=ranks), strict=True):
             for name, new in zip(team, news, strict=True):
-                skill = self.skills[name]
-                skill.mu, skill.sigma = new.mu, new.sigma
-                skill.games += 1
+                self.skills[name].mu, self.skills[name].sigma = new.mu, new.sigma
 
     def step(self) -> Scheduled:
         """Claim, play and finish the next match."""
@@ -252,9 +262,11 @@ def drill(
     games: int,
     seed: int,
     duplicate: bool,
+    per_match: bool = False,
 ) -> list[float]:
     """One ladder run of ``games`` matches: Kendall's tau between the ladder's order
-    and the known one (lowest epsilon first) after each match."""
+    and the known one (lowest epsilon first) after each match. ``per_match``: each
+    match rated alone (``Ladder.per_match``)."""
     epsilon: Mapping[str, float] = {e.name: e.epsilon for e in entrants}
     known = [e.name for e in sorted(entrants, key=lambda e: e.epsilon)]
     sides = ladder_sides(LadderInfo(0, game, players, {}))
@@ -262,7 +274,9 @@ def drill(
     def play(deal: int, seats: tuple[str, ...]) -> Sequence[int]:
         return play_deal(game, players, deal, [epsilon[b] for b in seats], sides)
 
-    ladder = Ladder(game, players, [e.name for e in entrants], seed, duplicate, play)
+    ladder = Ladder(
+        game, players, [e.name for e in entrants], seed, duplicate, play, per_match=per_match
+    )
     taus = []
     for _ in range(games):
         ladder.step()
@@ -342,6 +356,7 @@ def experiment(
     reference_deals: int,
     hold: int = 1000,
     progress: Callable[[str], None] = lambda line: None,
+    per_match_too: bool = False,
 ) -> dict[str, object]:
     """The whole measurement as JSON: the known order checked (each bot against the
     next weaker one, ``reference_deals`` deals), then ``runs`` ladder runs of ``games``
@@ -372,14 +387,24 @@ def experiment(
         )
         progress(f"known order: {strong:.3f} against {weak:.3f}: {score}/{played}")
     seeds = [seed + r for r in range(runs)]
-    kinds = ("duplicate", "unpaired")
+    kinds = ["duplicate", "unpaired"]
+    if per_match_too:  # the arena before it rated sets whole, on the same seeds
+        kinds += ["duplicate_per_match", "unpaired_per_match"]
     settled: dict[str, list[int | None]] = {k: [] for k in kinds}
     held: dict[str, list[int | None]] = {k: [] for k in kinds}
     share: dict[str, list[float]] = {k: [] for k in kinds}
     for run_seed in seeds:
         entrants = entrants_for(ordered, run_seed)
         for kind in kinds:
-            taus = drill(game, players, entrants, games, run_seed, kind == "duplicate")
+            taus = drill(
+                game,
+                players,
+                entrants,
+                games,
+                run_seed,
+                kind.startswith("duplicate"),
+                per_match=kind.endswith("per_match"),
+            )
             settled[kind].append(settled_at(taus))
             held[kind].append(held_at(taus, hold))
             half = taus[len(taus) // 2 :]
@@ -407,19 +432,10 @@ def experiment(
     if not runs:  # the known order checked alone (its deals can take longer than runs)
         return out
     for name, values in (("settled", settled), ("held", held)):
-        dup, unp = summary(values["duplicate"], games), summary(values["unpaired"], games)
-        pairs = zip(values["duplicate"], values["unpaired"], strict=True)
-        out[name] = {
-            "duplicate": dup,
-            "unpaired": unp,
-            "reduction": {
-                "mean": _reduction(dup["mean"], unp["mean"]),
-                "median": _reduction(dup["median"], unp["median"]),
-            },
-            "duplicate_fewer_in_runs": sum(
-                (games if d is None else d) < (games if u is None else u) for d, u in pairs
-            ),
-        }
+        figures: dict[str, object] = {k: summary(values[k], games) for k in kinds}
+        for dup, unp in zip(kinds[::2], kinds[1::2], strict=True):
+            figures[f"{dup}_against_{unp}"] = _compare(values[dup], values[unp], games)
+        out[name] = figures
     out["second_half_share"] = {
         k: {
             "per_run": [round(x, 3) for x in share[k]],
@@ -428,6 +444,24 @@ def experiment(
         for k in kinds
     }
     return out
+
+
+def _compare(
+    duplicate: Sequence[int | None], unpaired: Sequence[int | None], games: int
+) -> dict[str, object]:
+    """The share of games the first kind saves on the second (mean, median), and in
+    how many runs it needed fewer."""
+    dup, unp = summary(duplicate, games), summary(unpaired, games)
+    pairs = zip(duplicate, unpaired, strict=True)
+    return {
+        "reduction": {
+            "mean": _reduction(dup["mean"], unp["mean"]),
+            "median": _reduction(dup["median"], unp["median"]),
+        },
+        "fewer_in_runs": sum(
+            (games if d is None else d) < (games if u is None else u) for d, u in pairs
+        ),
+    }
 
 
 def _reduction(duplicate: object, unpaired: object) -> float | None:

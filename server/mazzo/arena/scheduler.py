@@ -31,11 +31,11 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from mazzo.arena.liveness import gone, process_gone
 from mazzo.arena.matchmaking import Candidate, seating
-from mazzo.arena.models import BUILTIN, DIAL_IN, GRPC
+from mazzo.arena.models import BUILTIN, DIAL_IN, GRPC, utcnow
 from mazzo.arena.store import Busy, LadderBot, LadderInfo, Store
 from mazzo.referee.match import MatchSpec, options_json, table_of
 
@@ -103,6 +103,10 @@ def candidate(bot: LadderBot, connected: Connected = nobody) -> Candidate:
     )
 
 
+#: How far back ``keep_house`` looks for sets left unrated, before its last look.
+SKEW = timedelta(seconds=60)
+
+
 @dataclass
 class Round:
     """What one round did: the sets scheduled (their matches' ids), the matches voided
@@ -115,6 +119,8 @@ class Round:
     dead: list[str] = field(default_factory=list)
     #: Scheduled matches voided for a dial-in bot connected nowhere, with the reason.
     away: dict[str, str] = field(default_factory=dict)
+    #: Sets over that no finish or void had rated (``Store.rate_closed_sets``).
+    rated: list[str] = field(default_factory=list)
     queued: int = 0
     waiting: dict[int, str] = field(default_factory=dict)
 
@@ -144,6 +150,8 @@ class Scheduler:
     _ladders: list[LadderInfo] = field(default_factory=list)
     _where: dict[str, str] = field(default_factory=dict)
     _kept_at: float | None = None
+    #: When the last housekeeping looked for sets over and not rated (None: never).
+    _swept_at: datetime | None = None
 
     def round(self) -> Round:
         """Housekeeping when due, then each ladder topped up."""
@@ -186,15 +194,20 @@ class Scheduler:
     def keep_house(self, done: Round) -> None:
         """Void the matches of dead workers and silent claims, drop the connections of
         gone processes, void the queued matches of bots away past the grace (into
-        ``done``), and read the ladders and where the dial-in bots are. A round's
-        few transactions more: a busy arena (a round after every match) does it every
-        ``housekeeping`` seconds; every limit it enforces is seconds long anyway."""
+        ``done``), rate the sets left unrated, and read the ladders and where the
+        dial-in bots are. A round's few transactions more: a busy arena (a round
+        after every match) does it every ``housekeeping`` seconds; every limit it
+        enforces is seconds long anyway."""
         done.dead = self.void_dead()
         done.voided = done.dead + self.store.void_stale(self.stale_after)
         for process in self.store.connection_processes():
             if process_gone(process) is not None:
                 self.store.drop_process(process)
         done.away = self.store.void_away(self.grace)
+        # A set whose last matches two processes ended at once (``rate_closed_sets``);
+        # the minute back covers the clocks of other processes on the database.
+        swept, self._swept_at = self._swept_at, utcnow()
+        done.rated = self.store.rate_closed_sets(None if swept is None else swept - SKEW)
         self._where = self.store.connected_bots()
         self._ladders = self.store.ladders()
 

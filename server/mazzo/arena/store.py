@@ -46,6 +46,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from mazzo.arena import connections, schema
+from mazzo.arena.duplicate import NotOneSet, set_ranks
 from mazzo.arena.models import (
     BUILTIN,
     DIAL_IN,
@@ -65,12 +66,13 @@ from mazzo.arena.models import (
     Owner,
     Rating,
     RatingUpdate,
+    SetRating,
     Skill,
     canonical_json,
     utcnow,
 )
 from mazzo.gateway.tokens import TokenBook, check_name, token_hash
-from mazzo.referee.ratings import match_scores, rating_model, side_ranks
+from mazzo.referee.ratings import match_scores, rating_model
 
 #: Seeds are kept below 2**63: a signed BIGINT on both databases.
 SEED_BITS = 63
@@ -637,7 +639,8 @@ class Store(AbstractContextManager["Store"]):
     def finish(
         self, match_id: str, worker: str, record: Json, pause: tuple[int, int] | None = None
     ) -> Finished:
-        """Store the finished match's record and update its bots' ratings, in one
+        """Store the finished match's record, count it in its bots' games and faults,
+        and when it ends its duplicate set rate the set (``duplicate.py``), in one
         transaction. Again with the same record: nothing changes, the stored update is
         returned. With another record, or for a match ``worker`` does not hold:
         ``Refused``. ``pause`` (limit, window): then pause its bots that faulted in it as
@@ -672,39 +675,24 @@ class Store(AbstractContextManager["Store"]):
                     select(MatchSeat.seat, MatchSeat.bot_id).where(MatchSeat.match_id == match_id)
                 )
             }
-            teams, faults = _teams_and_faults(record, seat_bot)
-            ratings = {
-                r.bot_id: r
-                for r in s.scalars(
-                    select(Rating)
-                    .where(Rating.bot_id.in_(sorted(seat_bot.values())))
-                    .order_by(Rating.bot_id)  # one lock order for every transaction
-                    .with_for_update()
+            _teams, faults = _teams_and_faults(record, seat_bot)
+            ratings = _lock_ratings(s, set(seat_bot.values()))
+            for bot_id in sorted(set(seat_bot.values())):
+                # The set is rated once, when its last match ends (``_rate_set``): till
+                # then a row keeps the rating as it is, with the bot's faults here.
+                rating = ratings[bot_id]
+                rating.games += 1
+                rating.faults += faults.get(bot_id, 0)
+                rating.updated_at = now
+                update = RatingUpdate(
+                    match_id=match_id, bot_id=bot_id, faults=faults.get(bot_id, 0), created_at=now
                 )
-            }
-            model = rating_model()
-            before = [
-                [model.rating(ratings[b].mu, ratings[b].sigma, str(b)) for b in t] for t in teams
-            ]
-            after = model.rate(before, ranks=side_ranks(match_scores(record)))
-            for team, olds, news in zip(teams, before, after, strict=True):
-                for bot_id, old, new in zip(team, olds, news, strict=True):
-                    rating = ratings[bot_id]
-                    rating.mu, rating.sigma = new.mu, new.sigma
-                    rating.games += 1
-                    rating.faults += faults.get(bot_id, 0)
-                    rating.updated_at = now
-                    update = RatingUpdate(
-                        match_id=match_id,
-                        bot_id=bot_id,
-                        faults=faults.get(bot_id, 0),
-                        created_at=now,
-                    )
-                    update.before, update.after = Skill(old.mu, old.sigma), Skill(new.mu, new.sigma)
-                    s.add(update)
+                update.before = update.after = Skill(rating.mu, rating.sigma)
+                s.add(update)
             match.status, match.record, match.finished_at = FINISHED, record, now
             match.deal_commitment = match.deal_commitment or commitment
             s.flush()
+            _rate_set(s, match.set_id, now)
             # Only a bot that faulted here can have reached the limit with this match.
             faulty = {bot for bot, count in faults.items() if count}
             paused = _pause_faulty(s, match_id, *pause, faulty) if pause and faulty else {}
@@ -717,6 +705,7 @@ class Store(AbstractContextManager["Store"]):
             if match.status not in (SCHEDULED, PLAYING):
                 raise Refused(f"match {match_id} is {match.status}: it cannot be voided")
             match.status, match.voided_reason, match.finished_at = VOIDED, reason, utcnow()
+            _rate_sets(s, [match])
 
     def void_stale(self, max_silence: timedelta, now: datetime | None = None) -> list[str]:
         """Void every match in play whose worker has sent no heartbeat for
@@ -736,6 +725,7 @@ class Store(AbstractContextManager["Store"]):
                     f"stale claim: {match.claimed_by} sent no heartbeat since "
                     f"{match.heartbeat_at.isoformat()} (for more than {max_silence})"
                 )
+            _rate_sets(s, stale)
             return [m.id for m in stale]
 
     def claimants(self) -> list[str]:
@@ -763,6 +753,7 @@ class Store(AbstractContextManager["Store"]):
             ).all()
             for match in held:
                 match.status, match.finished_at, match.voided_reason = VOIDED, now, reason
+            _rate_sets(s, held)
             return [m.id for m in held]
 
     # Where the dial-in bots are connected (``connections``) ---------------------------
@@ -801,7 +792,25 @@ class Store(AbstractContextManager["Store"]):
         """Void the scheduled matches whose dial-in bots are connected nowhere (or on
         different processes) for more than ``grace``: their ids, with the reason."""
         with self._transaction() as s:
-            return connections.away(s, now or utcnow(), grace)
+            away = connections.away(s, now or utcnow(), grace)
+            _rate_sets(s, s.scalars(select(Match).where(Match.id.in_(sorted(away)))).all())
+            return away
+
+    def rate_closed_sets(self, since: datetime | None = None) -> list[str]:
+        """Rate every set that is over and not rated yet: their ids. Two transactions
+        that end a set's last two matches at once (a finish, and a void of a bot away)
+        each see the other's match open, and neither rates it (``_rate_set``): the
+        scheduler's housekeeping calls this to rate it then. ``since``: only sets with
+        a match finished or voided since then."""
+        with self._transaction() as s:
+            query = select(Match.set_id).where(
+                Match.status.in_((FINISHED, VOIDED)),
+                ~select(SetRating.set_id).where(SetRating.set_id == Match.set_id).exists(),
+            )
+            if since is not None:
+                query = query.where(Match.finished_at >= since)
+            now = utcnow()
+            return [i for i in sorted(set(s.scalars(query))) if _rate_set(s, i, now)]
 
     # Reading ------------------------------------------------------------------------
 
@@ -962,6 +971,81 @@ def _teams_and_faults(
             bot = team[0]
         faults[bot] = faults.get(bot, 0) + 1
     return teams, faults
+
+
+def _lock_ratings(s: Session, bots: set[int]) -> dict[int, Rating]:
+    """``bots``' ratings, locked till the transaction ends (in one order for all)."""
+    return {
+        r.bot_id: r
+        for r in s.scalars(
+            select(Rating)
+            .where(Rating.bot_id.in_(sorted(bots)))
+            .order_by(Rating.bot_id)
+            .with_for_update()
+        )
+    }
+
+
+def _rate_sets(s: Session, matches: Sequence[Match]) -> None:
+    """Rate the sets of ``matches`` (just voided) that this ends (``_rate_set``)."""
+    s.flush()
+    now = utcnow()
+    for set_id in sorted({m.set_id for m in matches}):
+        _rate_set(s, set_id, now)
+
+
+def _rate_set(s: Session, set_id: str, now: datetime) -> bool:
+    """Rate the duplicate set ``set_id`` if it is over (none of its matches scheduled
+    or in play), has a finished match and is not rated yet: one OpenSkill update of its
+    teams, ranked by ``duplicate.set_ranks`` over its finished matches, carried by the
+    rating rows of its latest finished match (their before, after and time). A voided
+    match leaves the set rated on the others. Its matches are read before its mark
+    (``SetRating``), so that two transactions ending its last matches at once leave it
+    to ``Store.rate_closed_sets`` rather than both rating it: neither sees it over,
+    and a transaction that does see it over sees the other's mark (read committed)."""
+    matches = s.scalars(select(Match).where(Match.set_id == set_id).order_by(Match.set_index))
+    played = list(matches)
+    if any(m.status in (SCHEDULED, PLAYING) for m in played):
+        return False
+    finished = [m for m in played if m.status == FINISHED and m.record is not None]
+    if not finished or s.scalar(select(SetRating.set_id).where(SetRating.set_id == set_id)):
+        return False
+    seat_bot: dict[str, dict[int, int]] = {m.id: {} for m in finished}
+    for match_id, seat, bot_id in s.execute(
+        select(MatchSeat.match_id, MatchSeat.seat, MatchSeat.bot_id).where(
+            MatchSeat.match_id.in_(sorted(seat_bot))
+        )
+    ):
+        seat_bot[match_id][seat] = bot_id
+    teams: list[list[list[int]]] = []
+    scores: list[list[float]] = []
+    for match in finished:
+        assert match.record is not None
+        teams.append(_teams_and_faults(match.record, seat_bot[match.id])[0])
+        scores.append(match_scores(match.record))
+    try:
+        order, ranks = set_ranks(teams, scores)
+    except NotOneSet as e:
+        raise Refused(f"set {set_id}: {e}") from e
+    ratings = _lock_ratings(s, {bot for team in order for bot in team})
+    carrier = max(finished, key=lambda m: (m.finished_at or now, m.set_index))
+    rows = {
+        u.bot_id: u
+        for u in s.scalars(select(RatingUpdate).where(RatingUpdate.match_id == carrier.id))
+    }
+    model = rating_model()
+    before = [[model.rating(ratings[b].mu, ratings[b].sigma, str(b)) for b in t] for t in order]
+    after = model.rate(before, ranks=ranks)
+    for team, olds, news in zip(order, before, after, strict=True):
+        for bot_id, old, new in zip(team, olds, news, strict=True):
+            rating = ratings[bot_id]
+            rating.mu, rating.sigma, rating.updated_at = new.mu, new.sigma, now
+            row = rows[bot_id]
+            row.before, row.after = Skill(old.mu, old.sigma), Skill(new.mu, new.sigma)
+            row.created_at = now
+    s.add(SetRating(set_id=set_id, match_id=carrier.id, rated_at=now))
+    s.flush()
+    return True
 
 
 def _seats_a_bot_in_play() -> ColumnElement[bool]:
