@@ -1003,13 +1003,18 @@ def _rate_set(s: Session, set_id: str, now: datetime) -> bool:
     (``SetRating``), so that two transactions ending its last matches at once leave it
     to ``Store.rate_closed_sets`` rather than both rating it: neither sees it over,
     and a transaction that does see it over sees the other's mark (read committed)."""
-    matches = s.scalars(select(Match).where(Match.set_id == set_id).order_by(Match.set_index))
-    played = list(matches)
-    if any(m.status in (SCHEDULED, PLAYING) for m in played):
+    statuses = set(s.scalars(select(Match.status).where(Match.set_id == set_id)))
+    if statuses & {SCHEDULED, PLAYING} or FINISHED not in statuses:
+        return False  # a finish reads no record before its set is over
+    if s.scalar(select(SetRating.set_id).where(SetRating.set_id == set_id)) is not None:
         return False
-    finished = [m for m in played if m.status == FINISHED and m.record is not None]
-    if not finished or s.scalar(select(SetRating.set_id).where(SetRating.set_id == set_id)):
-        return False
+    finished = list(
+        s.scalars(
+            select(Match)
+            .where(Match.set_id == set_id, Match.status == FINISHED)
+            .order_by(Match.set_index)
+        )
+    )
     seat_bot: dict[str, dict[int, int]] = {m.id: {} for m in finished}
     for match_id, seat, bot_id in s.execute(
         select(MatchSeat.match_id, MatchSeat.seat, MatchSeat.bot_id).where(
@@ -1020,7 +1025,7 @@ def _rate_set(s: Session, set_id: str, now: datetime) -> bool:
     teams: list[list[list[int]]] = []
     scores: list[list[float]] = []
     for match in finished:
-        assert match.record is not None
+        assert match.record is not None  # a finished match has its record
         teams.append(_teams_and_faults(match.record, seat_bot[match.id])[0])
         scores.append(match_scores(match.record))
     try:
