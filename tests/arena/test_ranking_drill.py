@@ -132,13 +132,20 @@ def test_the_bots_names_do_not_tell_their_order() -> None:
 
 
 def test_a_small_experiment_reports_both_kinds_of_deal() -> None:
-    report = experiment("briscola", 2, [0.0, 0.5, 1.0], 2, 12, 5, 3, hold=4)
+    report = experiment("briscola", 2, [0.0, 0.5, 1.0], 2, 12, 5, 3, hold=4, per_match_too=True)
     assert report["runs"] == 2 and report["seeds"] == [5, 6]
+    kinds = ("duplicate", "unpaired", "duplicate_per_match", "unpaired_per_match")
     for figure in ("settled", "held"):
-        for kind in ("duplicate", "unpaired"):
+        for kind in kinds:
             games = report[figure][kind]["per_run"]  # type: ignore[index]
             assert len(games) == 2
             assert all(g is None or 1 <= g <= 12 for g in games)
+        for pair in (
+            "duplicate_against_unpaired",
+            "duplicate_per_match_against_unpaired_per_match",
+            "duplicate_against_unpaired_per_match",
+        ):
+            assert 0 <= report[figure][pair]["fewer_in_runs"] <= 2  # type: ignore[index]
     checks = report["known_order"]["adjacent"]  # type: ignore[index]
     assert [(c["stronger"], c["weaker"], c["games"]) for c in checks] == [
         (0.0, 0.5, 6),

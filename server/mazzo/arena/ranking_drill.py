@@ -14,9 +14,11 @@ the figure is the arena's own code:
   the arena's loop does; one ``random.Random`` (the run's seed) for its draws;
 - **the set**: match ``i`` of a set seats ``seats[(seat - i) % n]`` at ``seat``, as
   ``Store.schedule_set`` stores it; a worker claims the oldest match first;
-- **the rating**: ``finish``'s update: the ladder's ``rating_model()`` rates the sides'
-  teams with ``side_ranks(match_scores(record))``; the ladder's order is the
-  standings' (``mu - 3 sigma``, then the name).
+- **the rating**: ``finish``'s: each match counts in its bots' games, and a set is
+  rated once when its last match ends, the ladder's ``rating_model()`` rating its
+  teams with ``duplicate.set_ranks`` over its matches' ``match_scores`` (the arena
+  before it rated sets whole rated each match alone: ``per_match``, kept for the
+  comparison); the ladder's order is the standings' (``mu - 3 sigma``, then the name).
 
 ``tests/arena/test_ranking_drill.py`` runs the drill beside the real ``Store`` and
 ``Scheduler`` on the same seeds and checks that they seat the same bots and reach the
@@ -365,7 +367,12 @@ def experiment(
     ``settled`` (tau >= 0.9 from that game to the run's end: the issue's figure),
     ``held`` (the first ``hold`` games in a row at tau >= 0.9: the arena's ratings
     move for ever (OpenSkill's tau), so the order can dip after it has settled), and
-    the share of the second half's games at tau >= 0.9."""
+    the share of the second half's games at tau >= 0.9; and
+    ``duplicate_against_unpaired``: the share of games duplicate sets save. With
+    ``per_match_too``, both kinds again rated match by match (``Ladder.per_match``),
+    ``duplicate_per_match_against_unpaired_per_match`` and
+    ``duplicate_against_unpaired_per_match`` (this arena against a ladder without
+    sets: unpaired deals, each rated alone)."""
     ordered = sorted(epsilons)
     sides = len(ladder_sides(LadderInfo(0, game, players, {})))
     checks = []
@@ -433,7 +440,10 @@ def experiment(
         return out
     for name, values in (("settled", settled), ("held", held)):
         figures: dict[str, object] = {k: summary(values[k], games) for k in kinds}
-        for dup, unp in zip(kinds[::2], kinds[1::2], strict=True):
+        pairs = list(zip(kinds[::2], kinds[1::2], strict=True))
+        if per_match_too:  # this arena against a ladder of unpaired matches rated alone
+            pairs.append(("duplicate", "unpaired_per_match"))
+        for dup, unp in pairs:
             figures[f"{dup}_against_{unp}"] = _compare(values[dup], values[unp], games)
         out[name] = figures
     out["second_half_share"] = {
