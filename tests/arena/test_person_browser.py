@@ -37,8 +37,9 @@ __all__ = ["browser"]  # the viewer tests' browser fixture, shared
 
 PERSON = "me-1"
 #: A person's minutes, not a bot's second: the scripted person is slow on a busy machine.
-#: The person's table only: a table of bots would keep the bots' second.
+#: The person's seat only: the bot at its table keeps the bots' clock.
 CLOCK = TimeControl(60.0, 600.0)
+BOTS_CLOCK = Settings().clock
 
 
 @pytest.fixture
@@ -103,14 +104,19 @@ def test_a_person_sits_down_with_a_bot_token_and_plays_a_ladder_match_by_clickin
     match_id = finished(store)[0]
     record = store.match(match_id).record
     assert record is not None
-    # The person's table: the person's clock, and one match, its deal never dealt again.
-    assert record["time_control"] == {"move": CLOCK.move, "bank": CLOCK.bank}
+    # The person's table: the person's clock for the person's seat (the bot beside it
+    # on the bots' clock), and one match, its deal never dealt again.
+    seat = record["seat_bots"].index(f"connect:{PERSON}")
+    assert record["time_control"] == {
+        "move": BOTS_CLOCK.move,
+        "bank": BOTS_CLOCK.bank,
+        "seats": [{"seat": seat, "move": CLOCK.move, "bank": CLOCK.bank}],
+    }
     assert record["arena"]["people"] == [PERSON]
     lines = queries.newest_matches(store, store.ladders()[0].id)
     [line] = [line for line in lines if line.id == match_id]
     assert line.unpaired and line.revealed  # the next table is a set of one match too
     assert all(other.unpaired for other in lines)
-    seat = record["seat_bots"].index(f"connect:{PERSON}")
     moves = [m for m in record["moves"] if m["seat"] == seat]
     assert moves and len(played) >= len(moves)
     # The page got that seat's view only: no card hidden from the seat, at any move.

@@ -87,13 +87,14 @@ def bot(name: str, person: bool = False) -> BotInfo:
     return BotInfo(name, name, 1, "dial-in" if person else "builtin", "", None, person)
 
 
-def test_the_clock_is_chosen_per_table(store: Store) -> None:
+def test_a_persons_seats_get_the_persons_clock_and_the_bots_keep_theirs(store: Store) -> None:
     bots_clock, persons = TimeControl(1.0, 10.0), TimeControl(120.0, 900.0)
     worker = Worker(store, "w", clock=bots_clock, person_clock=persons)
-    assert worker.clock_for([bot("a"), bot("b")]) == bots_clock
-    assert worker.clock_for([bot("a"), bot("me", person=True)]) == persons
-    # A worker given no person's clock plays every table on its one clock.
-    assert Worker(store, "w", clock=bots_clock).clock_for([bot("me", person=True)]) == bots_clock
+    assert worker.clock == bots_clock  # every table's, a person's too
+    assert worker.own_clocks([bot("a"), bot("b")]) == {}
+    assert worker.own_clocks([bot("a"), bot("me", person=True)]) == {"connect:me": persons}
+    # A worker given no person's clock plays every seat on its one clock.
+    assert Worker(store, "w", clock=bots_clock).own_clocks([bot("me", person=True)]) == {}
     # The arena's default: minutes for a person, the referee's second for bots.
     assert Settings().clock == TimeControl() and Settings().person_clock == PERSON_CLOCK
     assert (PERSON_CLOCK.move, PERSON_CLOCK.bank) == (300.0, 1800.0) == (PERSON_MOVE, PERSON_BANK)

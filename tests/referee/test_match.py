@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from mazzo.referee import shapes
 from mazzo.referee.engine import LocalEngine, RemoteEngine
 from mazzo.referee.match import (
     Entrant,
@@ -112,6 +114,43 @@ async def test_the_dummy_is_played_by_its_controllers_bot(grpc_bot: ServeBot) ->
     lineup = [Entrant("pair", (spec_text, H)), Entrant("R", (R,))]
     record = await play(MatchSpec("d2", "maraffa", 5, players=3), lineup)
     assert record["seat_bots"] == [spec_text, R, spec_text, R] and not record["faults"]
+
+
+async def test_a_bot_on_a_clock_of_its_own_gets_it_for_every_seat_it_decides_for(
+    grpc_bot: ServeBot,
+) -> None:
+    """A person's minutes at a table of bots (the arena's person table): the seats the
+    slow player decides for (its own and the dummy's) are on its clock, the bot beside
+    it still on the table's. Both take 0.15 s for their first three answers; the
+    table's clock gives 0.05 s, the slow player's 3 s."""
+    told: dict[str, list[float]] = {"person": [], "bot": []}
+
+    def slow_at_first(name: str) -> ScriptedBot:
+        async def answer(request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
+            told[name].append(request.time_left.ToTimedelta().total_seconds())
+            if len(told[name]) <= 3:
+                await asyncio.sleep(0.15)
+            return bot_pb2.ActResponse(index=0)
+
+        return ScriptedBot(answer)
+
+    person, bot = await grpc_bot(slow_at_first("person")), await grpc_bot(slow_at_first("bot"))
+    sides, deciders = table_of("maraffa", 3, game_pb2.GameOptions())
+    lineup = entrants_for_bots([person, bot, R], sides, deciders)
+    spec = MatchSpec("own", "maraffa", 5, 3, {"maraffa": {"target": 1}})
+    table, persons = TimeControl(0.05, 0.0), TimeControl(1.0, 2.0)
+    record = await play(spec, lineup, clock=table, own_clocks={person: persons})
+    assert record["time_control"] == {
+        "move": 0.05,
+        "bank": 0.0,
+        "seats": [{"seat": 0, "move": 1.0, "bank": 2.0}],  # seat 0 decides for the dummy too
+    }
+    assert {(f["seat"], f["class"]) for f in record["faults"]} == {(1, "timeout")}
+    assert len(record["faults"]) == 3
+    assert told["person"][0] == pytest.approx(3.0) and told["bot"][0] == pytest.approx(0.05)
+    shapes.check_record(record, "the record")  # mazzo verify reads the seats' clocks
+    with pytest.raises(ValueError, match="not at the table: builtin:heuristic"):
+        await play(spec, lineup, clock=table, own_clocks={H: persons})
 
 
 #: Every game and form, each as short as its options allow: (game, players, options).

@@ -71,8 +71,8 @@ def add_arguments(verbs: Verbs) -> None:
     bot.add_argument(
         "--person",
         action="store_true",
-        help="a person plays it (a dial-in bot, on the arena's /play/ page): its tables get "
-        "the person's clock (serve --person-move-time, --person-bank) and unpaired deals",
+        help="a person plays it (a dial-in bot, on the arena's /play/ page): its seats get "
+        "the person's clock (serve --person-move-time, --person-bank), its tables unpaired deals",
     )
     _db(bot)
     person = verbs.add_parser(
@@ -139,26 +139,26 @@ def add_arguments(verbs: Verbs) -> None:
         "--move-time",
         type=float,
         default=1.0,  # the referee's TimeControl, as mazzo match's
-        help="seconds per move at a table of bots (default 1)",
+        help="seconds per move of a bot (default 1)",
     )
     serve.add_argument(
         "--bank",
         type=float,
         default=10.0,
-        help="time bank per seat and match at a table of bots (default 10)",
+        help="time bank per seat and match of a bot (default 10)",
     )
     serve.add_argument(
         "--person-move-time",
         type=float,
         default=PERSON_MOVE,
-        help=f"seconds per move at a table where a bot played by a person sits "
-        f"(add-bot --person; default {PERSON_MOVE:g})",
+        help=f"seconds per move of a bot played by a person (add-bot --person; the bots "
+        f"at its table keep --move-time; default {PERSON_MOVE:g})",
     )
     serve.add_argument(
         "--person-bank",
         type=float,
         default=PERSON_BANK,
-        help=f"time bank per seat and match at a person's table (default {PERSON_BANK:g})",
+        help=f"time bank per match of a bot played by a person (default {PERSON_BANK:g})",
     )
     serve.add_argument("--rate", type=_positive, default=120, help="calls a minute per token")
     serve.add_argument("--seed", type=int, default=None, help="seeds matchmaking's draws")

@@ -17,9 +17,9 @@ bot's other matches of its duplicate set deal the same cards (a marked one's han
 on the replay as soon as its one-match set is over).
 
 A bot marked as played by a person (``add-bot --person``, ``SetBotPerson``:
-``Bot.person``) gets a person's table: the person's clock (``mazzo arena serve
---person-move-time --person-bank``, ``Worker.person_clock``) while tables of bots keep
-theirs (``--move-time --bank``), and an unpaired deal, a set of one match
+``Bot.person``) gets a person's table: the person's clock for its seats (``mazzo arena
+serve --person-move-time --person-bank``, ``Worker.person_clock``) while the bots keep
+theirs (``--move-time --bank``), at its table too, and an unpaired deal, a set of one match
 (``Store.schedule_set``): a person would remember the cards when they came back with
 the seats rotated. A person's page works for an unmarked dial-in bot too, on the bots'
 clock and duplicate sets.

@@ -61,7 +61,7 @@ class Settings:
     #: Seeds matchmaking's draws (None: the system's randomness).
     seed: int | None = None
     clock: TimeControl = field(default_factory=TimeControl)
-    #: The clock of a table where a bot played by a person sits (``Worker.person_clock``).
+    #: The clock of the seats of a bot played by a person (``Worker.person_clock``).
     person_clock: TimeControl = field(default_factory=lambda: PERSON_CLOCK)
     pause_limit: int = 3
     pause_window: int = 5

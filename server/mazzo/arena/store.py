@@ -472,7 +472,7 @@ class Store(AbstractContextManager["Store"]):
         """Mark a bot as played by a person, or by a program (``Refused`` for a bot that
         does not dial in: a person plays through the gateway's page). Its sets
         scheduled already keep their pairing; the clock is the worker's choice as each
-        match starts (``Worker.clock_for``)."""
+        match starts (``Worker.own_clocks``)."""
         with self._transaction() as s:
             bot = s.scalar(select(Bot).where(Bot.name == name).with_for_update())
             if bot is None:

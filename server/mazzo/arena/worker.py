@@ -19,9 +19,10 @@ For each claim it
    could still lose; or voids it saying why when it cannot be played (a bot of a kind not
    played yet, a form with a dummy seat, an error in play) or when the arena stops
    while it is in play;
-5. plays it on the person's clock (``person_clock``) when a bot played by a person
-   sits at the table (``BotInfo.person``), on the bots' clock (``clock``) otherwise;
-   the record keeps the clock (``time_control``) and those bots (``arena.people``);
+5. plays it on the bots' clock (``clock``), with the seats of a bot played by a
+   person (``BotInfo.person``) on the person's clock (``person_clock``): a person
+   gets minutes, and the bots beside it still answer in seconds; the record keeps the
+   clocks (``time_control``, its ``seats``) and those bots (``arena.people``);
 6. pauses the match's bots that faulted in too many of their last matches, in the
    transaction that finishes it (``Store.finish``'s ``pause``): no scheduler sees them
    free in between.
@@ -123,7 +124,7 @@ class Worker:
     store: Store
     name: str
     clock: TimeControl = field(default_factory=TimeControl)
-    #: The clock of a table where a bot played by a person sits (None: ``clock``).
+    #: The clock of the seats of a bot played by a person (None: ``clock``).
     person_clock: TimeControl | None = None
     rules: FaultRules = field(default_factory=FaultRules)
     #: Seconds between heartbeats while a match is played.
@@ -153,7 +154,7 @@ class Worker:
         ending = _Ending()
         people = [b.name for b in bots if b.person]
         playing = asyncio.create_task(
-            self._record(claim, spec, lineup, ending, self.clock_for(bots), people)
+            self._record(claim, spec, lineup, ending, self.own_clocks(bots), people)
         )
         beating = asyncio.create_task(self._heartbeats(claim.match_id))
         stopping = asyncio.create_task((stop or asyncio.Event()).wait())
@@ -189,12 +190,12 @@ class Worker:
         assert ending.stored is not None  # play_match returns once on_record has
         return Played(claim.match_id, FINISHED, summary_line(record), ending.stored.paused)
 
-    def clock_for(self, bots: Sequence[BotInfo]) -> TimeControl:
-        """The table's clock: a person's when one of its bots is played by a person
-        (every seat's, so the table is one match under one clock), the bots' otherwise."""
-        if self.person_clock is not None and any(b.person for b in bots):
-            return self.person_clock
-        return self.clock
+    def own_clocks(self, bots: Sequence[BotInfo]) -> dict[str, TimeControl]:
+        """The table's bots (by spec) on a clock of their own: those played by a person,
+        on ``person_clock``; the others play on ``clock``."""
+        if self.person_clock is None:
+            return {}
+        return {bot_spec(b): self.person_clock for b in bots if b.person}
 
     async def _record(
         self,
@@ -202,7 +203,7 @@ class Worker:
         spec: MatchSpec,
         lineup: list[Entrant],
         ending: _Ending,
-        clock: TimeControl,
+        own_clocks: dict[str, TimeControl],
         people: list[str],
     ) -> Json:
         """Play the match and store its record (``ending`` says when that began, and
@@ -217,7 +218,7 @@ class Worker:
                 "ladder": claim.ladder_id,
                 "set": claim.set_id,
                 "set_index": claim.set_index,
-                # The bots played by people: the table had their clock, and an unpaired deal.
+                # The bots played by people: their seats had their clock, and an unpaired deal.
                 "people": people,
             }
             pause = (self.pause_limit, self.pause_window)
@@ -234,11 +235,12 @@ class Worker:
                 lineup,
                 engine,
                 pools,
-                clock,
+                self.clock,
                 self.rules,
                 on_deal=publish,
                 watcher=self.watcher,
                 on_record=finish,
+                own_clocks=own_clocks,
             )
         finally:
             await pools.close()

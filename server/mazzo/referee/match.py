@@ -20,8 +20,8 @@ import random
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -63,11 +63,37 @@ YIELD_EVERY = 32
 
 
 @dataclass(frozen=True)
+class SeatClock:
+    """A deciding seat's own clock, where it is not the table's: a person's seat at a
+    table of bots (``play_match``'s ``own_clocks``)."""
+
+    seat: int
+    move: float
+    bank: float
+
+
+@dataclass(frozen=True)
 class TimeControl:
-    """Seconds: per move, plus a bank for the whole match per deciding seat."""
+    """Seconds: per move, plus a bank for the whole match per deciding seat; ``seats``
+    on a clock of their own."""
 
     move: float = 1.0
     bank: float = 10.0
+    seats: tuple[SeatClock, ...] = ()
+
+    def at(self, seat: int) -> tuple[float, float]:
+        """The deciding seat's move time and bank."""
+        for own in self.seats:
+            if own.seat == seat:
+                return own.move, own.bank
+        return self.move, self.bank
+
+    def as_json(self) -> Json:
+        """The record's ``time_control``: ``seats`` only when a seat has its own."""
+        out: Json = {"move": self.move, "bank": self.bank}
+        if self.seats:
+            out["seats"] = [{"seat": c.seat, "move": c.move, "bank": c.bank} for c in self.seats]
+        return out
 
 
 class OnFault(StrEnum):
@@ -285,12 +311,30 @@ def _header(
             for e, side in zip(lineup, seating.sides, strict=True)
         ],
         "seat_bots": [seating.bot_spec(lineup, s) for s in seating.seats],
-        "time_control": {"move": clock.move, "bank": clock.bank},
+        "time_control": clock.as_json(),
         "fault_rules": {
             "on_fault": str(rules.on_fault),
             "disqualify_after": rules.disqualify_after,
         },
     }
+
+
+def _with_own_clocks(
+    clock: TimeControl, seating: _Seating, lineup: Sequence[Entrant], own: Mapping[str, TimeControl]
+) -> TimeControl:
+    """``clock`` with the deciding seats of the bots in ``own`` on their clocks;
+    ``ValueError`` for a bot that is not at the table (a caller's mistake, not a
+    clock to drop quietly)."""
+    if not own:
+        return clock
+    specs = {who: seating.bot_spec(lineup, who) for who in seating.deciders}
+    missing = sorted(set(own) - set(specs.values()))
+    if missing:
+        raise ValueError(f"own clocks for bots not at the table: {', '.join(missing)}")
+    seats = tuple(
+        SeatClock(who, own[spec].move, own[spec].bank) for who, spec in specs.items() if spec in own
+    )
+    return replace(clock, seats=seats)
 
 
 def _disqualified_before(lineup: Sequence[Entrant], ledger: FaultLedger) -> Json | None:
@@ -334,7 +378,7 @@ class _Play:
 
     def __post_init__(self) -> None:
         self.fallback = random.Random(f"{self.spec.seed}:{self.spec.id}")
-        self.bank = dict.fromkeys(self.seating.deciders, self.clock.bank)
+        self.bank = {who: self.clock.at(who)[1] for who in self.seating.deciders}
         self.spent = dict.fromkeys(self.seating.deciders, 0.0)
 
     async def start_watch(self, watcher: Watcher, header: Json, hooks: GameHooks) -> None:
@@ -359,7 +403,13 @@ class _Play:
                     for s in self.seating.seats
                     if self.seating.slots[self.seating.controller[s]] == (side, slot)
                 ]
-                bot.match_started(self.spec.id, self.spec.game, players, seats, self.clock.move)
+                # Its seats share a clock (``own_clocks`` is per bot): the first one's.
+                move = (
+                    self.clock.at(self.seating.controller[seats[0]])[0]
+                    if seats
+                    else self.clock.move
+                )
+                bot.match_started(self.spec.id, self.spec.game, players, seats, move)
 
     def tell_ended(self, record: Json | None) -> None:
         """A dial-in bot is told its match is over: recorded (its MatchEnded names the
@@ -388,12 +438,13 @@ class _Play:
         who = self.seating.controller[seat]
         bot = self.seating.slots[who]
         request = await self.engine.request(self.position, seat)
-        reply = await self._ask(bot, request, self.clock.move + self.bank[who])
+        move = self.clock.at(who)[0]
+        reply = await self._ask(bot, request, move + self.bank[who])
         index, fault, detail = _adjudicate(reply, request)
         self.spent[who] += reply.elapsed
         entry: Json = {"seat": seat, "ms": round(reply.elapsed * 1000, 3)}
         if fault is None:
-            self.bank[who] = max(0.0, self.bank[who] - max(0.0, reply.elapsed - self.clock.move))
+            self.bank[who] = max(0.0, self.bank[who] - max(0.0, reply.elapsed - move))
         elif bot in self.dead:
             entry["auto"] = True
             index = random_index(request.legal_moves, self.spec.game, self.fallback)
@@ -503,8 +554,12 @@ async def play_match(
     on_deal: Callable[[Json], None] | None = None,
     watcher: Watcher | None = None,
     on_record: Callable[[Json], Awaitable[None]] | None = None,
+    own_clocks: Mapping[str, TimeControl] | None = None,
 ) -> Json:
-    """Play one match to its end (or a forfeit) and return its record. ``on_deal`` is
+    """Play one match to its end (or a forfeit) and return its record. ``own_clocks``:
+    bots (by spec) on a clock of their own, for every seat they decide for, the others
+    on ``clock`` (a person's minutes at a table of bots that answer in seconds); the
+    record's ``time_control`` names those seats. ``on_deal`` is
     given the record's header (with the deal's commitment, and when sealed the
     service's ``sealed`` match id and commitment) before the first move; the salt that
     opens the commitment is in the record only, at the end. ``watcher`` is told of the
@@ -524,6 +579,7 @@ async def play_match(
     dealt_hash = deal_hash(dealt)
     salt = secrets.token_bytes(fair.SALT_BYTES)
     seating = await _seating(engine, position, spec, dealt.players, options, lineup)
+    clock = _with_own_clocks(clock, seating, lineup, own_clocks or {})
     commitment = deal_commitment(spec.seed, dealt_hash, salt)
     record = _header(spec, lineup, seating, dealt.players, commitment, clock, rules)
     if on_deal is not None:

@@ -61,7 +61,9 @@ NUMBER = Kind(
 
 SEALED = {"match_id?": TEXT, "deal_commitment?": TEXT, "deal_salt?": TEXT}
 SIDE = {"entrant": TEXT, "seats": [COUNT], "bots": [TEXT]}
-TIME_CONTROL = {"move": NUMBER, "bank": NUMBER}
+#: A deciding seat on a clock of its own (``match.SeatClock``).
+SEAT_CLOCK = {"seat": COUNT, "move": NUMBER, "bank": NUMBER}
+TIME_CONTROL = {"move": NUMBER, "bank": NUMBER, "seats?": [SEAT_CLOCK]}
 FAULT_RULES = {"on_fault": TEXT, "disqualify_after": COUNT}
 #: Where a match sits in its tournament's schedule (``tournament.tournament_tag``).
 SLOT = {
