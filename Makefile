@@ -293,10 +293,12 @@ arena-scale: $(GEN) $(VENV)
 # runs it (its matchmaking, sets and OpenSkill update; the games in-process); the games
 # until the order stays at Kendall tau >= 0.9, duplicate sets against unpaired deals,
 # RUNS runs of each (default 24); JSON with the reduction (wanted: 30 %). About 20
-# minutes on 2 cores. Not asserted in a test.
+# minutes on 2 cores. Not asserted in a test. The Maraffa 4p figure of docs/arena.md:
+# RANKING_ARGS="--game maraffa --players 4 --games 2000 --hold 300 --reference-deals 1
+# --per-match-too" RUNS=9 (about 28 minutes; --seed 10 for the other nine runs).
 RUNS ?= 24
 arena-ranking: $(GEN) $(VENV)
-	$(PY) scripts/arena_ranking.py --runs $(RUNS)
+	$(PY) scripts/arena_ranking.py --runs $(RUNS) $(RANKING_ARGS)
 
 # Issue 33's drops: 200 dial-in bots (a quarter over HTTP) in 100 concurrent matches,
 # each cut off 5 times in the middle of a decision by a proxy for 0.5 to 8 s, and 10
