@@ -5,15 +5,18 @@ processes race to end it, it is rated exactly once."""
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select, text, update
+from sqlalchemy.orm import Session
 
 from mazzo.arena import schema
 from mazzo.arena.duplicate import NotOneSet, set_ranks
 from mazzo.arena.models import MU, SIGMA, Match, SetRating, Skill, utcnow
-from mazzo.arena.store import Store
+from mazzo.arena.store import Store, _rate_set
 from mazzo.referee.ratings import rating_model
 from tests.arena.test_store import play, record, rows, two_player_ladder
 
@@ -135,6 +138,34 @@ def test_a_set_no_finish_or_void_rated_is_rated_by_the_housekeeping(store: Store
     assert store.rate_closed_sets() == []  # once
     table = {s.bot: s for s in store.standings(ladder)}
     assert table["q"].mu > MU > table["p"].mu
+
+
+def test_two_housekeepings_that_find_one_set_rate_it_once(store: Store) -> None:
+    """Two processes' housekeeping find the same set over and unrated: the one that
+    waited for the other's locks sees its mark fail, and leaves the set as rated."""
+    ladder = two_player_ladder(store, "p", "q")
+    ids = store.schedule_set(ladder, ["p", "q"])
+    play(store, "w", [1])  # q won
+    with store.engine.begin() as c:
+        c.execute(
+            update(Match)
+            .where(Match.id == ids[1])
+            .values(status="voided", voided_reason="away", finished_at=utcnow())
+        )
+    set_id = store.match(ids[0]).set_id
+    with Session(store.engine) as first, first.begin():
+        assert _rate_set(first, set_id, utcnow())  # not committed yet
+        with ThreadPoolExecutor(1) as pool:
+            second = pool.submit(store.rate_closed_sets)
+            time.sleep(0.5)  # the second waits for the first's locks
+            assert not second.done()
+            first.commit()
+            assert second.result(timeout=30) == []
+    model = rating_model()
+    p, q = model.rate([[model.rating(MU, SIGMA)], [model.rating(MU, SIGMA)]], ranks=[1, 0])
+    table = {s.bot: s for s in store.standings(ladder)}
+    assert (table["p"].mu, table["q"].mu) == pytest.approx((p[0].mu, q[0].mu))  # once
+    assert rows(store, SetRating) == 1
 
 
 def test_the_migration_marks_the_sets_rated_match_by_match_and_voids_their_rest(

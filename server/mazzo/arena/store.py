@@ -801,7 +801,9 @@ class Store(AbstractContextManager["Store"]):
         that end a set's last two matches at once (a finish, and a void of a bot away)
         each see the other's match open, and neither rates it (``_rate_set``): the
         scheduler's housekeeping calls this to rate it then. ``since``: only sets with
-        a match finished or voided since then."""
+        a match finished or voided since then. Two processes' housekeeping can both
+        find a set so: the second's mark (``SetRating``'s key) fails once the first's
+        is committed, and its savepoint undoes its rating of that set."""
         with self._transaction() as s:
             query = select(Match.set_id).where(
                 Match.status.in_((FINISHED, VOIDED)),
@@ -810,7 +812,15 @@ class Store(AbstractContextManager["Store"]):
             if since is not None:
                 query = query.where(Match.finished_at >= since)
             now = utcnow()
-            return [i for i in sorted(set(s.scalars(query))) if _rate_set(s, i, now)]
+            rated: list[str] = []
+            for set_id in sorted(set(s.scalars(query))):
+                try:
+                    with s.begin_nested():
+                        if _rate_set(s, set_id, now):
+                            rated.append(set_id)
+                except IntegrityError:
+                    continue  # rated by another process as this one rated it
+            return rated
 
     # Reading ------------------------------------------------------------------------
 
