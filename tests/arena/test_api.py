@@ -367,6 +367,9 @@ async def test_bad_input_names_its_field_with_the_same_message_through_both_door
         ("GetStandings", {"ladderId": 0}, "INVALID_ARGUMENT", "ladder_id"),
         ("GetBot", {"bot": "ada-1", "limit": 501}, "INVALID_ARGUMENT", "limit"),
         ("GetBot", {"bot": "ada-1", "opponent": "a b"}, "INVALID_ARGUMENT", "opponent"),
+        ("GetBot", {"bot": "ada-1", "pageToken": "not a token"}, "INVALID_ARGUMENT", "page_token"),
+        # A token this arena could have made, of a match not among ada-1's games.
+        ("GetBot", {"bot": "ada-1", "pageToken": "bm9uZQ"}, "INVALID_ARGUMENT", "page_token"),
     ]
     for rpc, request, code, name in cases:
         refused = await arena.call(door, rpc, request, c.ada)
@@ -452,6 +455,17 @@ async def test_standings_and_a_bots_page_show_games_history_and_faults(
     opponent = next(s for g in finished for s in g["seats"] if s != name)
     against = await arena.ok(door, "GetBot", {"bot": name, "opponent": opponent, "limit": 1})
     assert len(against["games"]) == 1 and opponent in against["games"][0]["seats"]
+    # A page at a time, each starting after the last one's games: the same games.
+    assert page["totalGames"] == len(games) and "nextPageToken" not in page
+    paged, request = [], {"bot": name, "limit": 1}
+    while True:
+        one = await arena.ok(door, "GetBot", request)
+        assert len(one["games"]) == 1 and one["totalGames"] == len(games)
+        paged += one["games"]
+        if "nextPageToken" not in one:
+            break
+        request = {**request, "pageToken": one["nextPageToken"]}
+    assert [g["matchId"] for g in paged] == [g["matchId"] for g in games]
     missing = await arena.call(door, "GetBot", {"bot": "zed-1"})
     assert missing.code == "NOT_FOUND" and missing.http in (None, 404)
 
@@ -595,7 +609,12 @@ async def test_odd_input_to_every_rpc_is_refused_never_a_server_error(
             "SetBotPerson": {"bot": rng.choice(["ada-1", value]), "person": rng.random() < 0.5},
             "ListLadders": {},
             "GetStandings": {"ladderId": rng.choice([1, 2, 2**40])},
-            "GetBot": {"bot": value or "ada-1", "opponent": rng.choice(["", value]), "limit": 3},
+            "GetBot": {
+                "bot": value or "ada-1",
+                "opponent": rng.choice(["", value]),
+                "limit": 3,
+                **({"pageToken": value} if rng.random() < 0.5 else {}),
+            },
         }
         rpc = rng.choice(sorted(request))
         if door == "rest" and any(v == "" for v in request[rpc].values()):

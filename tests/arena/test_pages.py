@@ -10,12 +10,13 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 from typing import Any
 
 import pytest
 from sqlalchemy.orm import Session
 
+from mazzo.arena import queries
 from mazzo.arena.models import MU, SIGMA, Bot, Owner, Rating, utcnow
 from mazzo.arena.pages import bot_url, replay_url
 from mazzo.arena.store import Store
@@ -152,6 +153,22 @@ def test_a_bots_games_filtered_by_opponent_leave_out_its_partners(arena: Arena) 
     assert "di-1" in get(arena, bot_url("ada-1", "di-1"))  # an opponent in every match
     assert len(rows(get(arena, bot_url("ada-1", "di-1")), "Games against di-1")) == 4
     get(arena, bot_url("ada-1", "nobody"), 404)
+
+
+def test_a_bots_games_come_a_page_at_a_time_each_after_the_last(
+    arena: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    every = rows(get(arena, bot_url("ada-1")), "Games (4, newest first)")
+    monkeypatch.setattr(queries, "BOT_GAMES", 3)
+    first = get(arena, bot_url("ada-1"))
+    newest = rows(first, "Games (1 to 3 of 4, newest first)")
+    older = re.search(r'<a href="([^"]+)" rel="next">Older games</a>', first)
+    assert older is not None and "Newest games" not in first
+    second = get(arena, unescape(older.group(1)))
+    oldest = rows(second, "Games (4 to 4 of 4, newest first)")
+    assert [r.strip() for r in newest + oldest] == [r.strip() for r in every]
+    assert "Older games" not in second and "Newest games" in second
+    get(arena, bot_url("ada-1", after="no-such-match"), 404)
 
 
 def test_a_bots_page_charts_its_rating_after_each_game(arena: Arena, store: Store) -> None:

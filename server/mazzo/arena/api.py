@@ -25,6 +25,7 @@ Who may do what is decided here, once, for both doors: REST handlers get the sam
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import math
 import re
@@ -52,6 +53,8 @@ T = TypeVar("T")
 MAX_REASON = 500
 #: A bot page's games: 50 unless asked, at most 500; its faults, the newest 200.
 DEFAULT_GAMES, MAX_GAMES = 50, 500
+#: A page token's length at most: a match id's (64 characters) in base64.
+MAX_PAGE_TOKEN = 128
 MAX_FAULTS = 200
 GRPC_TARGET = re.compile(r"grpc://[A-Za-z0-9.\-\[\]:]+:[0-9]{1,5}")
 
@@ -281,6 +284,7 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
             _name("opponent", request.opponent)
         if request.limit > MAX_GAMES:
             raise InvalidArgument("limit", f"at most {MAX_GAMES} games, not {request.limit}")
+        after = _page_start(request.page_token) if request.page_token else None
         bot = await _thread(queries.bot, self.store, request.bot)
         if bot is None:
             raise Denied(code_pb2.NOT_FOUND, f"no bot {request.bot!r}")
@@ -291,16 +295,23 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
             if line.standing.bot == bot.name
         )
         limit = request.limit or DEFAULT_GAMES
-        games, _all = await _thread(
-            queries.bot_matches, self.store, bot, request.opponent or None, limit
-        )
+        try:
+            games = await _thread(
+                queries.bot_matches, self.store, bot, request.opponent or None, limit, after
+            )
+        except queries.NoSuchPage:
+            raise InvalidArgument(
+                "page_token", "not a page of this bot's games (with this opponent)"
+            ) from None
         points = await _thread(queries.rating_history, self.store, bot.name)
         faults = await _thread(queries.bot_faults, self.store, bot.name, MAX_FAULTS)
-        after = {p.match_id: p for p in points}
+        rated = {p.match_id: p for p in points}
         return arena_pb2.GetBotResponse(
             bot=_bot(bot),
             standing=standing,
-            games=[_game(bot.name, g, after.get(g.id)) for g in games],
+            games=[_game(bot.name, g, rated.get(g.id)) for g in games.lines],
+            next_page_token=_page_token(games.lines[-1].id) if games.more else "",
+            total_games=games.total,
             history=[
                 arena_pb2.RatingPoint(
                     match_id=p.match_id,
@@ -462,6 +473,22 @@ def _game(bot: str, game: queries.MatchLine, update: queries.Point | None) -> ar
         faults=update.faults if update else 0,
         voided_reason=game.voided_reason or "",
     )
+
+
+def _page_token(match_id: str) -> str:
+    """A page's token: opaque to the client (the last match of the page before it)."""
+    return base64.urlsafe_b64encode(match_id.encode()).decode().rstrip("=")
+
+
+def _page_start(token: str) -> str:
+    """The match a page token names; ``InvalidArgument`` for one this arena did not make."""
+    try:
+        if len(token) > MAX_PAGE_TOKEN:
+            raise ValueError
+        padded = token + "=" * (-len(token) % 4)
+        return base64.b64decode(padded, altchars=b"-_", validate=True).decode()
+    except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
+        raise InvalidArgument("page_token", "not a page token of this arena") from None
 
 
 def _time(at: datetime | None) -> str:

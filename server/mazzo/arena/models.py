@@ -132,7 +132,7 @@ class Bot(Base):
     target: Mapped[str] = mapped_column(Text)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     #: Played by a person (a dial-in bot whose seat a person takes on ``/play/``): its
-    #: tables get the person's clock and are dealt unpaired (migration 0004).
+    #: seats get the person's clock and its tables are dealt unpaired (migration 0004).
     person: Mapped[bool] = mapped_column(Boolean, server_default=false())
     #: Why the scheduler leaves it out (repeated faults, its owner's wish), and since when.
     paused_reason: Mapped[str | None] = mapped_column(Text)

@@ -5,8 +5,9 @@ to mount.
 - ``GET /arena/ladders/{id}``: a ladder's standings (the rating mu - 3 sigma the ladder
   ranks by, with its interval mu +- 3 sigma, games, fault rate, paused and why) and
   its newest matches.
-- ``GET /arena/bots/{name}[?opponent=NAME]``: a bot's games (those against one
-  opponent), its rating over time (an SVG drawn here: ``arena.chart``) and its faults,
+- ``GET /arena/bots/{name}[?opponent=NAME][&after=MATCH]``: a bot's games (those
+  against one opponent; 100 a page, the next page's games older than ``after``), its
+  rating over time (an SVG drawn here: ``arena.chart``) and its faults,
   with the referee's reason and the bot's own error output when the record kept any.
 - ``GET /arena/replay/{set}/[?match=ID]``: the replay viewer (``viewer.web``'s own
   page and frames, not a copy) over the finished matches of one duplicate set, and
@@ -71,10 +72,12 @@ def ladder_url(ladder_id: int) -> str:
     return f"/arena/ladders/{ladder_id}"
 
 
-def bot_url(name: str, opponent: str | None = None) -> str:
-    """A bot's page; every character of the name that means something in a URL is
-    quoted (a name with ``/`` stays one path parameter: the route takes a path)."""
-    query = f"?{urlencode({'opponent': opponent})}" if opponent is not None else ""
+def bot_url(name: str, opponent: str | None = None, after: str | None = None) -> str:
+    """A bot's page (its games against ``opponent``, older than the match ``after``);
+    every character of the name that means something in a URL is quoted (a name with
+    ``/`` stays one path parameter: the route takes a path)."""
+    params = {k: v for k, v in (("opponent", opponent), ("after", after)) if v is not None}
+    query = f"?{urlencode(params)}" if params else ""
     return f"/arena/bots/{quote(name, safe='')}{query}"
 
 
@@ -310,12 +313,17 @@ def _fault_rows(faults: Sequence[queries.FaultLine]) -> list[list[str]]:
 #: Who plays a bot, as its page says it.
 PLAYED_BY = {
     False: "a program",
-    True: "a person: its tables get the person's clock and are dealt unpaired (one match a set)",
+    True: "a person: it plays on the person's clock, and its tables are dealt unpaired "
+    "(one match a set)",
 }
 
 
 def bot_page(
-    store: Store, name: str, opponent: str | None, live: LiveTables | None = None
+    store: Store,
+    name: str,
+    opponent: str | None,
+    live: LiveTables | None = None,
+    after: str | None = None,
 ) -> HTMLResponse:
     line = queries.bot(store, name)
     if line is None:
@@ -350,16 +358,27 @@ def bot_page(
         "&mu;, the band &mu; &plusmn; 3&sigma;, after each finished game.</p>"
     )
     rating = f"<section><h2>Rating over {len(history)} games</h2>{chart}{legend}</section>"
-    games, total = queries.bot_matches(store, line, opponent)
-    shown = f"{len(games)} of {total}" if len(games) < total else str(total)
+    try:
+        games = queries.bot_matches(store, line, opponent, queries.BOT_GAMES, after)
+    except queries.NoSuchPage:
+        return not_found(f"No game {after!r} of {name} to list older games from.")
+    first, last = games.start + 1, games.start + len(games.lines)
+    whole = games.start == 0 and not games.more
+    shown = str(games.total) if whole else f"{first} to {last} of {games.total}"
     against = f" against {opponent}" if opponent is not None else ""
     form = _filter_form(name, queries.opponents(store, name), opponent)
     table = _table(
         escape(f"Games{against} ({shown}, newest first)"),
         MATCH_HEAD,
-        _match_rows(games, me=name),
+        _match_rows(games.lines, me=name),
         "matches",
     )
+    pages = [_link(bot_url(name, opponent), "Newest games")] if games.start else []
+    if games.more:
+        older = bot_url(name, opponent, games.lines[-1].id)
+        pages.append(f'<a href="{escape(older)}" rel="next">Older games</a>')
+    if pages:
+        table += '<p class="pages">' + " &middot; ".join(pages) + "</p>"
     faults = queries.bot_faults(store, name)
     fault_table = (
         _table(
@@ -532,7 +551,8 @@ def routes(store: Store, live: LiveTables | None = None, seats: bool = False) ->
     async def bot(request: Request) -> Response:
         name = str(request.path_params["name"])
         opponent = request.query_params.get("opponent") or None
-        return await run_in_threadpool(bot_page, store, name, opponent, live)
+        after = request.query_params.get("after") or None
+        return await run_in_threadpool(bot_page, store, name, opponent, live, after)
 
     return [
         Route("/arena", home, methods=["GET"]),

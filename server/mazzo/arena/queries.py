@@ -286,12 +286,34 @@ def opponents(store: Store, name: str) -> list[str]:
         )
 
 
+class NoSuchPage(ValueError):
+    """A page's start (``after``) that is not one of the games listed."""
+
+
+@dataclass(frozen=True)
+class GamesPage:
+    """A page of a bot's games: ``lines`` from the ``start``-th (0: the newest) of
+    ``total``, and whether older ones follow."""
+
+    lines: list[MatchLine]
+    total: int
+    start: int
+    more: bool
+
+
 def bot_matches(
-    store: Store, line: BotLine, opponent: str | None = None, limit: int = BOT_GAMES
-) -> tuple[list[MatchLine], int]:
-    """The bot's matches, newest first (at most ``limit``), and how many there are in
-    all: with ``opponent``, those where that bot sat on another side of the table (a
-    partner is not an opponent)."""
+    store: Store,
+    line: BotLine,
+    opponent: str | None = None,
+    limit: int = BOT_GAMES,
+    after: str | None = None,
+) -> GamesPage:
+    """The bot's matches, newest first (at most ``limit``), how many there are in all,
+    and whether older ones follow: with ``opponent``, those where that bot sat on
+    another side of the table (a partner is not an opponent); with ``after`` (a match
+    id of the list), those older than it. A page starts after a match, not at an
+    offset, so that games finished meanwhile do not shift the next page onto the last
+    one's; ``NoSuchPage`` when ``after`` is not in the list."""
     side_of = _side_of(line.ladder)
     mine, theirs = aliased(MatchSeat), aliased(MatchSeat)
     me = select(Bot.id).where(Bot.name == line.name).scalar_subquery()
@@ -314,9 +336,17 @@ def bot_matches(
                     match_id for match_id, seat, other in rows if side_of(seat) != side_of(other)
                 )
             )
-        chosen = s.scalars(select(Match).where(Match.id.in_(ids[:limit]))).all()
-        order = {match_id: k for k, match_id in enumerate(ids)}
-        return _lines(s, sorted(chosen, key=lambda m: order[m.id])), len(ids)
+        start = 0
+        if after is not None:
+            try:
+                start = ids.index(after) + 1
+            except ValueError:
+                raise NoSuchPage(f"{after!r} is not one of the games listed") from None
+        page = ids[start : start + limit]
+        chosen = s.scalars(select(Match).where(Match.id.in_(page))).all()
+        order = {match_id: k for k, match_id in enumerate(page)}
+        lines = _lines(s, sorted(chosen, key=lambda m: order[m.id]))
+        return GamesPage(lines, len(ids), start, start + limit < len(ids))
 
 
 def rating_history(store: Store, name: str) -> list[Point]:
