@@ -120,9 +120,10 @@ def test_a_set_whose_last_match_is_voided_is_rated_on_the_matches_it_finished(
     assert [s.games for s in table.values()] == [1, 1]
 
 
-def test_a_set_no_finish_or_void_rated_is_rated_by_the_housekeeping(store: Store) -> None:
-    """Two processes end a set's last two matches at once: each sees the other's open,
-    neither rates it. Here the second match's end is written behind the store's back."""
+def set_over_unrated(store: Store) -> tuple[int, str]:
+    """A ladder with a set of two that q won the one finished match of, its other
+    match voided behind the store's back (as by another process, at once): over and
+    not rated. The ladder and the set."""
     ladder = two_player_ladder(store, "p", "q")
     ids = store.schedule_set(ladder, ["p", "q"])
     play(store, "w", [1])  # q won
@@ -132,8 +133,14 @@ def test_a_set_no_finish_or_void_rated_is_rated_by_the_housekeeping(store: Store
             .where(Match.id == ids[1])
             .values(status="voided", voided_reason="away", finished_at=utcnow())
         )
+    return ladder, store.match(ids[0]).set_id
+
+
+def test_a_set_no_finish_or_void_rated_is_rated_by_the_housekeeping(store: Store) -> None:
+    """Two processes end a set's last two matches at once: each sees the other's open,
+    neither rates it. Here the second match's end is written behind the store's back."""
+    ladder, set_id = set_over_unrated(store)
     assert {s.mu for s in store.standings(ladder)} == {MU}
-    set_id = store.match(ids[0]).set_id
     assert store.rate_closed_sets(utcnow() - timedelta(minutes=1)) == [set_id]
     assert store.rate_closed_sets() == []  # once
     table = {s.bot: s for s in store.standings(ladder)}
@@ -143,16 +150,7 @@ def test_a_set_no_finish_or_void_rated_is_rated_by_the_housekeeping(store: Store
 def test_two_housekeepings_that_find_one_set_rate_it_once(store: Store) -> None:
     """Two processes' housekeeping find the same set over and unrated: the one that
     waited for the other's locks sees its mark fail, and leaves the set as rated."""
-    ladder = two_player_ladder(store, "p", "q")
-    ids = store.schedule_set(ladder, ["p", "q"])
-    play(store, "w", [1])  # q won
-    with store.engine.begin() as c:
-        c.execute(
-            update(Match)
-            .where(Match.id == ids[1])
-            .values(status="voided", voided_reason="away", finished_at=utcnow())
-        )
-    set_id = store.match(ids[0]).set_id
+    ladder, set_id = set_over_unrated(store)
     with Session(store.engine) as first, first.begin():
         assert _rate_set(first, set_id, utcnow())  # not committed yet
         with ThreadPoolExecutor(1) as pool:
