@@ -16,7 +16,7 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeAlias
 
@@ -28,11 +28,17 @@ DEFAULT_PORT = 50051
 DEFAULT_HTTP_PORT = 8080
 #: Where ``mazzo token new`` keeps the hashes and ``--gateway`` reads them.
 DEFAULT_TOKENS = "mazzo-tokens.json"
-#: The clock and the dial-in waits of a run, and those of a run with a person at the
-#: table (``--bot human``): a person thinks for minutes, reloads a page, comes back
-#: from another tab. Each applies unless its option is given (docs/play.md).
+#: The bots' clock and the dial-in waits of a run; with a person at the table
+#: (``--bot human``), the person's seats' clock and longer waits: a person thinks for
+#: minutes, reloads a page, comes back from another tab, while the bots beside them
+#: keep the bots' clock. Each applies unless its option is given (docs/play.md).
 CLOCK = {"move_time": 1.0, "bank": 10.0, "grace": 10.0, "dial_in_wait": 60.0}
-PERSON_CLOCK = {"move_time": 300.0, "bank": 1800.0, "grace": 120.0, "dial_in_wait": 600.0}
+PERSON_CLOCK = {
+    "person_move_time": 300.0,
+    "person_bank": 1800.0,
+    "grace": 120.0,
+    "dial_in_wait": 600.0,
+}
 #: Seconds a person's page is given, after the match, to get its last events.
 PAGE_FLUSH = 1.0
 
@@ -257,6 +263,13 @@ def _add_gateway_options(cmd: argparse.ArgumentParser) -> None:
         "how long to wait for the connect: bots and human seats before the first deal "
         "(default 60; 600 with a human seat)",
     )
+    _add_seconds(
+        cmd,
+        "--person-move-time",
+        None,
+        "seconds per move of a human seat (default 300); the bots at its table keep theirs",
+    )
+    _add_seconds(cmd, "--person-bank", None, "time bank of a human seat (default 1800)")
     _add_tls_options(cmd, "the gateway", env=False)
 
 
@@ -292,12 +305,20 @@ def _token(args: argparse.Namespace) -> int:
 
 
 def _clock_defaults(args: argparse.Namespace, people: bool) -> None:
-    """Fill the clock and dial-in options not given: a person's (``PERSON_CLOCK``) when
-    a human sits at the table, else a bot's (``CLOCK``). The clock is the match's, so
-    the bots at a person's table have the person's minutes too (they answer at once)."""
-    for name, value in (PERSON_CLOCK if people else CLOCK).items():
+    """Fill the clock and dial-in options not given: the bots' (``CLOCK``), and when a
+    human sits at the table the person's seats' clock and waits (``PERSON_CLOCK``)."""
+    for name, value in ({**CLOCK, **PERSON_CLOCK} if people else CLOCK).items():
         if getattr(args, name, None) is None:
             setattr(args, name, value)
+
+
+def _person_clocks(specs: Iterable[str], args: argparse.Namespace) -> dict[str, Any]:
+    """The ``human`` seats among ``specs``, each on the person's clock (``own_clocks``)."""
+    from mazzo.referee.bots import BotSpec
+    from mazzo.referee.match import TimeControl
+
+    clock = TimeControl(args.person_move_time, args.person_bank)
+    return {spec: clock for spec in dict.fromkeys(specs) if BotSpec.parse(spec).kind == "human"}
 
 
 @contextlib.asynccontextmanager
@@ -625,13 +646,13 @@ def _add_referee_options(cmd: argparse.ArgumentParser) -> None:
         "--move-time",
         type=float,
         default=None,
-        help="seconds per move (default 1; 300 with a human seat)",
+        help="seconds per move of a bot (default 1; a human seat: --person-move-time)",
     )
     cmd.add_argument(
         "--bank",
         type=float,
         default=None,
-        help="time bank per seat (default 10 s; 1800 with a human seat)",
+        help="time bank per bot seat (default 10 s; a human seat: --person-bank)",
     )
     cmd.add_argument(
         "--on-fault",
@@ -788,6 +809,7 @@ def _match(args: argparse.Namespace) -> int:
                     gateway,
                     args.dial_in_wait,
                     write,
+                    _person_clocks(args.bot, args),
                 )
             finally:  # stopped too: a feed never ends on its own, and the door waits for it
                 _close_feeds(feeds)
@@ -921,10 +943,9 @@ def _people_in(config: Any, args: argparse.Namespace) -> Any:
     ``mazzo match``): one match at a time (a person's page plays one table), in this
     process, with the gateway's HTTP door on free ports unless given (each person's
     page address is printed once: the same page plays every match of that person),
-    and a person's clock unless the config has a ``[time]`` of its own."""
+    and the person's seats on the person's clock (``--person-move-time``,
+    ``--person-bank``), the bots on the config's ``[time]``."""
     import dataclasses
-
-    from mazzo.referee.match import TimeControl
 
     if args.ui_delay is not None:
         raise ValueError("--ui-delay would show the person every hand: not with a human seat")
@@ -932,10 +953,8 @@ def _people_in(config: Any, args: argparse.Namespace) -> Any:
         raise ValueError("human seats play in this process: not with --backend ray")
     args.gateway = 0 if args.gateway is None else args.gateway
     args.gateway_http = 0 if args.gateway_http is None else args.gateway_http
-    clock = config.clock
-    if clock == TimeControl():
-        clock = TimeControl(PERSON_CLOCK["move_time"], PERSON_CLOCK["bank"])
-    return dataclasses.replace(config, concurrency=1, clock=clock)
+    specs = [bot for entrant in config.entrants for bot in entrant.bots]
+    return dataclasses.replace(config, concurrency=1, own_clocks=_person_clocks(specs, args))
 
 
 def _print_outcome(args: argparse.Namespace, records: Path, outcome: Any) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 
 from mazzo.referee.records import read_records
+from mazzo.referee.verify import verify
 from tests.viewer.people import person_run
 
 CONFIG = """
@@ -105,3 +106,30 @@ def test_a_person_plays_each_of_their_tournament_matches_on_one_page(tmp_path: P
     # The one feed followed both matches: each dealt, played and ended, in turn.
     kinds = [(line["type"], line["id"]) for line in feed if line["type"] in ("deal", "end")]
     assert kinds == [(k, m) for m in matches for k in ("deal", "end")], kinds
+    # The person's seat on the person's clock wherever it sat, the bot on the bots':
+    # and the run's records still one tournament's (its seat's clock is its bot's).
+    for record, seat in zip(played, seats, strict=True):
+        assert record["time_control"] == {
+            "move": 1.0,
+            "bank": 10.0,
+            "seats": [{"seat": seat, "move": 300.0, "bank": 1800.0}],
+        }
+    verdict = verify(played)
+    assert not verdict.failures, verdict.failures
+
+
+def test_a_persons_match_puts_only_the_persons_seat_on_the_persons_clock(
+    tmp_path: Path,
+) -> None:
+    records = tmp_path / "match.jsonl"
+    args = ["match", "--game", "briscola", "--seed", "3", "--records", str(records)]
+    args += ["--bot", "builtin:random", "--bot", "human:anna", "--person-move-time", "120"]
+    with person_run(args, "anna") as (_process, url):
+        play_as_the_page(url)
+    [record] = read_records(records)
+    assert record["seat_bots"] == ["builtin:random", "human:anna"] and not record["faults"]
+    assert record["time_control"] == {
+        "move": 1.0,
+        "bank": 10.0,
+        "seats": [{"seat": 1, "move": 120.0, "bank": 1800.0}],
+    }

@@ -73,9 +73,19 @@ def _usual(values: Sequence[str]) -> str:
 
 
 def _setting(record: Json, key: str) -> str:
-    """A setting of the tournament as a record shows it, as JSON text (to count)."""
+    """A setting of the tournament as a record shows it, as JSON text (to count). A
+    seat's own clock is its bot's (a person's, wherever the schedule seats them)."""
     value = record["tournament"].get(key) if key in TAG_FIELDS else record[key]
+    if key == "time_control" and "seats" in value:
+        bots = record["seat_bots"]
+        own = [[_bot_at(bots, c["seat"]), c["move"], c["bank"]] for c in value["seats"]]
+        value = {**value, "seats": sorted(own, key=json.dumps)}
     return json.dumps(value, sort_keys=True)
+
+
+def _bot_at(bots: Sequence[str], seat: int) -> str | None:
+    """The bot deciding for ``seat``, None for a seat the record does not have."""
+    return bots[seat] if 0 <= seat < len(bots) else None
 
 
 def _one_tournament(tagged: Sequence[tuple[int, Json]]) -> Problems:

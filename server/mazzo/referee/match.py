@@ -726,6 +726,7 @@ async def run_match(
     gateway: Gateway | None = None,
     dial_in_wait: float = 60.0,
     on_record: Callable[[Json], None] | None = None,
+    own_clocks: Mapping[str, TimeControl] | None = None,
 ) -> Json:
     """``mazzo match``: one match between the given bots; returns its record. ``ca``
     checks the certificates of ``grpcs://`` bots and service; ``seal`` plays through
@@ -733,7 +734,8 @@ async def run_match(
     view (``viewer.watch``, to ``referee.watch``'s contract); ``gateway`` seats the
     ``connect:`` bots, each waited for at most ``dial_in_wait`` seconds; ``on_record``
     is given the record before the dial-in bots are told the match ended (``mazzo
-    match --records`` writes it there)."""
+    match --records`` writes it there); ``own_clocks``: ``play_match``'s (a person's
+    seats on the person's clock)."""
     sides, deciders = table_of(spec.game, spec.players, spec.options_message())
     lineup = entrants_for_bots(bots, sides, deciders)
     specs = [bot for entrant in lineup for bot in entrant.bots]
@@ -755,6 +757,7 @@ async def run_match(
             on_deal=on_deal,
             watcher=watcher,
             on_record=None if on_record is None else _awaitable(on_record),
+            own_clocks=own_clocks,
         )
     finally:
         await pools.close()

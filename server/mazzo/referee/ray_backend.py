@@ -70,6 +70,8 @@ class RayBackend:
         self._started: dict[str, int] = {}
 
     async def start(self, config: Config) -> None:
+        if config.own_clocks:  # a person's seats: their bots play in the referee's process
+            raise ValueError("seats on a clock of their own play in this process: not with Ray")
         ray = self._ray
         self._config = config
         if not ray.is_initialized():

@@ -84,6 +84,9 @@ class Config:
     concurrency: int = 1
     options: Json = field(default_factory=dict)
     clock: TimeControl = field(default_factory=TimeControl)
+    #: Bots (by spec) on a clock of their own: a person's (``mazzo tournament`` with a
+    #: ``human`` seat), for the seats they decide for; played in this process only.
+    own_clocks: dict[str, TimeControl] = field(default_factory=dict)
     faults: FaultRules = field(default_factory=FaultRules)
     records: Path | None = None
     service: str | None = None
@@ -432,6 +435,7 @@ class LocalBackend:
             on_deal=self.on_deal,
             watcher=self._watcher,
             on_record=store,
+            own_clocks=config.own_clocks,
         )
         record["tournament"] = tag
         return record
