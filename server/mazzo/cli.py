@@ -317,8 +317,10 @@ def _person_clocks(specs: Iterable[str], args: argparse.Namespace) -> dict[str, 
     from mazzo.referee.bots import BotSpec
     from mazzo.referee.match import TimeControl
 
-    clock = TimeControl(args.person_move_time, args.person_bank)
-    return {spec: clock for spec in dict.fromkeys(specs) if BotSpec.parse(spec).kind == "human"}
+    people = [spec for spec in dict.fromkeys(specs) if BotSpec.parse(spec).kind == "human"]
+    if not people:
+        return {}
+    return dict.fromkeys(people, TimeControl(args.person_move_time, args.person_bank))
 
 
 @contextlib.asynccontextmanager
