@@ -277,7 +277,14 @@ def test_only_the_claiming_worker_finishes_and_only_its_own_match(store: Store) 
         store.finish(claim.match_id, "w1", {**done, "result": None})
     with pytest.raises(Refused, match="not of match"):
         store.finish(claim.match_id, "w1", {**done, "seed": claim.seed + 1})
+    with pytest.raises(Refused, match="not being played by 'w2'"):
+        store.publish_commitment(claim.match_id, "w2", "c0")
+    with pytest.raises(Refused, match="no match"):
+        store.publish_commitment("no-such-match", "w1", "c0")
     store.publish_commitment(claim.match_id, "w1", "c0")
+    store.publish_commitment(claim.match_id, "w1", "c0")  # again, the same: kept
+    with pytest.raises(Refused, match="another deal commitment already"):
+        store.publish_commitment(claim.match_id, "w1", "c1")
     with pytest.raises(Refused, match="deal commitment"):
         store.finish(claim.match_id, "w1", {**done, "deal_commitment": "c1"})
     assert store.finish(claim.match_id, "w1", done).changes

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, or_, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from mazzo.arena.models import DIAL_IN, SCHEDULED, VOIDED, Bot, Connection, Match, MatchSeat
 
@@ -51,26 +51,20 @@ def live(cutoff: datetime) -> ColumnElement[bool]:
     return (Connection.dropped_at.is_(None)) & (Connection.seen_at >= cutoff)
 
 
-def elsewhere(process: str | None, cutoff: datetime) -> ColumnElement[bool]:
-    """Whether a match (``Match``, in the query around it) seats a dial-in bot that is
-    not connected to ``process`` now (None: a process without a gateway)."""
-    seat, bot, conn = aliased(MatchSeat), aliased(Bot), aliased(Connection)
+def elsewhere(s: Session, process: str | None, cutoff: datetime) -> set[int]:
+    """The dial-in bots (by id) not connected to ``process`` now (None: a process
+    without a gateway: every dial-in bot): a claim by ``process`` takes no match that
+    seats one. Read from the bots and their connection rows, one per bot."""
     here = (
-        select(conn.bot_id)
+        select(Connection.bot_id)
         .where(
-            conn.bot_id == bot.id,
-            conn.process == (process or ""),
-            conn.dropped_at.is_(None),
-            conn.seen_at >= cutoff,
+            Connection.bot_id == Bot.id,
+            Connection.process == (process or ""),
+            live(cutoff),
         )
         .exists()
     )
-    return (
-        select(seat.match_id)
-        .join(bot, bot.id == seat.bot_id)
-        .where(seat.match_id == Match.id, bot.kind == DIAL_IN, ~here)
-        .exists()
-    )
+    return set(s.scalars(select(Bot.id).where(Bot.kind == DIAL_IN, ~here)))
 
 
 def record(s: Session, process: str, connected: Mapping[str, datetime], now: datetime) -> set[str]:

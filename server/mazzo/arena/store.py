@@ -41,9 +41,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Engine, func, select, update
+from sqlalchemy import ColumnElement, Engine, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from mazzo.arena import connections, schema
 from mazzo.arena.duplicate import NotOneSet, set_ranks
@@ -409,7 +409,7 @@ class Store(AbstractContextManager["Store"]):
         busy = (
             select(MatchSeat.bot_id)
             .join(Match, Match.id == MatchSeat.match_id)
-            .where(Match.ladder_id == ladder_id, Match.status.in_((SCHEDULED, PLAYING)))
+            .where(Match.ladder_id == ladder_id, _status_in(SCHEDULED, PLAYING))
         )
         with self._transaction() as s:
             taken = set(s.scalars(busy))
@@ -444,7 +444,7 @@ class Store(AbstractContextManager["Store"]):
             count = s.scalar(
                 select(func.count())
                 .select_from(Match)
-                .where(Match.ladder_id == ladder_id, Match.status.in_((SCHEDULED, PLAYING)))
+                .where(Match.ladder_id == ladder_id, _status_in(SCHEDULED, PLAYING))
             )
             return int(count or 0)
 
@@ -526,28 +526,37 @@ class Store(AbstractContextManager["Store"]):
             rotations = _rotations(n, rotations, [b.name for b in bots.values() if b.person])
             if free_only:
                 _hold_free(s, {bot.id for bot in bots.values()})
-            ids = []
-            for index in range(rotations):
-                match_id = f"{set_id}-{index}"
-                s.add(
-                    Match(
-                        id=match_id,
-                        ladder_id=ladder_id,
-                        set_id=set_id,
-                        set_index=index,
-                        seed=seed,
-                        status=SCHEDULED,
-                        created_at=now,
-                    )
+            ids = [f"{set_id}-{index}" for index in range(rotations)]
+            # Two statements for the whole set: rows and seats each in one INSERT.
+            s.execute(
+                insert(Match).values(
+                    [
+                        {
+                            "id": match_id,
+                            "ladder_id": ladder_id,
+                            "set_id": set_id,
+                            "set_index": index,
+                            "seed": seed,
+                            "status": SCHEDULED,
+                            "created_at": now,
+                        }
+                        for index, match_id in enumerate(ids)
+                    ]
                 )
-                s.flush()
-                s.add_all(
-                    MatchSeat(
-                        match_id=match_id, seat=seat, bot_id=bots[seats[(seat - index) % n]].id
-                    )
-                    for seat in range(n)
+            )
+            s.execute(
+                insert(MatchSeat).values(
+                    [
+                        {
+                            "match_id": match_id,
+                            "seat": seat,
+                            "bot_id": bots[seats[(seat - index) % n]].id,
+                        }
+                        for index, match_id in enumerate(ids)
+                        for seat in range(n)
+                    ]
                 )
-                ids.append(match_id)
+            )
             return ids
 
     def claim(
@@ -561,11 +570,12 @@ class Store(AbstractContextManager["Store"]):
         none): ``connections``."""
         with self._transaction() as s:
             cutoff = utcnow() - connections.STALE
-            query = select(Match).where(
-                Match.status == SCHEDULED,
-                ~_seats_a_bot_in_play(),
-                ~connections.elsewhere(process, cutoff),
-            )
+            # The bots it must not seat, read first: the candidates' query then joins
+            # no bot's past seats (they grow with every game), and plans quickly.
+            kept_out = _bots_in_play(s) | connections.elsewhere(s, process, cutoff)
+            query = select(Match).where(_status_in(SCHEDULED))
+            if kept_out:
+                query = query.where(~_seats_one_of(kept_out))
             if ladder_id is not None:
                 query = query.where(Match.ladder_id == ladder_id)
             query = query.order_by(Match.created_at, Match.set_id, Match.set_index)
@@ -629,12 +639,22 @@ class Store(AbstractContextManager["Store"]):
         """Keep the deal's commitment before the first move (fair-deals.md): the
         record that finishes the match must carry the same one."""
         with self._transaction() as s:
-            match = self._lock(s, match_id)
+            kept = s.execute(
+                update(Match)
+                .where(
+                    Match.id == match_id,
+                    Match.status == PLAYING,
+                    Match.claimed_by == worker,
+                    or_(Match.deal_commitment.is_(None), Match.deal_commitment == commitment),
+                )
+                .values(deal_commitment=commitment)
+            )
+            if getattr(kept, "rowcount", 0) == 1:
+                return
+            match = self._lock(s, match_id)  # refused: say why
             if match.status != PLAYING or match.claimed_by != worker:
                 raise Refused(f"match {match_id} is not being played by {worker!r}")
-            if match.deal_commitment not in (None, commitment):
-                raise Refused(f"match {match_id} has another deal commitment already")
-            match.deal_commitment = commitment
+            raise Refused(f"match {match_id} has another deal commitment already")
 
     def finish(
         self, match_id: str, worker: str, record: Json, pause: tuple[int, int] | None = None
@@ -676,19 +696,25 @@ class Store(AbstractContextManager["Store"]):
                 )
             }
             _teams, faults = _teams_and_faults(record, seat_bot)
-            ratings = _lock_ratings(s, set(seat_bot.values()))
-            for bot_id in sorted(set(seat_bot.values())):
+            seated = sorted(set(seat_bot.values()))
+            ratings = _lock_ratings(s, set(seated))
+            # Every seated bot's game counted in one statement (the rows are locked and
+            # loaded: the session's copies are kept in step); its faults, when it made any.
+            s.execute(
+                update(Rating)
+                .where(Rating.bot_id.in_(seated))
+                .values(games=Rating.games + 1, updated_at=now)
+            )
+            for bot_id in seated:
                 # The set is rated once, when its last match ends (``_rate_set``): till
                 # then a row keeps the rating as it is, with the bot's faults here.
                 rating = ratings[bot_id]
-                rating.games += 1
                 rating.faults += faults.get(bot_id, 0)
-                rating.updated_at = now
-                update = RatingUpdate(
+                change = RatingUpdate(
                     match_id=match_id, bot_id=bot_id, faults=faults.get(bot_id, 0), created_at=now
                 )
-                update.before = update.after = Skill(rating.mu, rating.sigma)
-                s.add(update)
+                change.before = change.after = Skill(rating.mu, rating.sigma)
+                s.add(change)
             match.status, match.record, match.finished_at = FINISHED, record, now
             match.deal_commitment = match.deal_commitment or commitment
             s.flush()
@@ -1063,16 +1089,34 @@ def _rate_set(s: Session, set_id: str, now: datetime) -> bool:
     return True
 
 
-def _seats_a_bot_in_play() -> ColumnElement[bool]:
-    """Whether a match (``Match``, in the query around it) seats a bot that is in play
-    at some table now."""
-    other, playing = aliased(MatchSeat), aliased(Match)
-    mine = aliased(MatchSeat)
+def _status_in(*statuses: str) -> ColumnElement[bool]:
+    """``Match.status`` is one of ``statuses`` (the code's constants, never a caller's
+    value), written into the statement: PostgreSQL then plans the statement once and
+    keeps the plan, where a parameter has it plan every call anew (only a status's own
+    value says how few matches are in play, against all those finished)."""
+    return Match.status.in_(
+        bindparam("status", list(statuses), expanding=True, literal_execute=True, unique=True)
+    )
+
+
+def _bots_in_play(s: Session, statuses: tuple[str, ...] = (PLAYING,)) -> set[int]:
+    """The bots (by id) seated at a table in play now (or in a match of ``statuses``):
+    found from those matches (a few, by the status index), not from each bot's seats,
+    which keep every game."""
+    return set(
+        s.scalars(
+            select(MatchSeat.bot_id)
+            .join(Match, Match.id == MatchSeat.match_id)
+            .where(_status_in(*statuses))
+        )
+    )
+
+
+def _seats_one_of(bots: set[int]) -> ColumnElement[bool]:
+    """Whether a match (``Match``, in the query around it) seats one of ``bots``."""
     return (
-        select(mine.match_id)
-        .join(other, other.bot_id == mine.bot_id)
-        .join(playing, playing.id == other.match_id)
-        .where(mine.match_id == Match.id, playing.status == PLAYING)
+        select(MatchSeat.match_id)
+        .where(MatchSeat.match_id == Match.id, MatchSeat.bot_id.in_(sorted(bots)))
         .exists()
     )
 
@@ -1095,26 +1139,15 @@ def _hold_free(s: Session, bots: set[int]) -> None:
     and check that none is seated in a match scheduled or in play."""
     if not _hold(s, bots):
         raise Busy("a bot of this set is being seated or claimed by another process")
-    seated = s.scalar(
-        select(Bot.name)
-        .join(MatchSeat, MatchSeat.bot_id == Bot.id)
-        .join(Match, Match.id == MatchSeat.match_id)
-        .where(Bot.id.in_(bots), Match.status.in_((SCHEDULED, PLAYING)))
-        .limit(1)
-    )
-    if seated is not None:
+    taken = bots & _bots_in_play(s, (SCHEDULED, PLAYING))
+    if taken:
+        seated = s.scalar(select(Bot.name).where(Bot.id == min(taken)))
         raise Busy(f"{seated} is seated in a match scheduled or in play")
 
 
 def _in_play(s: Session, bots: set[int]) -> bool:
     """Whether one of ``bots`` sits at a table in play."""
-    found = s.scalar(
-        select(MatchSeat.bot_id)
-        .join(Match, Match.id == MatchSeat.match_id)
-        .where(MatchSeat.bot_id.in_(bots), Match.status == PLAYING)
-        .limit(1)
-    )
-    return found is not None
+    return not bots.isdisjoint(_bots_in_play(s))
 
 
 def _check_pause(limit: int, window: int) -> None:
