@@ -27,7 +27,7 @@ from grpc_status import rpc_status
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from mazzo.arena import serve
+from mazzo.arena import api, serve
 from mazzo.arena.api import Limits
 from mazzo.arena.models import Bot, Owner
 from mazzo.arena.run import Settings, run_arena
@@ -419,7 +419,7 @@ async def test_each_token_has_its_own_rate_limit(arena: Arena, door: str) -> Non
 
 @pytest.mark.parametrize("door", DOORS)
 async def test_standings_and_a_bots_page_show_games_history_and_faults(
-    arena: Arena, door: str
+    arena: Arena, door: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = arena.store
     ladder = store.add_ladder("briscola", 2)
@@ -428,13 +428,13 @@ async def test_standings_and_a_bots_page_show_games_history_and_faults(
         store.add_bot(owner, f"{owner}-1", ladder, "builtin", "builtin:random")
     # No time to think: every move a fault (a timeout), so each bot has faults.
     no_time = TimeControl(move=0.0, bank=0.0)
-    settings = Settings(workers=1, matches=4, seed=1, clock=no_time, pause_limit=5)
+    settings = Settings(workers=1, matches=6, seed=1, clock=no_time, pause_limit=5)
     summary = await run_arena(store, settings)
-    assert summary.finished == 4
+    assert summary.finished == 6
     table = await arena.ok(door, "GetStandings", {"ladderId": ladder})
     rows = table["standings"]
     assert [r["rank"] for r in rows] == [1, 2, 3]
-    assert sum(int(r.get("games", 0)) for r in rows) == 8  # two seats a match
+    assert sum(int(r.get("games", 0)) for r in rows) == 12  # two seats a match
     for row in rows:
         assert row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"])
         assert row["ratingLow"] == row["rating"] < row["mu"] < row["ratingHigh"]
@@ -446,6 +446,7 @@ async def test_standings_and_a_bots_page_show_games_history_and_faults(
     assert len(finished) == rows[0]["games"]
     assert all(name in g["seats"] for g in games)
     assert [p["matchId"] for p in page["history"]] == [g["matchId"] for g in finished][::-1]
+    assert page["historyTotal"] == len(finished)
     last = page["history"][-1]
     assert last["rating"] == pytest.approx(rows[0]["rating"])
     assert finished[0]["ratingAfter"] == pytest.approx(rows[0]["rating"])
@@ -466,6 +467,13 @@ async def test_standings_and_a_bots_page_show_games_history_and_faults(
             break
         request = {**request, "pageToken": one["nextPageToken"]}
     assert [g["matchId"] for g in paged] == [g["matchId"] for g in games]
+    # A bot's history is bounded however many games it plays: the first and the newest kept.
+    busiest = max(rows, key=lambda r: int(r.get("games", 0)))["bot"]
+    full = await arena.ok(door, "GetBot", {"bot": busiest})
+    monkeypatch.setattr(api, "MAX_HISTORY", 2)
+    short = await arena.ok(door, "GetBot", {"bot": busiest})
+    assert short["history"] == [full["history"][0], full["history"][-1]]
+    assert short["historyTotal"] == full["historyTotal"] == len(full["history"]) > 2
     missing = await arena.call(door, "GetBot", {"bot": "zed-1"})
     assert missing.code == "NOT_FOUND" and missing.http in (None, 404)
 

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
+
+import pytest
 
 from mazzo.arena.chart import MAX_POINTS, rating_chart, thin
 
@@ -29,6 +32,19 @@ def test_a_long_history_is_thinned_keeping_its_ends() -> None:
     assert len(kept) <= MAX_POINTS and kept[0] == values[0] and kept[-1] == values[-1]
     svg = rating_chart((25.0, 8.0), [(mu, sigma) for _k, mu, sigma in values], "long")
     assert len(points(svg, "rating")) <= MAX_POINTS
+
+
+@pytest.mark.parametrize("count", [2, 3, 999, 1000, 1001, 1998, 1999, 2000, 5001])
+@pytest.mark.parametrize("most", [2, 3, 400, 1000])
+def test_thinning_keeps_at_most_so_many_evenly_spread_with_both_ends(count: int, most: int) -> None:
+    values = list(range(count))
+    kept = thin(values, most)
+    assert len(kept) <= most and kept[0] == 0 and kept[-1] == count - 1
+    assert kept == sorted(set(kept))  # in order, none twice
+    gaps = [b - a for a, b in pairwise(kept)]
+    assert len(set(gaps[:-1])) <= 1 and gaps[-1] <= gaps[0]  # one step; the last no longer
+    if count <= most:
+        assert kept == values
 
 
 def test_the_label_is_escaped() -> None:

@@ -168,6 +168,14 @@ def test_bots_that_fault_in_match_after_match_are_paused(sqlite_store: Store) ->
     assert f"paused ada-1: {summary.paused['ada-1']}" in lines
 
 
+@pytest.mark.parametrize(("limit", "window"), [(0, 5), (6, 5), (2, 0)])
+def test_a_pause_rule_no_finish_could_apply_is_refused_before_the_run(
+    limit: int, window: int
+) -> None:
+    with pytest.raises(ValueError, match="paused after 1 to"):
+        Settings(pause_limit=limit, pause_window=window)
+
+
 @pytest.mark.parametrize("how", ["stopped", "cancelled"])
 async def test_a_match_in_play_sends_heartbeats_and_is_voided_when_the_arena_stops(
     sqlite_store: Store, how: str

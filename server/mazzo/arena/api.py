@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 from google.rpc import code_pb2
 
 from mazzo.arena import queries
+from mazzo.arena.chart import thin
 from mazzo.arena.models import DIAL_IN, GRPC
 from mazzo.arena.scheduler import Unplayable, ladder_sides
 from mazzo.arena.store import BotInfo, LadderInfo, Refused, Store
@@ -56,6 +57,8 @@ DEFAULT_GAMES, MAX_GAMES = 50, 500
 #: A page token's length at most: a match id's (64 characters) in base64.
 MAX_PAGE_TOKEN = 128
 MAX_FAULTS = 200
+#: A bot page's rating history: at most this many points, evenly spread over its games.
+MAX_HISTORY = 1000
 GRPC_TARGET = re.compile(r"grpc://[A-Za-z0-9.\-\[\]:]+:[0-9]{1,5}")
 
 
@@ -320,8 +323,9 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
                     sigma=p.sigma,
                     rating=p.mu - 3 * p.sigma,
                 )
-                for p in points
+                for p in thin(points, MAX_HISTORY)
             ],
+            history_total=len(points),
             faults=[
                 arena_pb2.BotFault(
                     match_id=f.match_id,

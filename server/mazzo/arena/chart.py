@@ -12,6 +12,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from html import escape
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: At most this many points are drawn (every k-th game, and the last).
 MAX_POINTS = 400
@@ -20,13 +23,14 @@ WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 48, 14, 12, 36
 
 
-def thin(values: Sequence[tuple[int, float, float]]) -> list[tuple[int, float, float]]:
-    """At most ``MAX_POINTS`` of ``values``, evenly spread, the first and last kept."""
-    if len(values) <= MAX_POINTS:
+def thin(values: Sequence[T], most: int = MAX_POINTS) -> list[T]:
+    """At most ``most`` (2 or more) of ``values``, evenly spread, the first and last kept:
+    a bot's games grow without end, what is drawn or sent of them does not."""
+    if len(values) <= most:
         return list(values)
-    step = math.ceil(len(values) / (MAX_POINTS - 1))
+    step = math.ceil(len(values) / (most - 1))
     kept = list(values[::step])
-    if kept[-1] != values[-1]:
+    if (len(values) - 1) % step:
         kept.append(values[-1])
     return kept
 

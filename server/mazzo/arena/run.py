@@ -69,6 +69,12 @@ class Settings:
     def __post_init__(self) -> None:
         if self.workers < 1 or (self.matches is not None and self.matches < 1):
             raise ValueError("an arena run needs 1 or more workers, and 1 or more matches")
+        if not 1 <= self.pause_limit <= self.pause_window:
+            # Said now: every finish would refuse it, and the run replay its matches.
+            raise ValueError(
+                f"a bot is paused after 1 to {self.pause_window} faulty matches of its last "
+                f"{self.pause_window}, not {self.pause_limit}"
+            )
 
 
 @dataclass
