@@ -9,7 +9,7 @@ since when, its last beat, when the bot dropped), and:
 
 - **a claim** (``Store.claim``'s ``process``) takes a match with dial-in seats only
   when every one of those bots is connected, now, to the claiming process
-  (``elsewhere``); a process without a gateway claims none;
+  (``here``); a process without a gateway claims none;
 - **a scheduler** seats a dial-in bot only when it is connected to its own process
   (``Store.connected_bots``), so a table's dial-in bots are all on one process;
 - **a match whose dial-in bot is connected nowhere** for longer than the grace (or
@@ -51,20 +51,15 @@ def live(cutoff: datetime) -> ColumnElement[bool]:
     return (Connection.dropped_at.is_(None)) & (Connection.seen_at >= cutoff)
 
 
-def elsewhere(s: Session, process: str | None, cutoff: datetime) -> set[int]:
-    """The dial-in bots (by id) not connected to ``process`` now (None: a process
-    without a gateway: every dial-in bot): a claim by ``process`` takes no match that
-    seats one. Read from the bots and their connection rows, one per bot."""
-    here = (
-        select(Connection.bot_id)
-        .where(
-            Connection.bot_id == Bot.id,
-            Connection.process == (process or ""),
-            live(cutoff),
-        )
-        .exists()
+def here(s: Session, process: str | None, cutoff: datetime) -> set[int]:
+    """The dial-in bots (by id) connected to ``process`` now (None: a process without a
+    gateway: none): a claim by ``process`` takes no match that seats another dial-in
+    bot. As many as its gateway holds connections."""
+    if process is None:
+        return set()
+    return set(
+        s.scalars(select(Connection.bot_id).where(Connection.process == process, live(cutoff)))
     )
-    return set(s.scalars(select(Bot.id).where(Bot.kind == DIAL_IN, ~here)))
 
 
 def record(s: Session, process: str, connected: Mapping[str, datetime], now: datetime) -> set[str]:

@@ -570,12 +570,12 @@ class Store(AbstractContextManager["Store"]):
         none): ``connections``."""
         with self._transaction() as s:
             cutoff = utcnow() - connections.STALE
-            # The bots it must not seat, read first: the candidates' query then joins
-            # no bot's past seats (they grow with every game), and plans quickly.
-            kept_out = _bots_in_play(s) | connections.elsewhere(s, process, cutoff)
-            query = select(Match).where(_status_in(SCHEDULED))
-            if kept_out:
-                query = query.where(~_seats_one_of(kept_out))
+            # Who may sit, read first: the bots in play, and the dial-in bots connected
+            # to this process (both as many as tables and connections allow). The
+            # candidates' query then joins no bot's past seats (they grow with every
+            # game) and plans quickly.
+            busy, here = _bots_in_play(s), connections.here(s, process, cutoff)
+            query = select(Match).where(_status_in(SCHEDULED), ~_seats_one_kept_out(busy, here))
             if ladder_id is not None:
                 query = query.where(Match.ladder_id == ladder_id)
             query = query.order_by(Match.created_at, Match.set_id, Match.set_index)
@@ -1112,11 +1112,17 @@ def _bots_in_play(s: Session, statuses: tuple[str, ...] = (PLAYING,)) -> set[int
     )
 
 
-def _seats_one_of(bots: set[int]) -> ColumnElement[bool]:
-    """Whether a match (``Match``, in the query around it) seats one of ``bots``."""
+def _seats_one_kept_out(busy: set[int], here: set[int]) -> ColumnElement[bool]:
+    """Whether a match (``Match``, in the query around it) seats a bot of ``busy`` or a
+    dial-in bot not in ``here``."""
+    away = Bot.kind == DIAL_IN
+    if here:
+        away = away & Bot.id.not_in(sorted(here))
+    kept_out = or_(MatchSeat.bot_id.in_(sorted(busy)), away) if busy else away
     return (
         select(MatchSeat.match_id)
-        .where(MatchSeat.match_id == Match.id, MatchSeat.bot_id.in_(sorted(bots)))
+        .join(Bot, Bot.id == MatchSeat.bot_id)
+        .where(MatchSeat.match_id == Match.id, kept_out)
         .exists()
     )
 
