@@ -370,6 +370,19 @@ async def test_bad_input_names_its_field_with_the_same_message_through_both_door
         ("GetBot", {"bot": "ada-1", "pageToken": "not a token"}, "INVALID_ARGUMENT", "page_token"),
         # A token this arena could have made, of a match not among ada-1's games.
         ("GetBot", {"bot": "ada-1", "pageToken": "bm9uZQ"}, "INVALID_ARGUMENT", "page_token"),
+        (
+            "GetBot",
+            {"bot": "ada-1", "faultsPageToken": "%"},
+            "INVALID_ARGUMENT",
+            "faults_page_token",
+        ),
+        # ... and of a match ada-1 did not fault in.
+        (
+            "GetBot",
+            {"bot": "ada-1", "faultsPageToken": "bm9uZQ"},
+            "INVALID_ARGUMENT",
+            "faults_page_token",
+        ),
     ]
     for rpc, request, code, name in cases:
         refused = await arena.call(door, rpc, request, c.ada)
@@ -468,6 +481,18 @@ async def test_standings_and_a_bots_page_show_games_history_and_faults(
         request = {**request, "pageToken": one["nextPageToken"]}
     assert [g["matchId"] for g in paged] == [g["matchId"] for g in games]
     # A bot's history is bounded however many games it plays: the first and the newest kept.
+    # Its faults a page at a time, whole matches' each: the same faults.
+    monkeypatch.setattr(api, "MAX_FAULTS", 1)
+    paged, request = [], {"bot": name}
+    while True:
+        one = await arena.ok(door, "GetBot", request)
+        assert len({f["matchId"] for f in one["faults"]}) == 1  # one match's, all of them
+        paged += one["faults"]
+        if "nextFaultsPageToken" not in one:
+            break
+        request = {**request, "faultsPageToken": one["nextFaultsPageToken"]}
+    assert paged == faults
+    monkeypatch.setattr(api, "MAX_FAULTS", 200)
     busiest = max(rows, key=lambda r: int(r.get("games", 0)))["bot"]
     full = await arena.ok(door, "GetBot", {"bot": busiest})
     monkeypatch.setattr(api, "MAX_HISTORY", 2)
@@ -622,6 +647,7 @@ async def test_odd_input_to_every_rpc_is_refused_never_a_server_error(
                 "opponent": rng.choice(["", value]),
                 "limit": 3,
                 **({"pageToken": value} if rng.random() < 0.5 else {}),
+                **({"faultsPageToken": value} if rng.random() < 0.5 else {}),
             },
         }
         rpc = rng.choice(sorted(request))

@@ -193,6 +193,23 @@ def test_faults_show_the_reason_and_the_bots_output_only_once_their_set_is_over(
     assert "No faults." in get(arena, bot_url("bob-1"))
 
 
+def test_a_bots_faults_come_a_page_of_whole_matches_at_a_time(
+    arena: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    every = rows(get(arena, bot_url("ada-1")), "Faults (2, newest first)")
+    monkeypatch.setattr(queries, "BOT_FAULTS", 1)  # one fault in each of two matches
+    first = get(arena, bot_url("ada-1"))
+    newest = rows(first, "Faults (1, newest first)")
+    older = re.search(r'<a href="([^"]+)" rel="next">Older faults</a>', first)
+    assert older is not None and "Newest faults" not in first
+    second = get(arena, unescape(older.group(1)))
+    oldest = rows(second, "Faults (1 older, newest first)")
+    assert [r.strip() for r in newest + oldest] == [r.strip() for r in every]
+    assert "Older faults" not in second and "Newest faults" in second
+    assert rows(second, "Games") == rows(first, "Games")  # the games' page stays
+    get(arena, bot_url("ada-1", faults_after="no-such-match"), 404)
+
+
 def test_hostile_names_and_reasons_are_escaped_everywhere(arena: Arena) -> None:
     for url in ("/arena/", f"/arena/ladders/{arena.ladder}", bot_url(HOSTILE)):
         page = get(arena, url)

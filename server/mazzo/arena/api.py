@@ -52,7 +52,7 @@ T = TypeVar("T")
 
 #: The longest pause reason an owner may give.
 MAX_REASON = 500
-#: A bot page's games: 50 unless asked, at most 500; its faults, the newest 200.
+#: A bot page's games: 50 unless asked, at most 500; its faults, 200 a page (whole matches').
 DEFAULT_GAMES, MAX_GAMES = 50, 500
 #: A page token's length at most: a match id's (64 characters) in base64.
 MAX_PAGE_TOKEN = 128
@@ -288,6 +288,11 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
         if request.limit > MAX_GAMES:
             raise InvalidArgument("limit", f"at most {MAX_GAMES} games, not {request.limit}")
         after = _page_start(request.page_token) if request.page_token else None
+        faults_after = (
+            _page_start(request.faults_page_token, "faults_page_token")
+            if request.faults_page_token
+            else None
+        )
         bot = await _thread(queries.bot, self.store, request.bot)
         if bot is None:
             raise Denied(code_pb2.NOT_FOUND, f"no bot {request.bot!r}")
@@ -307,7 +312,12 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
                 "page_token", "not a page of this bot's games (with this opponent)"
             ) from None
         points = await _thread(queries.rating_history, self.store, bot.name)
-        faults = await _thread(queries.bot_faults, self.store, bot.name, MAX_FAULTS)
+        try:
+            faults = await _thread(
+                queries.bot_faults, self.store, bot.name, MAX_FAULTS, faults_after
+            )
+        except queries.NoSuchPage:
+            raise InvalidArgument("faults_page_token", "not a page of this bot's faults") from None
         rated = {p.match_id: p for p in points}
         return arena_pb2.GetBotResponse(
             bot=_bot(bot),
@@ -335,8 +345,9 @@ class ArenaApi(arena_pb2_grpc.ArenaServicer):
                     kind=f.fault_class,
                     detail=f.detail or "",  # withheld (None) while its set is played
                 )
-                for f in faults
+                for f in faults.lines
             ],
+            next_faults_page_token=_page_token(faults.last) if faults.more and faults.last else "",
         )
 
     async def _ladder(self, ladder_id: int) -> LadderInfo:
@@ -484,15 +495,16 @@ def _page_token(match_id: str) -> str:
     return base64.urlsafe_b64encode(match_id.encode()).decode().rstrip("=")
 
 
-def _page_start(token: str) -> str:
-    """The match a page token names; ``InvalidArgument`` for one this arena did not make."""
+def _page_start(token: str, field: str = "page_token") -> str:
+    """The match a page token names; ``InvalidArgument`` (on ``field``) for one this
+    arena did not make."""
     try:
         if len(token) > MAX_PAGE_TOKEN:
             raise ValueError
         padded = token + "=" * (-len(token) % 4)
         return base64.b64decode(padded, altchars=b"-_", validate=True).decode()
     except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
-        raise InvalidArgument("page_token", "not a page token of this arena") from None
+        raise InvalidArgument(field, "not a page token of this arena") from None
 
 
 def _time(at: datetime | None) -> str:

@@ -5,8 +5,9 @@ to mount.
 - ``GET /arena/ladders/{id}``: a ladder's standings (the rating mu - 3 sigma the ladder
   ranks by, with its interval mu +- 3 sigma, games, fault rate, paused and why) and
   its newest matches.
-- ``GET /arena/bots/{name}[?opponent=NAME][&after=MATCH]``: a bot's games (those
-  against one opponent; 100 a page, the next page's games older than ``after``), its
+- ``GET /arena/bots/{name}[?opponent=NAME][&after=MATCH][&faults_after=MATCH]``: a
+  bot's games (those against one opponent; 100 a page, the next page's games older
+  than ``after``; its faults 50 a page of whole matches', older than ``faults_after``), its
   rating over time (an SVG drawn here: ``arena.chart``) and its faults,
   with the referee's reason and the bot's own error output when the record kept any.
 - ``GET /arena/replay/{set}/[?match=ID]``: the replay viewer (``viewer.web``'s own
@@ -72,11 +73,18 @@ def ladder_url(ladder_id: int) -> str:
     return f"/arena/ladders/{ladder_id}"
 
 
-def bot_url(name: str, opponent: str | None = None, after: str | None = None) -> str:
-    """A bot's page (its games against ``opponent``, older than the match ``after``);
-    every character of the name that means something in a URL is quoted (a name with
-    ``/`` stays one path parameter: the route takes a path)."""
-    params = {k: v for k, v in (("opponent", opponent), ("after", after)) if v is not None}
+def bot_url(
+    name: str,
+    opponent: str | None = None,
+    after: str | None = None,
+    faults_after: str | None = None,
+) -> str:
+    """A bot's page (its games against ``opponent``, older than the match ``after``; its
+    faults in matches older than ``faults_after``); every character of the name that
+    means something in a URL is quoted (a name with ``/`` stays one path parameter:
+    the route takes a path)."""
+    pairs = (("opponent", opponent), ("after", after), ("faults_after", faults_after))
+    params = {k: v for k, v in pairs if v is not None}
     query = f"?{urlencode(params)}" if params else ""
     return f"/arena/bots/{quote(name, safe='')}{query}"
 
@@ -324,6 +332,7 @@ def bot_page(
     opponent: str | None,
     live: LiveTables | None = None,
     after: str | None = None,
+    faults_after: str | None = None,
 ) -> HTMLResponse:
     line = queries.bot(store, name)
     if line is None:
@@ -379,17 +388,26 @@ def bot_page(
         pages.append(f'<a href="{escape(older)}" rel="next">Older games</a>')
     if pages:
         table += '<p class="pages">' + " &middot; ".join(pages) + "</p>"
-    faults = queries.bot_faults(store, name)
+    try:
+        faults = queries.bot_faults(store, name, queries.BOT_FAULTS, faults_after)
+    except queries.NoSuchPage:
+        return not_found(f"No faulty match {faults_after!r} of {name} to list older faults from.")
     fault_table = (
         _table(
-            f"Faults ({len(faults)}, newest first)",
+            f"Faults ({len(faults.lines)}{' older' if faults_after else ''}, newest first)",
             ("match", "move", "fault", "reason and the bot's output"),
-            _fault_rows(faults),
+            _fault_rows(faults.lines),
             "faults-table",
         )
-        if faults
+        if faults.lines
         else "<p>No faults.</p>"
     )
+    fault_pages = [_link(bot_url(name, opponent, after), "Newest faults")] if faults_after else []
+    if faults.more and faults.last is not None:
+        older = bot_url(name, opponent, after, faults.last)
+        fault_pages.append(f'<a href="{escape(older)}" rel="next">Older faults</a>')
+    if fault_pages:
+        fault_table += '<p class="pages">' + " &middot; ".join(fault_pages) + "</p>"
     return _page(
         f"Bot {name}",
         facts,
@@ -552,7 +570,8 @@ def routes(store: Store, live: LiveTables | None = None, seats: bool = False) ->
         name = str(request.path_params["name"])
         opponent = request.query_params.get("opponent") or None
         after = request.query_params.get("after") or None
-        return await run_in_threadpool(bot_page, store, name, opponent, live, after)
+        faults_after = request.query_params.get("faults_after") or None
+        return await run_in_threadpool(bot_page, store, name, opponent, live, after, faults_after)
 
     return [
         Route("/arena", home, methods=["GET"]),

@@ -373,9 +373,24 @@ def rating_history(store: Store, name: str) -> list[Point]:
         ]
 
 
-def bot_faults(store: Store, name: str, limit: int = BOT_FAULTS) -> list[FaultLine]:
+@dataclass(frozen=True)
+class FaultsPage:
+    """A page of a bot's faults, newest first, whole matches' (the last match listed:
+    ``last``), and whether older faulty matches follow."""
+
+    lines: list[FaultLine]
+    last: str | None
+    more: bool
+
+
+def bot_faults(
+    store: Store, name: str, limit: int = BOT_FAULTS, after: str | None = None
+) -> FaultsPage:
     """The bot's faults, newest first, read from the records of its matches with faults
-    (the rating updates say which)."""
+    (the rating updates say which): whole matches' faults, match after match, until
+    ``limit`` are listed (so at most ``limit`` plus one match's); with ``after`` (a
+    match of the list), those of older matches. ``NoSuchPage`` when ``after`` is not a
+    match the bot faulted in."""
     with Session(store.engine) as s:
         faulty = s.execute(
             select(RatingUpdate.match_id, Bot.id)
@@ -383,10 +398,18 @@ def bot_faults(store: Store, name: str, limit: int = BOT_FAULTS) -> list[FaultLi
             .where(Bot.name == name, RatingUpdate.faults > 0)
             .order_by(RatingUpdate.id.desc())
         ).all()
+        start = 0
+        if after is not None:
+            start = next((k + 1 for k, (m, _b) in enumerate(faulty) if m == after), -1)
+            if start < 0:
+                raise NoSuchPage(f"{after!r} is not one of the matches it faulted in")
         lines: list[FaultLine] = []
-        for match_id, bot_id in faulty:
+        last: str | None = None
+        for k in range(start, len(faulty)):
             if len(lines) >= limit:
-                break
+                return FaultsPage(lines, last, True)
+            match_id, bot_id = faulty[k]
+            last = match_id
             found = s.execute(
                 select(Match.set_id, Match.finished_at, Match.record["faults"]).where(
                     Match.id == match_id
@@ -406,7 +429,7 @@ def bot_faults(store: Store, name: str, limit: int = BOT_FAULTS) -> list[FaultLi
             for fault in reversed(faults) if isinstance(faults, list) else []:
                 if isinstance(fault, dict) and _int(fault.get("seat")) in seats:
                     lines.append(_fault_line(match_id, set_id, at, fault, revealed))
-        return lines[:limit]
+        return FaultsPage(lines, last, False)
 
 
 def set_records(store: Store, set_id: str) -> tuple[bool, list[Json]] | None:
