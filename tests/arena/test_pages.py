@@ -90,6 +90,16 @@ def rows(html: str, caption: str) -> list[str]:
     return [re.sub(r"<[^>]+>", " ", row) for row in body.split("<tr>")[1:]]
 
 
+def last_page(arena: Arena, first: str, what: str) -> str:
+    """The page that ``first``'s "Older WHAT" link opens, when it is the last: it links
+    back to the newest and no further."""
+    older = re.search(rf'<a href="([^"]+)" rel="next">Older {what}</a>', first)
+    assert older is not None and f"Newest {what}" not in first
+    second = get(arena, unescape(older.group(1)))
+    assert f"Older {what}" not in second and f"Newest {what}" in second
+    return second
+
+
 def test_the_index_lists_each_ladder_with_its_bots_and_matches(arena: Arena) -> None:
     status, headers, _ = fetch(arena.url + "/arena")
     assert (status, headers["location"]) == (307, "/arena/")
@@ -162,12 +172,9 @@ def test_a_bots_games_come_a_page_at_a_time_each_after_the_last(
     monkeypatch.setattr(queries, "BOT_GAMES", 3)
     first = get(arena, bot_url("ada-1"))
     newest = rows(first, "Games (1 to 3 of 4, newest first)")
-    older = re.search(r'<a href="([^"]+)" rel="next">Older games</a>', first)
-    assert older is not None and "Newest games" not in first
-    second = get(arena, unescape(older.group(1)))
+    second = last_page(arena, first, "games")
     oldest = rows(second, "Games (4 to 4 of 4, newest first)")
     assert [r.strip() for r in newest + oldest] == [r.strip() for r in every]
-    assert "Older games" not in second and "Newest games" in second
     get(arena, bot_url("ada-1", after="no-such-match"), 404)
 
 
@@ -200,12 +207,9 @@ def test_a_bots_faults_come_a_page_of_whole_matches_at_a_time(
     monkeypatch.setattr(queries, "BOT_FAULTS", 1)  # one fault in each of two matches
     first = get(arena, bot_url("ada-1"))
     newest = rows(first, "Faults (1, newest first)")
-    older = re.search(r'<a href="([^"]+)" rel="next">Older faults</a>', first)
-    assert older is not None and "Newest faults" not in first
-    second = get(arena, unescape(older.group(1)))
+    second = last_page(arena, first, "faults")
     oldest = rows(second, "Faults (1 older, newest first)")
     assert [r.strip() for r in newest + oldest] == [r.strip() for r in every]
-    assert "Older faults" not in second and "Newest faults" in second
     assert rows(second, "Games") == rows(first, "Games")  # the games' page stays
     get(arena, bot_url("ada-1", faults_after="no-such-match"), 404)
 
