@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from mazzo.service.http_connections import HttpLimits
+from mazzo.service.http_connections import HttpLimits, listening_socket, start_uvicorn
 from mazzo.service.server import HTTP_LIMITS, start_server, stop_server
 
 LIMITS = HttpLimits(head_seconds=0.6, connections=4, idle_seconds=2, over_cap_head_seconds=0.6)
@@ -180,3 +180,29 @@ async def test_answers_on_a_kept_alive_connection_are_not_held_back_by_nagle() -
         writer.close()
     finally:
         await stop_server(running, grace=0.5, quiet=0)
+
+
+async def test_a_stopping_server_ends_within_its_bound_a_request_that_never_ends() -> None:
+    """uvicorn waits for the requests in flight without end unless told: a request
+    whose handler never returns (a stream no one ends, a client that never reads) would
+    keep the process from ending. Ours cancel them after ``shutdown_seconds``."""
+    entered = asyncio.Event()
+
+    async def never_ends(scope: dict[str, object], receive: object, send: object) -> None:
+        entered.set()
+        await asyncio.Event().wait()
+
+    limits = HttpLimits(shutdown_seconds=1)
+    sock = listening_socket("127.0.0.1", 0)
+    server = await start_uvicorn(never_ends, sock, limits)
+    serving = asyncio.create_task(server.main_loop())
+    _reader, writer = await _connect(sock.getsockname()[1])
+    writer.write(b"GET / HTTP/1.1\r\nhost: x\r\n\r\n")
+    await writer.drain()
+    await asyncio.wait_for(entered.wait(), 5)
+    server.should_exit = True
+    await serving
+    started = time.monotonic()
+    await asyncio.wait_for(server.shutdown(), 10)
+    assert time.monotonic() - started < 5
+    writer.close()

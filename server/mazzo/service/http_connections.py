@@ -50,6 +50,10 @@ class HttpLimits:
     retry_after_seconds: int = 1
     #: the head deadline of a connection past the cap: it is only told to come back
     over_cap_head_seconds: float = 1.0
+    #: How long a stopping server waits for its requests in flight to end before it
+    #: cancels them: a client that never sends the body it announced, or never reads
+    #: an answer, does not keep the process from ending.
+    shutdown_seconds: int = 5
 
 
 def status_body(code: int, message: str) -> bytes:
@@ -180,6 +184,7 @@ async def start_uvicorn(
         lifespan="off",
         http=bounded_protocol(limits),
         timeout_keep_alive=limits.idle_seconds,
+        timeout_graceful_shutdown=limits.shutdown_seconds,
         **options,
     )
     server = Server(config)
