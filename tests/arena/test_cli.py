@@ -87,6 +87,8 @@ def test_the_docs_commands_enter_bots_play_them_and_show_the_standings(
         (["serve", "--move-time", "0"], "--move-time 0.0"),
         (["serve", "--bank", "-1"], "--bank -1.0"),
         (["serve", "--person-move-time", "0"], "--person-move-time 0.0, --person-bank 1800.0"),
+        (["serve", "--web-url", "ftp://host:1"], "--web-url 'ftp://host:1': an http://"),
+        (["serve", "--web-url", "http://:8061"], "--web-url 'http://:8061': an http://"),
         (
             ["add-bot", "ada", "ada-1", "--ladder", "1", "--target", "builtin:random", "--person"],
             "a person plays a dial-in bot",

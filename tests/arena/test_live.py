@@ -131,14 +131,15 @@ def test_the_pages_list_the_tables_in_play_and_link_those_this_process_plays(
         page = fetch(f"{url}/arena/ladders/{ladder}")[2]
         assert "Tables in play (2)" in page
         assert f'href="{live_url(here)}"' in page and live_url(there) not in page
-        assert "played by another arena process" in page
+        assert "played by an arena process without pages" in page
         mine = fetch(f"{url}/arena/bots/ada-1")[2]
         assert f'href="{live_url(here)}"' in mine and "Tables in play (1)" in mine
         theirs = fetch(f"{url}/arena/bots/cy-1")[2]
-        assert "played by another arena process" in theirs and live_url(here) not in theirs
+        assert "played by an arena process without pages" in theirs
+        assert live_url(here) not in theirs
         assert fetch(url + live_url(here))[0] == 200
         status, _, elsewhere = fetch(url + live_url(there))
-        assert status == 404 and "another arena process" in elsewhere
+        assert status == 404 and "an arena process that serves no pages" in elsewhere
         assert fetch(url + live_url(there) + "events")[0] == 404
         status, headers, _ = fetch(f"{url}/viewer/?match={here}")
         assert status in (302, 307) and "/arena/replay/" in headers["location"]

@@ -160,7 +160,7 @@ def test_the_migration_marks_every_bot_entered_before_it_as_a_program(empty_url:
                 {"t": now},
             )
         schema.upgrade(empty_url)
-        assert schema.current(engine) == schema.head() == "0005"
+        assert schema.current(engine) == schema.head() == "0006"
     finally:
         engine.dispose()
     with Store(empty_url, migrate=False) as store:

@@ -201,7 +201,7 @@ def test_the_migration_marks_the_sets_rated_match_by_match_and_voids_their_rest(
                     },
                 )
         schema.upgrade(empty_url)
-        assert schema.current(engine) == schema.head() == "0005"
+        assert schema.current(engine) == schema.head() == "0006"
         with engine.connect() as c:
             marks = c.execute(select(SetRating.set_id, SetRating.match_id)).all()
             status = dict(c.execute(select(Match.id, Match.status)).all())

@@ -22,6 +22,7 @@ import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:  # the verbs import the database's modules when they run, not before
     from mazzo.arena.run import Settings, Summary
@@ -159,6 +160,14 @@ def add_arguments(verbs: Verbs) -> None:
         type=float,
         default=PERSON_BANK,
         help=f"time bank per match of a bot played by a person (default {PERSON_BANK:g})",
+    )
+    serve.add_argument(
+        "--web-url",
+        metavar="URL",
+        default=os.environ.get("MAZZO_ARENA_WEB_URL") or None,
+        help="where the other arena processes on this database reach this one's pages, "
+        "to show its live tables (env MAZZO_ARENA_WEB_URL; default: http://HOST:HTTP_PORT, "
+        "with this host's own address when --host listens on all)",
     )
     serve.add_argument("--rate", type=_positive, default=120, help="calls a minute per token")
     serve.add_argument("--seed", type=int, default=None, help="seeds matchmaking's draws")
@@ -379,6 +388,8 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
         raise ValueError(f"--workers {args.workers}: 0 (serve only) or more")
     if not args.grace >= 0:
         raise ValueError(f"--grace {args.grace}: 0 seconds or more")
+    if args.web_url is not None and not _is_web_url(args.web_url):
+        raise ValueError(f"--web-url {args.web_url!r}: an http:// or https:// URL of a host")
     for prefix in ("", "person_"):
         move, bank = getattr(args, f"{prefix}move_time"), getattr(args, f"{prefix}bank")
         flag = "--" + prefix.replace("_", "-")
@@ -409,6 +420,11 @@ def _serve(store: Store, args: argparse.Namespace) -> int:
     return asyncio.run(_serve_until_signal(store, args, book.hashes["admin"], limits, play))
 
 
+def _is_web_url(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.query
+
+
 async def _serve_until_signal(
     store: Store, args: argparse.Namespace, admin_hash: str, limits: Any, play: Settings | None
 ) -> int:
@@ -431,6 +447,7 @@ async def _serve_until_signal(
             args.gateway_port,
             GatewayLimits(grace=args.grace),
             pages=True,
+            web_url=args.web_url,
         )
         try:
             print(

@@ -21,7 +21,8 @@ follows it (``Watcher.watching``): a page opened mid-match shows the deal's posi
 until the next move brings the whole position, and the moves from then on.
 
 **One process.** A hub lives in the process whose worker plays the match: a page of
-another arena process sharing the database does not have it, and says so.
+another arena process sharing the database relays its events from here
+(``arena.live_relay``), as one more page of the hub.
 """
 
 from __future__ import annotations

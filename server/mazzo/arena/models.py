@@ -198,6 +198,23 @@ class Connection(Base):
     dropped_at: Mapped[datetime | None]
 
 
+class Process(Base):
+    """An arena process that plays, and where its web pages are (migration 0006): a
+    page of another process sharing the database shows one of its live tables by
+    relaying the table's event stream from ``web_url`` (``arena.live_relay``). Written
+    at its start and on each beat (``seen_at``), removed at a clean stop; a process
+    silent past ``connections.STALE`` is taken for gone."""
+
+    __tablename__ = "processes"
+
+    #: The process's instance name (``liveness``): what its workers' names start with.
+    name: Mapped[str] = mapped_column(String(128), primary_key=True)
+    #: Where its pages answer, as the other processes reach it (``http://IP:PORT``).
+    web_url: Mapped[str] = mapped_column(Text)
+    started_at: Mapped[datetime]
+    seen_at: Mapped[datetime] = mapped_column(index=True)
+
+
 class Rating(Base):
     """A bot's OpenSkill rating on its ladder, with its games and faults so far."""
 

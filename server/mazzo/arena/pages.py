@@ -25,9 +25,10 @@ sits at it and since when, and its live table (below).
   own page and event stream (``viewer.live``) over that one table, public information
   only and no hand at all (a duplicate set shares its deal). The ladder's page and the
   bot's page list the tables in play, each with its link. A live table is held by the
-  process whose worker plays it: with several arena processes, a page lists every
-  table in play but links only its own process's, and says so. ``GET /viewer/?match=ID``
-  (the live page's link to a finished match) opens the replay of its set.
+  process whose worker plays it: with several arena processes, a page of another
+  process relays its events from there (``arena.live_relay``; a process that serves no
+  pages is listed without a link, and says so). ``GET /viewer/?match=ID`` (the live
+  page's link to a finished match) opens the replay of its set.
 
 Database reads are blocking: each runs in a thread (``run_in_threadpool``), never on
 the event loop.
@@ -48,14 +49,15 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from mazzo.arena import queries
+from mazzo.arena import queries, web_addresses
 from mazzo.arena.chart import rating_chart
 from mazzo.arena.live import LiveTables
+from mazzo.arena.live_relay import HOP, LiveRelay
 from mazzo.arena.models import FINISHED, MU, PLAYING, SCHEDULED, SIGMA, VOIDED, Json
 from mazzo.arena.store import LadderInfo, Store
 from mazzo.service.rest import read_body, status_response
 from mazzo.viewer import web
-from mazzo.viewer.live import EventStream
+from mazzo.viewer.live import EventStream, LiveHub
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -213,23 +215,28 @@ def _set_cell(line: queries.MatchLine) -> str:
 
 #: What a page says of the live tables it can and cannot show.
 LIVE_NOTE = (
-    '<p class="note">A table is watched live on the pages of the arena process that '
-    "plays it: these pages link the tables this process plays. With several arena "
-    "processes on one database, a table another plays is listed here without its link. "
-    "A live table shows what every seat sees, no hand: the replay shows them once the "
-    "whole duplicate set is over.</p>"
+    '<p class="note">A live table shows what every seat sees, no hand: the replay shows '
+    "them once the whole duplicate set is over. With several arena processes on one "
+    "database, a table another process plays is shown here too, relayed from that "
+    "process's pages; one whose process serves no pages (<code>mazzo arena run</code>) "
+    "is listed without its link.</p>"
 )
+#: A table in play whose process does not say where its pages are.
+NOT_SHOWN = "played by an arena process without pages"
 
 
-def _in_play(lines: Sequence[queries.MatchLine], live: LiveTables | None) -> str:
-    """The tables in play, each with its live link when this process plays it."""
+def _in_play(store: Store, lines: Sequence[queries.MatchLine], live: LiveTables | None) -> str:
+    """The tables in play, each with its live link when this process plays it or the
+    process that does says where its pages are (``web_addresses``)."""
     here = live.playing() if live is not None else set()
+    elsewhere = [line for line in lines if line.id not in here]
+    shown = set(store.web_addresses()) if elsewhere else set()
     rows = []
     for line in lines:
-        if line.id in here:
+        if line.id in here or web_addresses.process_of(line.claimed_by) in shown:
             watch = _link(live_url(line.id), "watch live")
         else:
-            watch = '<span class="muted">played by another arena process</span>'
+            watch = f'<span class="muted">{NOT_SHOWN}</span>'
         rows.append(
             [
                 escape(_when(line.claimed_at)),
@@ -286,7 +293,7 @@ def ladder_page(store: Store, ladder_id: int, live: LiveTables | None = None) ->
     )
     newest = queries.newest_matches(store, ladder_id)
     matches = _table(f"Newest matches ({len(newest)})", MATCH_HEAD, _match_rows(newest), "matches")
-    playing = _in_play(queries.in_play(store, ladder_id=ladder_id), live)
+    playing = _in_play(store, queries.in_play(store, ladder_id=ladder_id), live)
     return _page(f"Ladder {ladder.id}: {ladder_title(ladder)}", table, note, playing, matches)
 
 
@@ -411,7 +418,7 @@ def bot_page(
     return _page(
         f"Bot {name}",
         facts,
-        _in_play(queries.in_play(store, bot=name), live),
+        _in_play(store, queries.in_play(store, bot=name), live),
         rating,
         f"<section><h2>Games</h2>{form}{table}</section>",
         f"<section><h2>Faults</h2>{fault_table}</section>",
@@ -500,8 +507,8 @@ def not_live_page(store: Store, match_id: str) -> HTMLResponse:
         )
     else:
         text = (
-            f"Match {escape(match_id)} is played by another arena process: its live table "
-            "is on that process's pages. "
+            f"Match {escape(match_id)} is played by an arena process that serves no pages "
+            "(or has not said where they are): its live table cannot be shown here. "
             f"{_link(ladder_url(line.ladder_id), 'Back to its ladder')}."
         )
     page = _page("Not live here", f"<p>{text}</p>")
@@ -509,26 +516,38 @@ def not_live_page(store: Store, match_id: str) -> HTMLResponse:
     return page
 
 
-def live_routes(store: Store, live: LiveTables) -> list[Route]:
+def live_routes(store: Store, live: LiveTables | None, relay: LiveRelay) -> list[Route]:
     """``/arena/live/{match}/``: the live view's page (``viewer.live``) over one table
-    of this process, its events under it; ``/viewer/?match=ID``, where the live page
-    links a finished match: the replay of its set (shown once the set is over)."""
+    in play, its events under it: from this process's ``live`` tables, or relayed from
+    the process that plays it (``arena.live_relay``); ``/viewer/?match=ID``, where the
+    live page links a finished match: the replay of its set (shown once the set is
+    over)."""
 
     def match_id(request: Request) -> str:
         return str(request.path_params["match_id"])
 
+    def hub_of(request: Request) -> LiveHub | None:
+        return None if live is None else live.hub(match_id(request))
+
     async def page(request: Request) -> Response:
-        if live.hub(match_id(request)) is None:
-            return await run_in_threadpool(not_live_page, store, match_id(request))
+        if hub_of(request) is None:
+            address = await run_in_threadpool(store.live_address, match_id(request))
+            if address is None:
+                return await run_in_threadpool(not_live_page, store, match_id(request))
         return web.page_response("live.html")
 
     async def redirect(request: Request) -> Response:
         return RedirectResponse(live_url(match_id(request)))
 
     async def events(request: Request) -> Response:
-        hub = live.hub(match_id(request))
+        hub = hub_of(request)
         if hub is None:
-            return Response(b"not in play in this arena process", 404, media_type="text/plain")
+            address = None
+            if HOP not in request.headers:  # relayed once at most
+                address = await run_in_threadpool(store.live_address, match_id(request))
+            if address is None:
+                return Response(b"not in play in this arena process", 404, media_type="text/plain")
+            return relay.events(address, match_id(request))
         opened = hub.open_page(asyncio.get_running_loop())
         if opened is None:
             return Response(b"too many pages open", 503, media_type="text/plain")
@@ -550,8 +569,9 @@ def live_routes(store: Store, live: LiveTables) -> list[Route]:
 
 
 def routes(store: Store, live: LiveTables | None = None, seats: bool = False) -> list[Route]:
-    """The arena's pages over ``store``, for the arena's HTTP server to mount; with
-    ``live`` (the tables this process plays), the live tables' too; ``seats``: the
+    """The arena's pages over ``store``, for the arena's HTTP server to mount, the live
+    tables' among them: ``live``'s (the tables this process plays, if it plays) from
+    here, the others relayed from the process that plays them; ``seats``: the
     index links the person's page (``arena.person``, served beside). They include
     ``/viewer/static/NAME`` (the replay page's files; the same as the rules service's,
     so mounting both is harmless)."""
@@ -579,5 +599,5 @@ def routes(store: Store, live: LiveTables | None = None, seats: bool = False) ->
         Route("/arena/ladders/{ladder_id:int}", ladder, methods=["GET"]),
         Route("/arena/bots/{name:path}", bot, methods=["GET"]),
         *replay_routes(store),
-        *(live_routes(store, live) if live is not None else []),
+        *live_routes(store, live, LiveRelay()),
     ]

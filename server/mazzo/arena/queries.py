@@ -102,6 +102,8 @@ class MatchLine:
     #: The matches of its set: one (``unpaired``) at a table where a person sat
     #: (``Store.schedule_set``), whose luck no rotated deal cancels.
     set_size: int = 0
+    #: The worker that plays it or played it (its process: ``liveness``).
+    claimed_by: str | None = None
 
     @property
     def unpaired(self) -> bool:
@@ -518,6 +520,7 @@ def _lines(s: Session, matches: Sequence[Match]) -> list[MatchLine]:
             outcomes.get(m.id, nothing).winning_seats,
             outcomes.get(m.id, nothing).totals,
             sizes.get(m.set_id, 0),
+            m.claimed_by,
         )
         for m in matches
     ]

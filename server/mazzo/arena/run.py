@@ -23,11 +23,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from sqlalchemy.exc import SQLAlchemyError
+
+from mazzo.arena.connections import BEAT
 from mazzo.arena.live import LiveTables
 from mazzo.arena.liveness import Instance, this_process
 from mazzo.arena.scheduler import Scheduler, nobody
@@ -36,6 +40,8 @@ from mazzo.arena.store import Claim, Refused, Store
 from mazzo.arena.worker import FINISHED, VOIDED, Played, Worker
 from mazzo.referee.match import TimeControl
 from mazzo.referee.watch import Watcher
+
+log = logging.getLogger(__name__)
 
 #: A person's clock: five minutes a move (time to think, or to be called away), half
 #: an hour's bank for the match; ``mazzo arena serve --person-move-time --person-bank``.
@@ -228,6 +234,7 @@ async def run_arena(
     gateway: ArenaGateway | None = None,
     live: LiveTables | None = None,
     watcher: Watcher | None = None,
+    web_url: str | None = None,
 ) -> Summary:
     """Play until ``settings.matches`` are finished, ``stop`` is set, or nothing is
     left to play (module docstring); ``report`` is told of every match's end, every
@@ -235,9 +242,12 @@ async def run_arena(
     ``gateway`` (``mazzo arena serve``'s), its connected dial-in bots are seated too.
     With ``live``, the matches in play are its live tables (``arena.live``), watched
     through ``watcher`` (by default ``live.watcher()``; ``mazzo arena serve`` wraps it
-    for the people at the tables, ``arena.person``)."""
+    for the people at the tables, ``arena.person``); with ``web_url`` too, the run says
+    in the database that its pages are there while it plays (``web_addresses``), so
+    that the other processes' pages relay its live tables."""
     if watcher is None and live is not None:
         watcher = live.watcher()
+    me = gateway.instance if gateway is not None else this_process()
     run = _Run(settings, report, live, None if gateway is None else gateway.process)
     queue = settings.queue if settings.queue is not None else max(4, 2 * settings.workers)
     scheduler = Scheduler(
@@ -262,7 +272,7 @@ async def run_arena(
             gateway=gateway,
             watcher=watcher,
         )
-        for name in worker_names(settings.workers, gateway.instance if gateway else None)
+        for name in worker_names(settings.workers, me)
     ]
     # A run killed outright left its matches in play: void them now, not a heartbeat
     # silence later, so their bots play again at once (crash safety, docs/arena.md).
@@ -273,6 +283,8 @@ async def run_arena(
     tasks = [asyncio.create_task(_schedule(run, scheduler))]
     if gateway is not None:  # where its dial-in bots are: before the first claim needs it
         tasks.append(asyncio.create_task(gateway.keep_connections(run.stop)))
+    if web_url is not None and live is not None:
+        tasks.append(asyncio.create_task(_advertise(run, store, me.name, web_url)))
     tasks += [asyncio.create_task(_work(run, worker)) for worker in workers]
     watch = asyncio.create_task(_stop_on(stop, run)) if stop is not None else None
     try:
@@ -290,6 +302,23 @@ async def run_arena(
     if failed:
         raise failed[0]
     return run.summary
+
+
+async def _advertise(run: _Run, store: Store, process: str, url: str) -> None:
+    """Say where this process's pages are until the run stops (a beat every
+    ``connections.BEAT``); then that they are gone. A database away for a beat is
+    tried again at the next: the pages are a view, never a reason to stop playing."""
+    beat = asyncio.Event()  # never set: each wait is a beat, or the run's stop
+    try:
+        while not run.stop.is_set():
+            try:
+                await asyncio.to_thread(store.advertise, process, url)
+            except SQLAlchemyError as e:
+                log.warning("cannot say where the pages are: %s", e)
+            await _wait(run, beat, BEAT)
+    finally:
+        with contextlib.suppress(SQLAlchemyError):
+            await asyncio.to_thread(store.withdraw, process)
 
 
 async def _stop_on(stop: asyncio.Event, run: _Run) -> None:

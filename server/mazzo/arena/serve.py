@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import importlib
 import importlib.util
+import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -108,6 +109,7 @@ async def start(
     gateway_port: int | None = None,
     gateway_limits: GatewayLimits = GATEWAY_LIMITS,
     pages: bool = False,
+    web_url: str | None = None,
 ) -> Served:
     """Serve the API on ``host``: gRPC on ``port``, HTTP on ``http_port`` (0: free
     ones; ``Served`` has those bound), ``routes`` beside the HTTP API; with ``play``,
@@ -115,7 +117,10 @@ async def start(
     their matches are live tables; with ``gateway_port`` (0: a free one), the dial-in
     gateway listens there; with ``pages``, the web pages are served (``page_routes``,
     with the live tables), and with the gateway too the person's page (``/play/``,
-    ``arena.person``) and the gateway's HTTP door beside them."""
+    ``arena.person``) and the gateway's HTTP door beside them. A process that plays
+    and serves pages says where they are, ``web_url`` (default: ``own_web_url``), so
+    that the pages of the other processes on its database show its live tables
+    (``web_addresses``)."""
     live = LiveTables() if play is not None else None
     gateway = None
     bound_gateway = 0
@@ -187,10 +192,23 @@ async def start(
     )
     if play is not None:
         watcher = None if people is None else people.watcher(live.watcher() if live else None)
+        pages_at = (web_url or own_web_url(host, served.http_port)) if pages else None
         served.play = asyncio.create_task(
-            run_arena(store, play, report, served.stop_play, gateway, live, watcher)
+            run_arena(store, play, report, served.stop_play, gateway, live, watcher, pages_at)
         )
     return served
+
+
+def own_web_url(host: str, port: int) -> str:
+    """Where the other arena processes reach these pages: the address listened on, or,
+    listening on every address, this host's own (a container's or a pod's IP, which
+    its ``/etc/hosts`` gives for its name); ``--web-url`` says otherwise."""
+    if host in ("", "0.0.0.0", "::"):
+        try:
+            host = socket.gethostbyname(socket.gethostname())
+        except OSError:
+            host = "127.0.0.1"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 async def stop(served: Served, grace: float = 2.0) -> Summary | None:

@@ -45,7 +45,7 @@ from sqlalchemy import ColumnElement, Engine, bindparam, func, insert, or_, sele
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from mazzo.arena import connections, schema
+from mazzo.arena import connections, schema, web_addresses
 from mazzo.arena.duplicate import NotOneSet, set_ranks
 from mazzo.arena.models import (
     BUILTIN,
@@ -821,6 +821,29 @@ class Store(AbstractContextManager["Store"]):
             away = connections.away(s, now or utcnow(), grace)
             _rate_sets(s, s.scalars(select(Match).where(Match.id.in_(sorted(away)))).all())
             return away
+
+    # Where the playing processes' pages are (``web_addresses``) ------------------------
+
+    def advertise(self, process: str, url: str, now: datetime | None = None) -> None:
+        """``process``'s pages answer at ``url``: its start and each beat."""
+        with self._transaction() as s:
+            web_addresses.advertise(s, process, url, now or utcnow())
+
+    def withdraw(self, process: str) -> None:
+        """``process`` stops: its pages are no longer there."""
+        with self._transaction() as s:
+            web_addresses.withdraw(s, process)
+
+    def web_addresses(self, now: datetime | None = None) -> dict[str, str]:
+        """The processes whose pages answer now, by name, with the URL."""
+        with self._transaction() as s:
+            return web_addresses.addresses(s, now or utcnow())
+
+    def live_address(self, match_id: str, now: datetime | None = None) -> str | None:
+        """Where the pages of the process playing ``match_id`` are, if it says."""
+        with self._transaction() as s:
+            found = web_addresses.of_match(s, match_id, now or utcnow())
+            return None if found is None else found[1]
 
     def rate_closed_sets(self, since: datetime | None = None) -> list[str]:
         """Rate every set that is over and not rated yet: their ids. Two transactions
