@@ -30,7 +30,7 @@ and closes its stream.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -51,15 +51,22 @@ def live(cutoff: datetime) -> ColumnElement[bool]:
     return (Connection.dropped_at.is_(None)) & (Connection.seen_at >= cutoff)
 
 
-def here(s: Session, process: str | None, cutoff: datetime) -> set[int]:
+def here(
+    s: Session, process: str | None, cutoff: datetime, held: Collection[str] | None = None
+) -> set[int]:
     """The dial-in bots (by id) connected to ``process`` now (None: a process without a
     gateway: none): a claim by ``process`` takes no match that seats another dial-in
-    bot. As many as its gateway holds connections."""
+    bot. As many as its gateway holds connections. With ``held`` (the names its
+    gateway holds as it asks), only those: a row is written just after a bot comes or
+    goes, and a bot that has just dropped must not be seated in the meantime."""
     if process is None:
         return set()
-    return set(
-        s.scalars(select(Connection.bot_id).where(Connection.process == process, live(cutoff)))
+    rows = s.execute(
+        select(Connection.bot_id, Bot.name)
+        .join(Bot, Bot.id == Connection.bot_id)
+        .where(Connection.process == process, live(cutoff))
     )
+    return {bot_id for bot_id, name in rows if held is None or name in held}
 
 
 def record(s: Session, process: str, connected: Mapping[str, datetime], now: datetime) -> set[str]:

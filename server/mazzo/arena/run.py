@@ -107,6 +107,8 @@ class _Run:
     live: LiveTables | None = None
     #: Where this process's gateway holds its dial-in bots (None: no gateway).
     process: str | None = None
+    #: That gateway: a claim seats only the bots it holds as the claim is made.
+    gateway: ArenaGateway | None = None
     summary: Summary = field(default_factory=Summary)
     in_play: int = 0
     stop: asyncio.Event = field(default_factory=asyncio.Event)
@@ -168,7 +170,8 @@ async def _work(run: _Run, worker: Worker) -> None:
         run.in_play += 1  # reserved before the claim: two workers never overshoot
         claim = None
         try:
-            claim = await _claim(store, worker.name, run.process)
+            held = None if run.gateway is None else frozenset(run.gateway.held())
+            claim = await _claim(store, worker.name, run.process, held)
             played = None if claim is None else await worker.play(claim, run.stop)
         finally:
             run.in_play -= 1
@@ -180,11 +183,14 @@ async def _work(run: _Run, worker: Worker) -> None:
             run.done(played)
 
 
-async def _claim(store: Store, worker: str, process: str | None = None) -> Claim | None:
-    """The next claim (dial-in seats only of bots connected to ``process``); cancelled
-    meanwhile, the claim's transaction still ends, and a match it took is voided,
-    saying so, before the cancellation goes on."""
-    job = asyncio.ensure_future(asyncio.to_thread(store.claim, worker, None, process))
+async def _claim(
+    store: Store, worker: str, process: str | None = None, held: frozenset[str] | None = None
+) -> Claim | None:
+    """The next claim (dial-in seats only of bots connected to ``process``, and of
+    ``held``, those its gateway holds now); cancelled meanwhile, the claim's
+    transaction still ends, and a match it took is voided, saying so, before the
+    cancellation goes on."""
+    job = asyncio.ensure_future(asyncio.to_thread(store.claim, worker, None, process, held))
     try:
         return await asyncio.shield(job)
     except asyncio.CancelledError:
@@ -248,7 +254,7 @@ async def run_arena(
     if watcher is None and live is not None:
         watcher = live.watcher()
     me = gateway.instance if gateway is not None else this_process()
-    run = _Run(settings, report, live, None if gateway is None else gateway.process)
+    run = _Run(settings, report, live, None if gateway is None else gateway.process, gateway)
     queue = settings.queue if settings.queue is not None else max(4, 2 * settings.workers)
     scheduler = Scheduler(
         store,

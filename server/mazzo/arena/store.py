@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -560,21 +560,26 @@ class Store(AbstractContextManager["Store"]):
             return ids
 
     def claim(
-        self, worker: str, ladder_id: int | None = None, process: str | None = None
+        self,
+        worker: str,
+        ladder_id: int | None = None,
+        process: str | None = None,
+        held: Collection[str] | None = None,
     ) -> Claim | None:
         """The oldest scheduled match (of ``ladder_id``) none of whose bots is in play
         at another table, now ``worker``'s to play; None when none waits. No two
         workers ever get the same match, nor two matches that seat one bot (module
         docstring). A match with dial-in seats only when each of those bots is
         connected now to ``process``, the worker's own (its gateway's; None: it has
-        none): ``connections``."""
+        none), and, with ``held``, is one of the names its gateway holds as it asks:
+        ``connections``."""
         with self._transaction() as s:
             cutoff = utcnow() - connections.STALE
             # Who may sit, read first: the bots in play, and the dial-in bots connected
             # to this process (both as many as tables and connections allow). The
             # candidates' query then joins no bot's past seats (they grow with every
             # game) and plans quickly.
-            busy, here = _bots_in_play(s), connections.here(s, process, cutoff)
+            busy, here = _bots_in_play(s), connections.here(s, process, cutoff, held)
             query = select(Match).where(_status_in(SCHEDULED), ~_seats_one_kept_out(busy, here))
             if ladder_id is not None:
                 query = query.where(Match.ladder_id == ladder_id)
