@@ -30,6 +30,7 @@ from mazzo.arena.store import Store
 from mazzo.referee.match import TimeControl
 from tests.arena.web import serving
 from tests.viewer.chromium import shoot
+from tests.viewer.people import press_move
 from tests.viewer.test_browser import browser, errors
 from tests.viewer.test_play_browser import check_privacy, choose, look, mine, ready, received
 
@@ -96,7 +97,7 @@ def test_a_person_sits_down_with_a_bot_token_and_plays_a_ladder_match_by_clickin
         if seen["state"] != "deciding" or finished(store):
             continue
         index, _, words, _ = choose(seen["moves"], len(played))
-        browser.find_element(By.CSS_SELECTOR, f'#moves button[data-index="{index}"]').click()
+        press_move(browser, index)
         played.append(words)
         WebDriverWait(browser, 10, 0.02).until(lambda d: mine(d) >= len(played))
         if len(played) == 2:
@@ -154,7 +155,7 @@ def test_a_live_table_opens_from_the_ladder_page_while_its_match_is_in_play(
     browser.switch_to.window(seat_page)
     seen = look(browser)
     index = choose(seen["moves"], 0)[0]
-    browser.find_element(By.CSS_SELECTOR, f'#moves button[data-index="{index}"]').click()
+    press_move(browser, index)
     browser.switch_to.window(browser.window_handles[-1])
 
     def moved(d: webdriver.Chrome) -> bool:

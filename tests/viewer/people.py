@@ -7,6 +7,11 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import Any
+
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 def page_address(process: subprocess.Popen[str], name: str) -> str:
@@ -38,3 +43,19 @@ def person_run(args: list[str], name: str) -> Iterator[tuple[subprocess.Popen[st
         if process.poll() is None:
             process.terminate()
             process.wait(10)
+
+
+def press_move(driver: Any, index: int, buttons: str = "#moves button") -> None:
+    """Click the move of ``index`` among the page's ``buttons``, found again if the page
+    redrew them between finding and clicking (a decision sent again after a redial
+    draws the same moves anew): a stale button is never clicked, so the move is made
+    once."""
+
+    def pressed(d: Any) -> bool:
+        try:
+            d.find_element(By.CSS_SELECTOR, f'{buttons}[data-index="{index}"]').click()
+        except StaleElementReferenceException:
+            return False
+        return True
+
+    WebDriverWait(driver, 10, 0.02).until(pressed)

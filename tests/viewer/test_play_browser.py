@@ -31,7 +31,7 @@ from mazzo.referee.replay import replay
 from mazzo.v1 import game_pb2
 from tests.viewer.chromium import shoot
 from tests.viewer.live_privacy import _mentions
-from tests.viewer.people import person_run
+from tests.viewer.people import person_run, press_move
 from tests.viewer.test_browser import browser, errors
 
 __all__ = ["browser"]  # the module's browser fixture, shared
@@ -177,7 +177,7 @@ def play_by_clicking(
             driver.find_element(By.TAG_NAME, "body").send_keys(key)
             keyed += 1
         else:
-            driver.find_element(By.CSS_SELECTOR, f'#moves button[data-index="{index}"]').click()
+            press_move(driver, index)
         played.append(words)
         # What the service says, on the page: the move in the log, in its words...
         WebDriverWait(driver, 10, 0.02).until(lambda d: mine(d) == len(played))

@@ -22,6 +22,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from mazzo.referee.records import read_records
 from tests.viewer.chromium import shoot
+from tests.viewer.people import press_move
 from tests.viewer.test_browser import browser, errors
 from tests.viewer.test_play_browser import (
     check_privacy,
@@ -163,7 +164,7 @@ def click_through(
                 bid_made = bid_made or pick[2].startswith("bids ")
             else:
                 pick = choose(moves, clicks)
-        driver.find_element(By.CSS_SELECTOR, f'#moves button[data-index="{pick[0]}"]').click()
+        press_move(driver, pick[0])
         clicks += 1
         WebDriverWait(driver, 10, 0.02).until(made(clicks))
         # The page shows what the service says: the panel is the feed's last form.

@@ -23,11 +23,10 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
-from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from mazzo.referee.records import read_records
-from tests.viewer.people import person_run
+from tests.viewer.people import person_run, press_move
 from tests.viewer.test_browser import browser
 from tests.viewer.test_play_browser import (
     SEAT,
@@ -169,7 +168,7 @@ def pending_sequence(driver: webdriver.Chrome) -> str:
 def click(driver: webdriver.Chrome, played: list[str], turn: int) -> None:
     """The person chooses a move by clicking it; the log shows it, once."""
     index, _, words, _ = choose(look(driver)["moves"], turn)
-    driver.find_element(By.CSS_SELECTOR, f'#moves button[data-index="{index}"]').click()
+    press_move(driver, index)
     played.append(words)
     WebDriverWait(driver, 10, 0.02).until(lambda d: mine(d) >= len(played))
     assert mine(driver) == len(played), look(driver)["log"]

@@ -36,6 +36,7 @@ from mazzo.v1 import bot_pb2
 from mazzo.viewer.picks import move_parts
 from mazzo.viewer.texts import move_text
 from tests.viewer.chromium import shoot
+from tests.viewer.people import press_move
 from tests.viewer.test_browser import errors
 from tests.viewer.test_play_browser import browser, check_privacy, person_at, received
 
@@ -169,7 +170,7 @@ class Person:
             self.driver.find_element(By.TAG_NAME, "body").send_keys(offer[3])
             self.keyed += 1
         else:
-            self.driver.find_element(By.CSS_SELECTOR, f'#moves [data-index="{index}"]').click()
+            press_move(self.driver, index, "#moves ")
         self.played.append(words)
         self.kinds[kind] += 1
         self.check_after(request.seat, words, kind, hand, parts["uses"], view)
