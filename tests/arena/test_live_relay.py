@@ -97,15 +97,21 @@ async def test_a_table_one_process_plays_is_live_on_the_pages_of_another(url: st
         assert store_b.web_addresses() == {}  # A said at its stop that its pages are gone
 
 
-async def test_a_table_whose_process_is_silent_or_away_is_said_so_not_waited_on(
-    store: Store,
-) -> None:
+def claimed_elsewhere(store: Store) -> tuple[int, str]:
+    """A ladder and a match of it in play, claimed by a worker of ``ELSEWHERE``."""
     ladder = store.add_ladder("briscola", 2)
     for owner in ("ada", "bob"):
         store.add_owner(owner)
         store.add_bot(owner, f"{owner}-1", ladder, "builtin", "builtin:random")
     [match_id, _] = store.schedule_set(ladder, ["ada-1", "bob-1"], seed=1)
     assert store.claim(f"{ELSEWHERE}/w0") is not None
+    return ladder, match_id
+
+
+async def test_a_table_whose_process_is_silent_or_away_is_said_so_not_waited_on(
+    store: Store,
+) -> None:
+    ladder, match_id = claimed_elsewhere(store)
     b = await serve.start(store, pages=True)
     at_b = f"http://127.0.0.1:{b.http_port}"
     try:
@@ -138,12 +144,7 @@ async def test_a_process_relays_a_bounded_number_of_streams(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(live_relay, "STREAMS", 0)
-    ladder = store.add_ladder("briscola", 2)
-    for owner in ("ada", "bob"):
-        store.add_owner(owner)
-        store.add_bot(owner, f"{owner}-1", ladder, "builtin", "builtin:random")
-    [match_id, _] = store.schedule_set(ladder, ["ada-1", "bob-1"], seed=1)
-    assert store.claim(f"{ELSEWHERE}/w0") is not None
+    _ladder, match_id = claimed_elsewhere(store)
     store.advertise(ELSEWHERE, "http://127.0.0.1:9")
     b = await serve.start(store, pages=True)
     try:

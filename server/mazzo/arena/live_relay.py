@@ -27,7 +27,7 @@ import httpx
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from mazzo.viewer.live import KEEPALIVE, WRITE_TIMEOUT
+from mazzo.viewer.live import KEEPALIVE, SSE_HEADERS, WRITE_TIMEOUT, watch_disconnect
 
 #: The header of a relayed request: answered from the asked process's own tables.
 HOP = "x-mazzo-live-relayed"
@@ -37,11 +37,6 @@ CONNECT_SECONDS = 3.0
 READ_SECONDS = 2 * KEEPALIVE + 5.0
 #: The most of another process's refusal (a 404, a 503) passed on.
 REFUSAL_BYTES = 4096
-SSE_HEADERS = [
-    (b"content-type", b"text/event-stream"),
-    (b"cache-control", b"no-cache"),
-    (b"x-accel-buffering", b"no"),
-]
 
 
 def events_url(web_url: str, match_id: str) -> str:
@@ -90,14 +85,7 @@ class _Relayed(Response):
             relay.open -= 1
 
     async def _relay(self, receive: Receive, send: Send) -> None:
-        gone = asyncio.Event()
-
-        async def listen() -> None:
-            while (await receive())["type"] != "http.disconnect":
-                pass
-            gone.set()
-
-        listener = asyncio.create_task(listen())
+        gone, listener = watch_disconnect(receive)
         started = False
         timeout = httpx.Timeout(READ_SECONDS, connect=CONNECT_SECONDS, write=WRITE_TIMEOUT)
         try:

@@ -305,6 +305,27 @@ def _finished_line(record: Json) -> Json:
     }
 
 
+#: The headers of an event stream: not cached, not buffered by a proxy.
+SSE_HEADERS = [
+    (b"content-type", b"text/event-stream"),
+    (b"cache-control", b"no-cache"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+def watch_disconnect(receive: Receive) -> tuple[asyncio.Event, asyncio.Task[None]]:
+    """An event set once the page goes away (``http.disconnect``), and the task that
+    listens for it (cancel it when the stream ends)."""
+    gone = asyncio.Event()
+
+    async def listen() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        gone.set()
+
+    return gone, asyncio.create_task(listen())
+
+
 class EventStream(Response):
     """A page's server-sent events, written by hand so every write has a deadline and
     a disconnect ends the stream at once."""
@@ -314,23 +335,11 @@ class EventStream(Response):
         self.hub, self.page = hub, page
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        headers = [
-            (b"content-type", b"text/event-stream"),
-            (b"cache-control", b"no-cache"),
-            (b"x-accel-buffering", b"no"),
-        ]
-        gone = asyncio.Event()
-
-        async def listen() -> None:
-            while (await receive())["type"] != "http.disconnect":
-                pass
-            gone.set()
-
-        listener = asyncio.create_task(listen())
+        gone, listener = watch_disconnect(receive)
         page = self.page
         try:
             await asyncio.wait_for(
-                send({"type": "http.response.start", "status": 200, "headers": headers}),
+                send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS}),
                 WRITE_TIMEOUT,
             )
             await self._write(send, b"retry: 2000\n\n")
