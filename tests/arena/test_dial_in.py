@@ -157,9 +157,23 @@ async def test_builtin_grpc_and_dial_in_bots_play_and_every_record_verifies(url:
         assert not [line for line in lines if line.startswith("voided") and "stopped" not in line]
 
 
+@pytest.mark.parametrize("drop_written", ["at once", "2 s late"])
 async def test_a_dial_in_bot_that_drops_mid_match_is_a_crash_its_queue_voided_and_seated_no_more(
-    tmp_path: Path, sqlite_template: Path
+    tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.MonkeyPatch, drop_written: str
 ) -> None:
+    """The gateway writes a drop to the database just after it. Written late (a busy
+    database), a claim made meanwhile must still not seat the bot (the claim asks the
+    gateway too): its queued match would be played and faulted a grace later, one
+    crash more for one drop (seen once in CI)."""
+    if drop_written == "2 s late":
+        record = Store.record_connections
+
+        def late(self: Store, process: str, connected: Any, now: Any = None) -> set[str]:
+            if not connected:  # the drop
+                threading.Event().wait(2.0)
+            return record(self, process, connected, now)
+
+        monkeypatch.setattr(Store, "record_connections", late)
     (tmp_path / "arena.db").write_bytes(sqlite_template.read_bytes())
     with Store(f"sqlite:///{tmp_path / 'arena.db'}") as store:
         ladder = store.add_ladder(GAME, PLAYERS)
@@ -192,42 +206,6 @@ async def test_a_dial_in_bot_that_drops_mid_match_is_a_crash_its_queue_voided_an
         [voided] = [line for line in lines if line.startswith("voided ")]
         assert "cy-1 is connected to no arena process since " in voided
         assert voided.endswith("(more than the grace of 0.3 s)")
-
-
-async def test_a_bot_just_dropped_is_not_seated_while_the_database_still_says_it_is_here(
-    tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The gateway writes a drop to the database just after it; a claim made before
-    that write lands (a busy database) must not seat the bot: its queued match would be
-    played and faulted a grace later, one crash more for one drop."""
-    record = Store.record_connections
-
-    def late(self: Store, process: str, connected: Any, now: Any = None) -> set[str]:
-        if not connected:  # the drop: written 2 s late, as on a database under load
-            threading.Event().wait(2.0)
-        return record(self, process, connected, now)
-
-    monkeypatch.setattr(Store, "record_connections", late)
-    (tmp_path / "arena.db").write_bytes(sqlite_template.read_bytes())
-    with Store(f"sqlite:///{tmp_path / 'arena.db'}") as store:
-        ladder = store.add_ladder(GAME, PLAYERS)
-        enter(store, ladder, "ada-1", "builtin", "builtin:random")
-        token = enter(store, ladder, "cy-1", "dial-in")
-        async with arena(store, grace=0.3, workers=1) as (_served, lines):
-            client = Client(f"127.0.0.1:{_served.gateway_port}")
-            await client.join(token, "cy-1")
-            decision = await client.next_decision()
-            assert decision is not None
-            await client.close()  # and never comes back
-
-            def set_over() -> bool:
-                return not store.queued(ladder) and games(store, ladder)["ada-1"] >= 1
-
-            await until(set_over, 30, f"cy-1's set is over: {lines}")
-            await asyncio.sleep(0.5)
-        assert games(store, ladder)["cy-1"] == 1, lines  # the match in play only
-        [voided] = [line for line in lines if line.startswith("voided ")]
-        assert "cy-1 is connected to no arena process since " in voided
 
 
 async def test_the_gateway_admits_the_arena_tokens_only_and_bots_registered_meanwhile(
