@@ -13,7 +13,7 @@ import pytest
 from alembic import command
 from sqlalchemy import text
 
-from mazzo.arena import pages, queries, schema
+from mazzo.arena import api, pages, queries, schema
 from mazzo.arena.cli import PERSON_BANK, PERSON_MOVE
 from mazzo.arena.models import utcnow
 from mazzo.arena.run import PERSON_CLOCK, Settings
@@ -114,6 +114,12 @@ def test_an_unpaired_match_is_shown_as_such_and_revealed_once_it_is_over(store: 
     assert line.revealed  # its set (the one match) is over: no other match shares its deal
     body = bytes(pages.ladder_page(store, ladder).body).decode()
     assert pages.UNPAIRED in body
+    # The standings say who is a person (its results keep the cards' luck): the page
+    # under its name, the API's ``person``.
+    assert body.count(pages.PERSON) == 1
+    lines = queries.standings(store, ladder)
+    marked = {line.standing.bot: api._standing(1, line).person for line in lines}
+    assert marked == {"me": True, "a": False, "b": False, "c": False}
     page = bytes(pages.bot_page(store, "me", None).body).decode()
     assert pages.PLAYED_BY[True] in page
     # A duplicate set's match is not unpaired, and is withheld while its set is open.

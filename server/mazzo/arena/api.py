@@ -466,6 +466,7 @@ def _standing(rank: int, line: queries.StandingLine) -> arena_pb2.ArenaStanding:
         faults=row.faults,
         fault_rate=line.fault_rate,
         paused_reason=row.paused_reason or "",
+        person=row.person,
     )
 
 

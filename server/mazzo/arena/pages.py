@@ -202,6 +202,8 @@ def _match_rows(lines: Sequence[queries.MatchLine], me: str | None = None) -> li
 
 
 MATCH_HEAD = ("when", "set", "seats", "result", "replay")
+#: What the standings say under a bot played by a person.
+PERSON = "a person: unpaired deals, the cards' luck in its results"
 #: What an unpaired match's set cell says (a person sat at it: ``Store.schedule_set``).
 UNPAIRED = "unpaired: a person's table, one match, no rotated deal"
 
@@ -266,7 +268,8 @@ def ladder_page(store: Store, ladder_id: int, live: LiveTables | None = None) ->
         rows.append(
             [
                 str(rank),
-                _bot_link(row.bot),
+                _bot_link(row.bot)
+                + (f'<br><span class="muted">{PERSON}</span>' if row.person else ""),
                 escape(row.owner),
                 f"{row.ordinal:.1f}",
                 f"{low:.1f} to {high:.1f}",

@@ -215,6 +215,8 @@ class Standing:
     games: int
     faults: int
     paused_reason: str | None
+    #: Played by a person (``Bot.person``): its tables are dealt unpaired.
+    person: bool = False
 
 
 def _plain(record: Json) -> Json:
@@ -947,6 +949,7 @@ class Store(AbstractContextManager["Store"]):
                     r.games,
                     r.faults,
                     bot.paused_reason,
+                    bot.person,
                 )
                 for bot, owner, r in rows
             ]
