@@ -251,8 +251,11 @@ async def test_no_answer_within_the_time_is_a_timeout_and_empties_the_bank(
     played = await play(silent, policy, SHORT)
     bot = played.bot
     fault = the_fault(played, policy, "timeout")
-    # it waited the whole clock: the move's part and the bank
-    assert fault["ms"] >= (SHORT.move + SHORT.bank) * 1000
+    # it waited the whole clock: the move's part and what was left of the bank (the
+    # first decision, answered at once, may still overrun its part on a busy machine)
+    [first, *_] = [m for m in played.record["moves"] if m["seat"] == 0]
+    bank_left = SHORT.bank - max(first["ms"] / 1000 - SHORT.move, 0)
+    assert bank_left > 0 and fault["ms"] >= (SHORT.move + bank_left) * 1000 - 1
     if policy is OnFault.RANDOM:
         after = bot.decisions[FAULTY]  # the next decision: the bank is empty
         assert after.clock.bank_left.ToTimedelta().total_seconds() == 0
