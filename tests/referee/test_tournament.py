@@ -298,7 +298,10 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes_the_same(tmp_path: Path) -> No
     proc = subprocess.Popen([*command, str(part)], stdout=subprocess.PIPE, text=True)
     records = part.parent / "r.jsonl"
     deadline = time.monotonic() + 120
-    while (not records.exists() or len(read_records(records)) < 5) and time.monotonic() < deadline:
+    # finished lines: a record being written may be read half now and half at the next read
+    while (not records.exists() or records.read_bytes().count(b"\n") < 5) and (
+        time.monotonic() < deadline
+    ):
         time.sleep(0.05)
     os.kill(proc.pid, signal.SIGINT)
     out, _ = proc.communicate(timeout=60)
