@@ -6,6 +6,7 @@ that says nothing, or does not answer, is said so, never waited on."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -76,16 +77,32 @@ async def test_a_table_one_process_plays_is_live_on_the_pages_of_another(url: st
                 )
                 assert once.status_code == 404  # a relayed request is not relayed again
                 seen: list[Json] = []
-                async with http.stream("GET", at_b + live_url(match_id) + "events") as stream:
-                    assert stream.status_code == 200
+                also: list[Json] = []
+                late: list[Json] = []
+                events = at_b + live_url(match_id) + "events"
+                async with (
+                    http.stream("GET", events) as stream,
+                    http.stream("GET", events) as second,
+                ):
+                    assert stream.status_code == second.status_code == 200
                     assert stream.headers["content-type"].startswith("text/event-stream")
-                    lines = stream.aiter_lines()
+                    lines, other = stream.aiter_lines(), second.aiter_lines()
                     await events_until(lines, "snapshot", seen)
-                    assert hub.pages() == 1  # B's relay is a page of A's table
+                    await events_until(other, "snapshot", also)
+                    assert hub.pages() == 1  # B's relay: one page of A's table for both
                     await client.answer(decision.sequence, safe_index(decision.request))
                     await events_until(lines, "move", seen)
-                # The page went away: so did the relay's page at A.
+                    await events_until(other, "move", also)
+                    # A page opened now at B is sent B's copy of the present: the move in.
+                    async with http.stream("GET", events) as third:
+                        await events_until(third.aiter_lines(), "snapshot", late)
+                    assert hub.pages() == 1
+                # The pages went away: so did the relay's page at A.
                 await until(lambda: hub.pages() == 0, 10, "A's table has no page left")
+            assert [e["type"] for e in also] == [e["type"] for e in seen]
+            assert also[-1] == seen[-1]  # the same move, passed on unchanged
+            [table] = late[0]["tables"]  # the bots play on: that move, or one after it
+            assert table["start"]["id"] == match_id and table["last"]["ply"] >= seen[-1]["ply"]
             [snapshot] = [e for e in seen if e["type"] == "snapshot"]
             assert snapshot["entrants"] and "no hand" in snapshot["privacy"].lower()
             tables = [e["table"] for e in seen if e["type"] == "move"]
@@ -153,6 +170,67 @@ async def test_a_process_relays_a_bounded_number_of_streams(
             assert events.status_code == 503 and "too many" in events.text
     finally:
         await serve.stop(b, grace=0.5)
+
+
+SNAPSHOT = b'data: {"type":"snapshot","title":"t","entrants":[],"tables":[]}\n\n'
+#: What a careless or hostile process answers, after its 200, on a relayed stream: a
+#: table's snapshot (or not), then what it sends once the page is open.
+BAD_STREAMS = {
+    "an event too large": (SNAPSHOT, b"data: " + b"x" * 5000),
+    "an event not an object": (SNAPSHOT, b"data: [1]\n\n"),
+    "an event not JSON": (SNAPSHOT, b"data: {\n\n"),
+    "keep-alives and no table": (b": keep-alive\n\n", b": keep-alive\n\n"),
+}
+
+
+@pytest.mark.parametrize("bad", list(BAD_STREAMS))
+async def test_a_bad_stream_from_another_process_ends_its_pages_not_the_server(
+    store: Store, monkeypatch: pytest.MonkeyPatch, bad: str
+) -> None:
+    monkeypatch.setattr(live_relay, "EVENT_BYTES", 4096)
+    monkeypatch.setattr(live_relay, "SNAPSHOT_SECONDS", 1.0)
+    asked = 0
+    done = asyncio.Event()
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal asked
+        asked += 1
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n")
+        first, then = BAD_STREAMS[bad]
+        for part in (first, then):
+            writer.write(part)
+            await writer.drain()
+            await asyncio.sleep(0.3)
+        with contextlib.suppress(TimeoutError):  # and then holds the stream open
+            await asyncio.wait_for(done.wait(), 30)
+        writer.close()
+
+    upstream = await asyncio.start_server(answer, "127.0.0.1", 0)
+    _ladder, match_id = claimed_elsewhere(store)
+    store.advertise(ELSEWHERE, f"http://127.0.0.1:{upstream.sockets[0].getsockname()[1]}")
+    b = await serve.start(store, pages=True)
+    events = f"http://127.0.0.1:{b.http_port}{live_url(match_id)}events"
+    try:
+        async with httpx.AsyncClient(timeout=20) as http:
+            for time in (1, 2):  # the mirror is gone: the next page asks again
+                seen: list[Json] = []
+                async with asyncio.timeout(8), http.stream("GET", events) as stream:
+                    if bad.startswith("keep-alives"):
+                        assert stream.status_code == 502
+                        assert "sent no table in 1 s" in (await stream.aread()).decode()
+                    else:
+                        assert stream.status_code == 200
+                        async for line in stream.aiter_lines():  # to its end, within 8 s
+                            if line.startswith("data: "):
+                                seen.append(json.loads(line[6:]))
+                        assert [e["type"] for e in seen] == ["snapshot"]
+                assert asked == time
+            assert (await http.get(f"http://127.0.0.1:{b.http_port}/arena/")).status_code == 200
+    finally:
+        done.set()
+        await serve.stop(b, grace=0.5)
+        upstream.close()
 
 
 def test_a_process_says_the_address_it_is_reached_at_not_a_wildcard() -> None:

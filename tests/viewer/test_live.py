@@ -2,7 +2,9 @@
 for it) holds no hidden card while a hand runs, for every game and the forms with a
 secret of their own (the dummy, Trionfo's amico, the 2-player stock); a failing
 watcher never stops a match; a page that does not read is bounded and caught up with
-a snapshot; ``--ui-delay`` shows positions only that many moves late."""
+a snapshot; ``--ui-delay`` shows positions only that many moves late; a hub that
+follows another's stream (the arena's relay) holds the same present; a page its hub
+closes is sent what was queued first."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 import pytest
 
 from mazzo.referee.match import MatchSpec, options_json, run_match
-from mazzo.viewer.live import QUEUE_MESSAGES, LiveHub
+from mazzo.viewer.live import QUEUE_MESSAGES, EventStream, LiveHub
 from mazzo.viewer.watch import Watcher, common_table
 from tests.viewer.live_privacy import check
 
@@ -146,3 +148,78 @@ def test_a_page_that_does_not_read_is_bounded_and_caught_up_with_a_snapshot() ->
         assert hub.pages() == 0
     finally:
         loop.close()
+
+
+def test_a_hub_that_follows_another_hubs_stream_holds_the_same_present() -> None:
+    """A mirror (another arena process's relay, ``arena.live_relay``) fed one page's
+    stream of a hub holds what that hub holds: a page opened on either is sent the
+    same snapshot, from the start, after a catch-up and at the event's end."""
+    hub, mirror = LiveHub("t", ["a", "b"], 1), LiveHub("", [], 1)
+    loop = asyncio.new_event_loop()
+    page = hub.open_page(loop)
+    assert page is not None
+
+    def relay() -> None:
+        for payload in pushed(hub.take(page)):
+            if payload["type"] == "snapshot":
+                mirror.load(payload)
+            else:
+                mirror.follow(payload)
+
+    def present(of: LiveHub) -> dict[str, Any]:
+        return {k: v for k, v in of.snapshot().items() if k != "at"}
+
+    def send(payload: dict[str, Any]) -> None:
+        hub.send(payload)
+        if payload.get("type") == "move" and payload["ply"] % 7 == 0:
+            return  # the page reads late: two moves in one read
+        relay()
+        assert present(mirror) == present(hub)
+
+    spec = MatchSpec("m", "briscola", 3, 2, options_json("briscola", ["hands_to_win=1"]))
+    try:
+        relay()
+        assert present(mirror) == present(hub)
+        record = asyncio.run(run_match(spec, [R, R], watcher=Watcher(send)))
+        relay()
+        page.behind = True  # it fell behind: the next read is a snapshot
+        hub.recorded(record)
+        relay()
+        hub.finish()
+        relay()
+        assert present(mirror) == present(hub) and mirror.over and mirror.done == 1
+        assert present(mirror)["standings"] and present(mirror)["finished"]
+    finally:
+        loop.close()
+
+
+def test_a_page_closed_by_its_hub_is_sent_what_was_queued_first() -> None:
+    """A hub that ends its pages (a server that stops, a relay whose upstream ended)
+    writes each page's last events before its stream ends."""
+
+    async def go() -> list[bytes]:
+        hub = LiveHub("t", [], 1)
+        page = hub.open_page(asyncio.get_running_loop())
+        assert page is not None
+        bodies: list[bytes] = []
+        wrote = asyncio.Event()
+
+        async def receive() -> dict[str, Any]:
+            await asyncio.Event().wait()  # the page never goes away
+            return {}
+
+        async def send(message: dict[str, Any]) -> None:
+            bodies.append(message.get("body", b""))
+            wrote.set()
+
+        stream = asyncio.create_task(EventStream(hub, page)({}, receive, send))
+        while not any(b"snapshot" in b for b in bodies):
+            await asyncio.wait_for(wrote.wait(), 5)
+            wrote.clear()
+        hub.finish()
+        hub.close_all()
+        await asyncio.wait_for(stream, 5)
+        return bodies
+
+    bodies = asyncio.run(go())
+    assert [p["type"] for p in pushed(b"".join(bodies))] == ["snapshot", "over"]

@@ -22,7 +22,7 @@ until the next move brings the whole position, and the moves from then on.
 
 **One process.** A hub lives in the process whose worker plays the match: a page of
 another arena process sharing the database relays its events from here
-(``arena.live_relay``), as one more page of the hub.
+(``arena.live_relay``), as one more page of the hub however many pages follow it there.
 """
 
 from __future__ import annotations

@@ -216,6 +216,54 @@ class LiveHub:
             with contextlib.suppress(RuntimeError):  # its loop is gone: the server stopped
                 page.loop.call_soon_threadsafe(page.wake.set)
 
+    # ----------------------------------------------------- a mirror of another hub
+
+    def load(self, snapshot: Json) -> None:
+        """Another hub's present (its ``snapshot`` event), for a hub that mirrors it
+        (``arena.live_relay``); every open page is sent it next, as a page that fell
+        behind is. Raises ``TypeError``/``ValueError``/``KeyError`` on a malformed one."""
+        progress = snapshot.get("progress") or {}
+        tables = {str(t["start"]["id"]): dict(t) for t in snapshot.get("tables") or []}
+        with self._lock:
+            self.title = str(snapshot.get("title", ""))
+            self.entrants = [str(e) for e in snapshot.get("entrants") or []]
+            self.reveal_after = snapshot.get("revealAfter")
+            self.privacy = snapshot.get("privacy")
+            self.done, self.total = int(progress.get("done", 0)), int(progress.get("total", 1))
+            self._standings = list(snapshot.get("standings") or [])
+            self._pairings = list(snapshot.get("pairings") or [])
+            self._chart = list(snapshot.get("chart") or [])[-CHART_POINTS:]
+            self._faults = deque(snapshot.get("faults") or [], maxlen=FAULTS)
+            self._tables = tables
+            self._finished = deque(snapshot.get("finished") or [], maxlen=FINISHED)
+            self.over = bool(snapshot.get("over"))
+            pages = list(self._pages)
+            for page in pages:
+                page.behind, page.size, page.woken = True, 0, True
+                page.queue.clear()
+        for page in pages:
+            with contextlib.suppress(RuntimeError):
+                page.loop.call_soon_threadsafe(page.wake.set)
+
+    def follow(self, payload: Json) -> None:
+        """A payload of another hub's stream, for a hub that mirrors it: kept as that
+        hub kept it, and pushed on to this hub's pages unchanged."""
+        kind = payload.get("type")
+        if kind not in ("standings", "over"):
+            self.send(payload)
+            return
+        progress = payload.get("progress") or {}
+        with self._lock:
+            self.done = int(progress.get("done", self.done))
+            self.total = int(progress.get("total", self.total))
+            self._standings = list(payload.get("standings") or [])
+            self._pairings = list(payload.get("pairings") or [])
+            for point in payload.get("chart") or []:
+                if not self._chart or self._chart[-1] != point:
+                    self._chart = [*self._chart, point][-CHART_POINTS:]
+            self.over = self.over or kind == "over"
+        self._push(payload)
+
     # ------------------------------------------------------------- the pages' side
 
     def snapshot(self) -> Json:
@@ -351,11 +399,16 @@ class EventStream(Response):
                 )
                 waiting.cancel()
                 stop.cancel()
-                if gone.is_set() or page.closed:
+                if gone.is_set():
                     break
-                chunk = self.hub.take(page) if page.wake.is_set() else b": keep-alive\n\n"
+                if page.wake.is_set():
+                    chunk = self.hub.take(page)
+                else:
+                    chunk = b"" if page.closed else b": keep-alive\n\n"
                 if chunk:
                     await self._write(send, chunk)
+                if page.closed:  # what was queued before the close is sent first
+                    break
         except (TimeoutError, OSError):
             pass  # a page that does not read, or went away: its stream ends
         finally:
