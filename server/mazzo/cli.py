@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeAlias
 
 from mazzo.core.errors import RulesError
+from mazzo.gateway.origins import origin_argument
 from mazzo.referee import processes
 
 DEFAULT_HOST = "127.0.0.1"
@@ -244,6 +245,14 @@ def _add_gateway_options(cmd: argparse.ArgumentParser) -> None:
         "is printed): POST /v1/tables:join and /v1/tables:answer",
     )
     cmd.add_argument(
+        "--cors-origin",
+        action="append",
+        type=origin_argument,
+        metavar="ORIGIN",
+        help="a web page's origin that may call --gateway-http (scheme://host[:port], "
+        "or * for any; repeat for more): a bot written as a page on another site",
+    )
+    cmd.add_argument(
         "--tokens",
         type=Path,
         metavar="FILE",
@@ -336,6 +345,9 @@ async def _gateway(
         given = (args.tokens, args.tls_cert, args.tls_key, args.tls_client_ca, args.gateway_http)
         if any(x is not None for x in given):
             raise ValueError("--tokens, --gateway-http and --tls-* are for --gateway PORT")
+    if args.cors_origin and args.gateway_http is None:
+        raise ValueError("--cors-origin is for the HTTP door: give --gateway-http PORT too")
+    if args.gateway is None:
         yield None
         return
     from mazzo.gateway.server import Gateway, Limits
@@ -361,14 +373,14 @@ async def _gateway(
     door = None
     try:
         if args.gateway_http is not None:
-            from mazzo.gateway.http import HttpDoor
+            from mazzo.gateway.http import HttpDoor, HttpOptions
 
             routes = []
             if feeds:
                 from mazzo.viewer.play import play_routes
 
                 routes = play_routes(feeds, book.who)
-            door = HttpDoor(gateway, routes=routes)
+            door = HttpDoor(gateway, HttpOptions(cors=tuple(args.cors_origin or ())), routes)
             files = () if tls is None else (tls.cert, tls.key, tls.client_ca)
             port = await door.start(
                 args.gateway_host, args.gateway_http, *(f and str(f) for f in files)

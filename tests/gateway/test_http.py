@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from mazzo.gateway.http import ANSWER_PATH, JOIN_PATH, HttpDoor, HttpOptions
+from mazzo.gateway.origins import cors_origin
 from mazzo.gateway.server import Limits
 from mazzo.referee.match import MatchSpec, options_json, run_match
 from mazzo.referee.verify import verify
@@ -306,9 +307,11 @@ async def test_too_many_connections_from_an_address_are_429_with_retry_after(
     assert 1 <= int(limited.headers["retry-after"]) <= 30
     # one budget per address for both transports: the gRPC door refuses it as well
     client = h.rig.client()
-    await client.hello(h.rig.tokens["alice"])
-    with pytest.raises(Exception, match="too many connections"):
+    with pytest.raises(grpc.aio.AioRpcError) as refused:  # the hello's write may meet it too
+        await client.hello(h.rig.tokens["alice"])
         await client.read()
+    assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, refused.value
+    assert "too many connections" in str(refused.value.details())
 
 
 async def test_an_answer_for_a_decision_never_sent_is_refused_and_a_fault(
@@ -500,3 +503,93 @@ async def test_the_http_door_over_mutual_tls(tmp_path: Path) -> None:
     finally:
         await rig.gateway.stop(0)
         await door.stop()
+
+
+ORIGIN = "https://bots.example.org"
+
+
+def preflight(path: str, origin: str, headers: str) -> dict[str, str]:
+    """A browser's CORS preflight of a POST to ``path`` from a page of ``origin``."""
+    return {
+        "origin": origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": headers,
+    }
+
+
+async def test_a_page_of_an_allowed_origin_may_call_the_door_and_no_other(
+    door: Callable[..., Awaitable[HttpRig]],
+) -> None:
+    h = await door(cors=(ORIGIN,))
+    async with httpx.AsyncClient(base_url=h.base, timeout=10) as http:
+        for path, asks in (
+            (JOIN_PATH, "content-type"),
+            (ANSWER_PATH, "authorization,content-type"),
+        ):
+            allowed = await http.options(path, headers=preflight(path, ORIGIN, asks))
+            assert allowed.status_code == 200, allowed.text
+            assert allowed.headers["access-control-allow-origin"] == ORIGIN
+            assert "POST" in allowed.headers["access-control-allow-methods"]
+            assert "authorization" in allowed.headers["access-control-allow-headers"].lower()
+            assert "access-control-allow-credentials" not in allowed.headers  # no cookies
+            other = await http.options(path, headers=preflight(path, "https://evil.example", asks))
+            assert other.status_code == 400
+            assert "access-control-allow-origin" not in other.headers
+            # an OPTIONS that is no preflight is not taken for a join or an answer
+            assert (await http.options(path, headers={"origin": ORIGIN})).status_code == 405
+        # The answers name the origin, refusals too (a page reads why), and let it read
+        # a 429's Retry-After.
+        wrong = await http.post(
+            ANSWER_PATH, json={}, headers={"origin": ORIGIN, "authorization": "Bearer nope"}
+        )
+        assert wrong.status_code == 401 and wrong.headers["access-control-allow-origin"] == ORIGIN
+        assert "retry-after" in wrong.headers["access-control-expose-headers"].lower()
+        spec_ = await http.get("/openapi.json", headers={"origin": ORIGIN})
+        assert spec_.headers["access-control-allow-origin"] == ORIGIN
+    # A bot that sends its page's origin plays a whole match.
+    alice = h.bot("alice")
+    alice.http.headers["origin"] = ORIGIN
+    player = asyncio.create_task(alice.play())
+    record = await run_match(
+        spec("cors"), ["connect:alice", *["builtin:random"] * 3], gateway=h.rig.gateway,
+        dial_in_wait=5,
+    )  # fmt: skip
+    await h.rig.gateway.stop(0.5)
+    await asyncio.wait_for(player, 5)
+    assert record["result"]["finished"] and record["faults"] == []
+
+
+async def test_with_no_origin_allowed_the_door_answers_no_preflight(
+    door: Callable[..., Awaitable[HttpRig]],
+) -> None:
+    h = await door()
+    async with httpx.AsyncClient(base_url=h.base, timeout=10) as http:
+        asked = await http.options(JOIN_PATH, headers=preflight(JOIN_PATH, ORIGIN, "content-type"))
+        assert asked.status_code == 405 and "access-control-allow-origin" not in asked.headers
+        wrong = await http.post(
+            ANSWER_PATH, json={}, headers={"origin": ORIGIN, "authorization": "Bearer nope"}
+        )
+        assert wrong.status_code == 401 and "access-control-allow-origin" not in wrong.headers
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("*", "*"),
+        ("https://Bots.Example.org", "https://bots.example.org"),
+        ("https://bots.example.org:443", "https://bots.example.org"),
+        ("http://localhost:5173", "http://localhost:5173"),
+        ("http://[::1]:8000", "http://[::1]:8000"),
+    ],
+)
+def test_an_origin_is_kept_as_a_browser_sends_it(given: str, kept: str) -> None:
+    assert cors_origin(given) == kept
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    ["bots.example.org", "https://bots.example.org/", "ftp://a.b", "https://", "https://a.b:x"],
+)
+def test_what_is_not_an_origin_is_refused_saying_what_one_is(wrong: str) -> None:
+    with pytest.raises(ValueError, match="scheme://host"):
+        cors_origin(wrong)

@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from mazzo.gateway.origins import origin_argument
+
 if TYPE_CHECKING:  # the verbs import the database's modules when they run, not before
     from mazzo.arena.run import Settings, Summary
     from mazzo.arena.store import LadderInfo, Standing, Store
@@ -168,6 +170,15 @@ def add_arguments(verbs: Verbs) -> None:
         help="where the other arena processes on this database reach this one's pages, "
         "to show its live tables (env MAZZO_ARENA_WEB_URL; default: http://HOST:HTTP_PORT, "
         "with this host's own address when --host listens on all)",
+    )
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        type=origin_argument,
+        metavar="ORIGIN",
+        help="a web page's origin that may call the gateway's HTTP door on the HTTP port "
+        "(/v1/tables:join and :answer; scheme://host[:port], or * for any; repeat for more): "
+        "a dial-in bot written as a page on another site",
     )
     serve.add_argument("--rate", type=_positive, default=120, help="calls a minute per token")
     serve.add_argument("--seed", type=int, default=None, help="seeds matchmaking's draws")
@@ -448,6 +459,7 @@ async def _serve_until_signal(
             GatewayLimits(grace=args.grace),
             pages=True,
             web_url=args.web_url,
+            cors=args.cors_origin or (),
         )
         try:
             print(

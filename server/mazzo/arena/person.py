@@ -32,10 +32,10 @@ from collections.abc import Callable, Iterator, Mapping
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute
 
 from mazzo.arena.seats import ArenaGateway
-from mazzo.gateway.http import ANSWER_PATH, JOIN_PATH, HttpDoor
+from mazzo.gateway.http import ANSWER_PATH, JOIN_PATH, HttpDoor, HttpOptions, door_route
 from mazzo.referee.watch import Watcher
 from mazzo.viewer.play import PLAY_PATH, PlayWatcher, SeatFeed, play_routes
 
@@ -75,9 +75,9 @@ class PageFeeds(Mapping[str, SeatFeed]):
 class People:
     """The people's side of one arena: the door, the pages' feeds and their routes."""
 
-    def __init__(self, gateway: ArenaGateway) -> None:
+    def __init__(self, gateway: ArenaGateway, options: HttpOptions | None = None) -> None:
         self.gateway = gateway
-        self.door = HttpDoor(gateway)
+        self.door = HttpDoor(gateway, options or HttpOptions())
         self.feeds = PageFeeds(lambda name: name in gateway.form)
 
     def watcher(self, inner: Watcher | None) -> PlayWatcher:
@@ -97,9 +97,10 @@ class People:
         """The page at ``/play/`` (its files, drawing and feed: ``viewer.play``) and
         the door's join and answer, on the arena's HTTP port."""
         page = [r for r in play_routes(self.feeds, self.gateway.tokens.who) if _path(r) != "/"]
+        cors = self.door.options.cors
         return [
-            Route(JOIN_PATH, self.join, methods=["POST"]),
-            Route(ANSWER_PATH, self.door.answer, methods=["POST"]),
+            door_route(JOIN_PATH, self.join, cors),
+            door_route(ANSWER_PATH, self.door.answer, cors),
             *page,
         ]
 

@@ -40,6 +40,7 @@ from mazzo.arena.run import Settings, Summary, run_arena
 from mazzo.arena.seats import LIMITS as GATEWAY_LIMITS
 from mazzo.arena.seats import ArenaGateway
 from mazzo.arena.store import Store
+from mazzo.gateway.http import HttpOptions
 from mazzo.gateway.server import Limits as GatewayLimits
 from mazzo.service.errors import DomainErrorInterceptor
 from mazzo.service.http_connections import HttpLimits, listening_socket, start_uvicorn
@@ -110,6 +111,7 @@ async def start(
     gateway_limits: GatewayLimits = GATEWAY_LIMITS,
     pages: bool = False,
     web_url: str | None = None,
+    cors: Sequence[str] = (),
 ) -> Served:
     """Serve the API on ``host``: gRPC on ``port``, HTTP on ``http_port`` (0: free
     ones; ``Served`` has those bound), ``routes`` beside the HTTP API; with ``play``,
@@ -120,7 +122,8 @@ async def start(
     ``arena.person``) and the gateway's HTTP door beside them. A process that plays
     and serves pages says where they are, ``web_url`` (default: ``own_web_url``), so
     that the pages of the other processes on its database show its live tables
-    (``web_addresses``)."""
+    (``web_addresses``). ``cors``: the origins whose pages may call the gateway's HTTP
+    door (``gateway.http.cors_origin``)."""
     live = LiveTables() if play is not None else None
     gateway = None
     bound_gateway = 0
@@ -131,7 +134,8 @@ async def start(
             bound_gateway = await gateway.start(host, gateway_port)
         except RuntimeError as e:
             raise OSError(f"cannot listen on {host}:{gateway_port} (gateway): {e}") from e
-    people = People(gateway) if pages and gateway is not None else None
+    door = HttpOptions(cors=tuple(cors))
+    people = People(gateway, door) if pages and gateway is not None else None
     if pages:
         routes = [*routes, *page_routes(store, live, people is not None)]
         if people is not None:

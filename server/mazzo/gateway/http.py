@@ -17,6 +17,14 @@ in two, with the same messages in the proto's JSON mapping:
 
 The door serves its OpenAPI document at ``GET /openapi.json``.
 
+**From a page of another origin** (a bot written as a web page, served from its
+author's site): with ``HttpOptions.cors`` (``--cors-origin``), the door answers the
+browser's CORS preflight and names the allowed origin on its answers (Starlette's
+``CORSMiddleware``), for those origins only (``*``: any). No cookie is ever asked for
+or allowed: a token is the bot's whole credential, so a page of another origin can do
+no more than what its own token lets it. Off by default: a browser refuses a page
+another origin's answers.
+
 POST, not GET, for the join: the token travels in a body, never in a URL (which
 proxies and access logs keep). Not a WebSocket: ``curl`` and ``read`` speak this, and
 a browser reads the lines with ``fetch``.
@@ -38,7 +46,7 @@ import contextlib
 import logging
 import math
 import ssl
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -48,9 +56,10 @@ import uvicorn
 from google.protobuf import json_format
 from google.rpc import code_pb2, status_pb2
 from starlette.applications import Starlette
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Route, request_response
 
 from mazzo.core.errors import InvalidArgument
 from mazzo.gateway.server import Connection, Gateway, Seat, retry_status
@@ -98,6 +107,35 @@ class HttpOptions:
     heartbeat: float = 5.0
     #: How long the stream's last messages may take to leave once it is over.
     flush: float = 1.0
+    #: The origins whose pages may call the door (``gateway.origins``; ``*``: any).
+    cors: tuple[str, ...] = ()
+
+
+def door_route(
+    path: str,
+    endpoint: Callable[[Request], Awaitable[Response]],
+    cors: Sequence[str],
+    method: str = "POST",
+) -> Route:
+    """The door's route at ``path``; with ``cors`` origins, it also answers their
+    pages' preflight (``OPTIONS``) and names the origin on its answers."""
+    if not cors:
+        return Route(path, endpoint, methods=[method])
+
+    async def only(request: Request) -> Response:  # an OPTIONS that is no preflight
+        if request.method != method:
+            return Response(status_code=405, headers={"allow": f"{method}, OPTIONS"})
+        return await endpoint(request)
+
+    app = CORSMiddleware(
+        request_response(only),
+        allow_origins=list(cors),
+        allow_methods=[method],
+        allow_headers=["authorization", "content-type"],
+        expose_headers=["retry-after"],  # a 429's: when to dial again
+        max_age=600,
+    )
+    return Route(path, app, methods=[method, "OPTIONS"])
 
 
 class HttpDoor:
@@ -115,11 +153,12 @@ class HttpDoor:
         self.options = options
         #: The live connections that came by HTTP (also in the gateway's own set).
         self.connections: set[Connection] = set()
+        cors = options.cors
         self.app = Starlette(
             routes=[
-                Route(JOIN_PATH, self.join, methods=["POST"]),
-                Route(ANSWER_PATH, self.answer, methods=["POST"]),
-                Route("/openapi.json", _openapi, methods=["GET"]),
+                door_route(JOIN_PATH, self.join, cors),
+                door_route(ANSWER_PATH, self.answer, cors),
+                door_route("/openapi.json", _openapi, cors, "GET"),
                 *routes,
             ]
         )
