@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import httpx
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -27,10 +28,12 @@ from mazzo.arena import serve
 from mazzo.arena.models import Match
 from mazzo.arena.run import Settings, run_arena
 from mazzo.arena.store import Finished, Refused, Store
+from mazzo.gateway.http import ANSWER_PATH, JOIN_PATH
 from mazzo.gateway.server import Limits
 from mazzo.referee.verify import OK, verify
 from mazzo.v1 import tables_pb2
 from tests.gateway.conftest import Client, safe_index
+from tests.gateway.test_http import preflight
 
 ROOT = Path(__file__).resolve().parents[2]
 Json = dict[str, Any]
@@ -353,3 +356,31 @@ async def test_a_record_the_arena_could_not_store_is_told_ended_with_no_record(
 
             await until(reported, 5, f"the run reports the match lost: {lines}")
             await client.close()
+
+
+async def test_the_arena_door_answers_the_pages_of_the_origins_it_allows_only(
+    store: Store,
+) -> None:
+    """``mazzo arena serve --cors-origin``: a dial-in bot written as a page of that
+    origin may call the door on the HTTP port; the arena's own API is not opened by it."""
+    origin = "https://bots.example.org"
+    served = await serve.start(store, gateway_port=0, pages=True, cors=(origin,))
+    base = f"http://127.0.0.1:{served.http_port}"
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+            asked = await http.options(
+                JOIN_PATH, headers=preflight(JOIN_PATH, origin, "content-type")
+            )
+            assert asked.status_code == 200
+            assert asked.headers["access-control-allow-origin"] == origin
+            evil = preflight(ANSWER_PATH, "https://evil.example", "authorization")
+            assert (await http.options(ANSWER_PATH, headers=evil)).status_code == 400
+            hello = {"hello": {"token": "nope", "protocolVersion": 1}}
+            wrong = await http.post(JOIN_PATH, json=hello, headers={"origin": origin})
+            assert wrong.status_code == 401
+            assert wrong.headers["access-control-allow-origin"] == origin
+            api = "/v1/arena/owners"
+            shut = await http.options(api, headers=preflight(api, origin, "authorization"))
+            assert "access-control-allow-origin" not in shut.headers
+    finally:
+        await serve.stop(served, grace=0.5)
