@@ -54,6 +54,9 @@ EVENT_BYTES = QUEUE_BYTES
 LINGER = 2.0
 #: Seconds from asking to the stream's first snapshot (keep-alives alone do not count).
 SNAPSHOT_SECONDS = 10.0
+#: What reading a malformed stream raises: not JSON (``ValueError``), not an object,
+#: or a snapshot of the wrong shape (``LiveHub.load``).
+BAD_STREAM = (ValueError, TypeError, KeyError, AttributeError)
 CONNECT_SECONDS = 3.0
 READ_SECONDS = 2 * KEEPALIVE + 5.0
 #: The most of another process's refusal (a 404, a 503) passed on.
@@ -160,12 +163,7 @@ class Mirror:
         except (httpx.HTTPError, TimeoutError, OSError) as e:
             why = f"the arena process that plays this table does not answer: {type(e).__name__}"
             self._refuse(502, why.encode())
-        except (
-            ValueError,
-            TypeError,
-            KeyError,
-            AttributeError,
-        ) as e:  # a bad stream ends its mirror only
+        except BAD_STREAM as e:  # a bad stream ends its mirror only, never the server
             log.warning("a bad live stream from %s: %r", self.url, e)
             self._refuse(502, b"the arena process that plays this table sent a bad stream")
         finally:
