@@ -294,8 +294,10 @@ async def _play_until_the_record_is_stored(
 ) -> tables_pb2.MatchEnded:
     """Answer decisions until the worker is storing the record; then nothing more
     comes (no MatchEnded) until the store answers; the MatchEnded that follows."""
-    while not store.began.is_set():
-        reading = asyncio.ensure_future(client.read())
+    # A read is always pending when the loop ends: the store may begin between the
+    # last answer and the next look at it, and that answer's read is spent.
+    reading = asyncio.ensure_future(client.read())
+    while True:
         while not reading.done() and not store.began.is_set():
             await asyncio.sleep(0.01)
         if not reading.done():
@@ -305,6 +307,7 @@ async def _play_until_the_record_is_stored(
         if message.WhichOneof("kind") == "decision":
             decision = message.decision
             await client.answer(decision.sequence, safe_index(decision.request))
+        reading = asyncio.ensure_future(client.read())
     await asyncio.sleep(0.5)  # the record is being stored: the bot is told nothing yet
     assert not reading.done(), reading.result()
     store.release.set()
