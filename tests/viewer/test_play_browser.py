@@ -219,20 +219,21 @@ def once(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def check_privacy(
     record: dict[str, Any],
-    decisions: list[dict[str, Any]],
+    decisions: list[dict[str, Any]] | None,
     feed: list[dict[str, Any]],
     person: str = "human",
 ) -> None:
     """Nothing the page received names a card hidden from its seat at that move: each
     decision (the ply of the person's k-th move, for the seat it asks), each feed
     line's table, move and events (for the seat it is drawn for). ``person``: the
-    seats' spec in the record (the arena's person sits in a ``connect:NAME`` seat)."""
+    seats' spec in the record (the arena's person sits in a ``connect:NAME`` seat);
+    ``decisions`` None: a page that only watched the seat (it was sent none)."""
     seats = [s for s, bot in enumerate(record["seat_bots"]) if bot == person]
     hidden = {seat: hidden_from(record, seat) for seat in seats}
-    asked = [m["decision"] for m in decisions if "decision" in m]
+    asked = [m["decision"] for m in decisions or [] if "decision" in m]
     plies = [k for k, m in enumerate(record["moves"]) if m["seat"] in seats]
-    assert len(asked) == len(plies)
-    for decision, ply in zip(asked, plies, strict=True):
+    assert len(asked) == (len(plies) if decisions is not None else 0)
+    for decision, ply in zip(asked, plies, strict=False):
         seat = decision["request"].get("seat", 0)
         assert seat == record["moves"][ply]["seat"]
         named = set(_CARD.findall(json.dumps(decision)))

@@ -145,7 +145,8 @@ def _table(caption: str, head: Sequence[str], rows: Iterable[Sequence[str]], cls
 #: The index's line when the person's page is served (``arena.person``).
 SEAT_NOTE = (
     '<p class="note"><a href="/play/">Take a seat yourself</a>: a dial-in bot of yours, '
-    "played by you in the browser with its token.</p>"
+    "played by you in the browser with its token; or watch its seat there while its "
+    "program plays.</p>"
 )
 
 

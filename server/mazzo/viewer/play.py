@@ -226,8 +226,9 @@ class PlayWatch:
     ) -> None:
         self.id, self.game = str(header["id"]), str(header["game"])
         self.rules, self.codec, self.inner = rules, codec, inner
-        seated = human_seats(header, kinds)
-        self.people = {s: feeds[n] for s, n in seated.items() if n in feeds}
+        self.feeds = feeds
+        #: Seat -> name, for the seats a person (or a watching owner) may follow.
+        self.seated = human_seats(header, kinds)
         self.reveal_end = reveal_end
         self.names = [f"seat {s}: {name}" for s, name in enumerate(header["seat_bots"])]
         self.sides = [{"entrant": d["entrant"], "seats": d["seats"]} for d in header["sides"]]
@@ -242,7 +243,8 @@ class PlayWatch:
         if self.mine:
             return
         try:
-            for feed, seats in self._seats_of(state).items():
+            people = self.people
+            for feed, seats in self._seats_of(state, people).items():
                 seat = seats[0]
                 view = view_json(self.rules, self.codec, state, seat, self.game)
                 feed.push(
@@ -253,7 +255,7 @@ class PlayWatch:
                         "seat": seat,
                         "seats": seats,
                         # Every seat the person moves for, a dummy's too (3 players).
-                        "plays": sorted(s for s, f in self.people.items() if f is feed),
+                        "plays": sorted(s for s, f in people.items() if f is feed),
                         "names": self.names,
                         "sides": self.sides,
                         "deck": self.deck,
@@ -269,13 +271,20 @@ class PlayWatch:
             log.exception("the people's view of match %s failed at move %d", self.id, ply)
             self.mine = True
 
-    def _seats_of(self, state: Any) -> dict[SeatFeed, list[int]]:
+    @property
+    def people(self) -> dict[int, SeatFeed]:
+        """Seat -> its feed, looked up at each move: a page that starts following a
+        seat mid-match (an owner watching its bot) is fed from the next move on."""
+        feeds = self.feeds
+        return {s: feeds[n] for s, n in self.seated.items() if n in feeds}
+
+    def _seats_of(self, state: Any, people: dict[int, SeatFeed]) -> dict[SeatFeed, list[int]]:
         """Each person's deciding seats, the one to act first: a person playing both
         seats of a side is shown the seat about to act, one message a move."""
         rules = self.rules
         to_act = None if rules.finished(state) else rules.to_act(state)
         out: dict[SeatFeed, list[int]] = {}
-        for seat, feed in self.people.items():
+        for seat, feed in people.items():
             if rules.controller(state, seat) == seat:  # a dummy sees nothing of its own
                 out.setdefault(feed, []).append(seat)
         for seats in out.values():
@@ -314,7 +323,7 @@ class PlayWatch:
                     # The match is over and its record public: every hand shown.
                     "table": full_table(self.game, self.rules, self.codec, state),
                 }
-                for feed, seats in self._seats_of(state).items():
+                for feed, seats in self._seats_of(state, self.people).items():
                     if not self.reveal_end:  # the record is not public yet: its own table
                         view = view_json(self.rules, self.codec, state, seats[0], self.game)
                         end = {**end, "table": table_of(self.game, [view], None)}

@@ -7,6 +7,9 @@
 // The token comes in the address's fragment (#token=...), which no server ever sees, or,
 // without one (the arena's page: a token is never put in an address), typed into the
 // page's form; it is then sent only in request bodies and headers.
+// Watching (#token=...&watch, or the form's "Watch its seat"): the page follows the
+// seat's feed only and never joins, so the bot program that holds the seat keeps it;
+// its owner sees what the bot sees, as it plays.
 
 import { drawTable } from "./board.js";
 import { cardFace } from "./cards.js";
@@ -108,7 +111,10 @@ const received = { decisions: [], feed: [], answers: 0, shown: 0, latencies: [],
 let answeredAt = /** @type {number | null} */ (null);
 /** @type {Window & { mazzoPlay?: typeof received }} */ (window).mazzoPlay = received;
 
-let token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
+const fragment = new URLSearchParams(location.hash.slice(1));
+let token = fragment.get("token") ?? "";
+/** The page follows the seat's feed and never joins: the seat's own program plays. */
+let watching = fragment.has("watch");
 /** The seat's feed is followed: at once with a token from the address, else from the
  * first Welcome (the arena makes a page's feed once its token is known). */
 let following = false;
@@ -399,6 +405,8 @@ async function follow(attempt = 1) {
     const response = await post("/play/feed", {}, true);
     if (!response.ok) {
       note = `no feed for this page: ${await why(response)}`;
+      const sit = document.getElementById("sit");
+      if (sit !== null && watching && !fragment.has("token")) sit.hidden = false; // type it again
       render();
       return;
     }
@@ -410,7 +418,16 @@ async function follow(attempt = 1) {
   } catch {
     // the server is gone, or the network: tried again below while the match runs
   }
-  if (!over && attempt < 5) setTimeout(() => void follow(attempt + 1), 1000 * attempt);
+  if ((watching || !over) && attempt < 5) setTimeout(() => void follow(attempt + 1), 1000 * attempt);
+}
+
+/** Watch the seat: its feed only, no join (the seat stays its program's). */
+function watch() {
+  watching = true;
+  following = true;
+  document.body.dataset["link"] = "watching";
+  render();
+  void follow();
 }
 
 /**
@@ -540,7 +557,13 @@ function renderMoves() {
   moves.replaceChildren();
   order = [];
   if (pending === null) {
-    const text = over ? "the match is over" : latest === null ? "waiting for the deal" : "waiting for the others…";
+    const text = watching
+      ? "watching: the seat's program plays, this page does not"
+      : over
+        ? "the match is over"
+        : latest === null
+          ? "waiting for the deal"
+          : "waiting for the others…";
     moves.append(h("p", "waiting", text));
     return;
   }
@@ -619,9 +642,9 @@ function render() {
   renderForm(byId("form"), form, mine, shown?.deck ?? "italian");
   renderScore(shown?.score ?? [], latest?.sides ?? []);
   renderLog();
-  const who = name ? `${name}, seat ${seat ?? "?"}` : "your seat";
+  const who = watching ? `watching seat ${seat ?? "?"}` : name ? `${name}, seat ${seat ?? "?"}` : "your seat";
   byId("title").textContent = `Mazzo: ${who}`;
-  let status = over ? "the match is over" : pending !== null ? "your move" : latest === null ? "waiting for the deal…" : "waiting for the others…";
+  let status = over ? "the match is over" : pending !== null ? "your move" : latest === null ? "waiting for the deal…" : watching ? "its program plays" : "waiting for the others…";
   if (note) status = `${note} · ${status}`;
   byId("status").textContent = status;
   tick();
@@ -701,7 +724,18 @@ if (!token) {
     render();
     void join();
   });
+  byId("watch").addEventListener("click", () => {
+    const field = /** @type {HTMLInputElement} */ (byId("sit-token"));
+    token = field.value.trim();
+    field.value = "";
+    if (!token) return;
+    sit.hidden = true;
+    note = "";
+    watch();
+  });
   render();
+} else if (watching) {
+  watch();
 } else {
   following = true;
   render();
