@@ -4,6 +4,7 @@ the card of a move that is only a card) for every game and form."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -196,3 +197,57 @@ async def test_the_end_shows_every_hand_only_where_the_record_is_public_then(
     hands = [seat["hand"] for seat in end["table"]["seats"]]
     assert hands[0], hands  # its own hand, in both
     assert (hands[1] is not None) == reveal_end, hands
+
+
+async def test_a_feed_no_page_reads_any_more_is_not_drawn_and_starts_afresh() -> None:
+    """An owner who watched a bot once does not cost a drawing at every move after:
+    a feed is drawn while a page reads it, before any page has (a person's page is
+    coming), and for FEED_LINGER after its last page left (a reload); a page that
+    comes back later gets no stale kept lines, only what is drawn from then on."""
+    from mazzo.referee.bots import Launch
+    from mazzo.referee.engine import engine_for
+    from mazzo.referee.match import Entrant, MatchSpec, Pools, play_match
+    from mazzo.viewer.play import FEED_LINGER, PlayWatcher, SeatFeed
+
+    now = [0.0]
+    feed = SeatFeed(clock=lambda: now[0])
+    feeds = {"heuristic": feed}
+    assert feed.wanted()  # no page yet
+    page = feed.lines()
+    feed.push({"type": "deal", "id": "old"})
+    assert json.loads(await anext(page)) == {"type": "deal", "id": "old"}
+    now[0] = 1000.0
+    assert feed.wanted()  # read now
+    await page.aclose()
+    now[0] += FEED_LINGER - 1
+    assert feed.wanted()  # a reload may come
+    now[0] += 2
+    assert not feed.wanted()
+
+    async def play(seed: int) -> dict[str, Any]:
+        watcher = PlayWatcher(feeds, kinds=("builtin",))
+        lineup = [Entrant("a", ("builtin:heuristic",)), Entrant("b", ("builtin:random",))]
+        engine, pools = engine_for(None), Pools(Launch())
+        try:
+            return await play_match(
+                MatchSpec(f"m{seed}", "briscola", seed, 2, {}),
+                lineup,
+                engine,
+                pools,
+                watcher=watcher,
+            )
+        finally:
+            await pools.close()
+            await engine.close()
+
+    await play(1)
+    assert list(feed.kept) == [{"type": "deal", "id": "old"}]  # nothing drawn
+    page = feed.lines()
+    reading = asyncio.ensure_future(anext(page))
+    await asyncio.sleep(0)  # the page is reading
+    feed.push({"type": "ping"})
+    assert json.loads(await reading) == {"type": "ping"}  # not the stale deal first
+    await play(2)  # read: drawn
+    await page.aclose()
+    assert [m["id"] for m in list(feed.kept)[1:]] == ["m2"] * (len(feed.kept) - 1)
+    assert [m["type"] for m in feed.kept][1] == "deal" and feed.kept[-1]["type"] == "end"

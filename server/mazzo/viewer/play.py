@@ -63,6 +63,9 @@ FEED_KEPT = 2000
 FEED_QUEUE = 4096
 #: Seconds of quiet before a ``{}`` line: a page that is gone fails the write.
 HEARTBEAT = 5.0
+#: Seconds a feed is still drawn after its last page left: a page that reloads or
+#: dials again gets its match's moves from what the feed kept.
+FEED_LINGER = 60.0
 
 
 def _card_only(move: Json, game: str) -> str | None:
@@ -122,10 +125,20 @@ class SeatFeed:
     and the pages reading it. Told on the referee's event loop, which also serves the
     gateway's HTTP door: nothing here waits."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.kept: deque[Json] = deque(maxlen=FEED_KEPT)
         self.pages: set[asyncio.Queue[Json | None]] = set()
         self.closed = False
+        self.clock = clock
+        #: Some page has read it; when its last page left.
+        self.read, self.left = False, clock()
+
+    def wanted(self) -> bool:
+        """Whether the referee draws for it: a page reads it, none has yet (``mazzo
+        match`` made it for a person whose page is coming), or its last page left less
+        than ``FEED_LINGER`` ago. An owner's page that watched a bot once does not
+        cost a drawing at every move of the bot's matches after it."""
+        return bool(self.pages) or not self.read or self.clock() - self.left < FEED_LINGER
 
     def close(self) -> None:
         """The run is over: each page is sent what waits for it, and its feed ends (so
@@ -148,6 +161,9 @@ class SeatFeed:
     async def lines(self) -> AsyncIterator[bytes]:
         """The feed so far, then each message as it comes, a JSON object a line."""
         page: asyncio.Queue[Json | None] = asyncio.Queue(FEED_QUEUE + FEED_KEPT + 1)
+        if not self.wanted():
+            self.kept.clear()  # not drawn for a while: what it kept has gaps
+        self.read = True
         for kept in self.kept:
             page.put_nowait(kept)
         if self.closed:
@@ -166,6 +182,8 @@ class SeatFeed:
                 yield json.dumps(message, separators=(",", ":")).encode() + b"\n"
         finally:
             self.pages.discard(page)
+            if not self.pages:
+                self.left = self.clock()
 
 
 def human_seats(header: Json, kinds: tuple[str, ...] = ("human",)) -> dict[int, str]:
@@ -274,9 +292,10 @@ class PlayWatch:
     @property
     def people(self) -> dict[int, SeatFeed]:
         """Seat -> its feed, looked up at each move: a page that starts following a
-        seat mid-match (an owner watching its bot) is fed from the next move on."""
+        seat mid-match (an owner watching its bot) is fed from the next move on; a
+        feed no page wants (``SeatFeed.wanted``) is not drawn."""
         feeds = self.feeds
-        return {s: feeds[n] for s, n in self.seated.items() if n in feeds}
+        return {s: feeds[n] for s, n in self.seated.items() if n in feeds and feeds[n].wanted()}
 
     def _seats_of(self, state: Any, people: dict[int, SeatFeed]) -> dict[SeatFeed, list[int]]:
         """Each person's deciding seats, the one to act first: a person playing both
