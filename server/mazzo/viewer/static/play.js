@@ -713,25 +713,24 @@ if (!token) {
   /** @type {HTMLFormElement} */
   const sit = /** @type {HTMLFormElement} */ (byId("sit"));
   sit.hidden = false;
-  sit.addEventListener("submit", (event) => {
-    event.preventDefault(); // never sent as a form: the token stays out of every address
+  /** The token typed (the field emptied, the form hidden), or false with none. */
+  const typed = () => {
     const field = /** @type {HTMLInputElement} */ (byId("sit-token"));
     token = field.value.trim();
     field.value = "";
-    if (!token) return;
+    if (!token) return false;
     sit.hidden = true;
     note = "";
+    return true;
+  };
+  sit.addEventListener("submit", (event) => {
+    event.preventDefault(); // never sent as a form: the token stays out of every address
+    if (!typed()) return;
     render();
     void join();
   });
   byId("watch").addEventListener("click", () => {
-    const field = /** @type {HTMLInputElement} */ (byId("sit-token"));
-    token = field.value.trim();
-    field.value = "";
-    if (!token) return;
-    sit.hidden = true;
-    note = "";
-    watch();
+    if (typed()) watch();
   });
   render();
 } else if (watching) {
