@@ -7,6 +7,7 @@ matches were unpaired, and show a person's table's record once its one match is 
 from __future__ import annotations
 
 import random
+from collections import deque
 from datetime import UTC, datetime
 
 import pytest
@@ -190,3 +191,28 @@ def test_the_migration_marks_every_bot_entered_before_it_as_a_program(empty_url:
         assert [(name, bool(person)) for name, person in rows] == [("new", False), ("old", False)]
     finally:
         engine.dispose()
+
+
+async def test_the_pages_feeds_are_those_of_the_bots_pages_follow() -> None:
+    """A feed is made for a dial-in bot a page asks for; once no page has read it for
+    FEED_LINGER it is dropped, what it kept with it, when its bot moves again (the
+    watch's ``in``) or when a page asks for another bot: an arena whose owners each
+    watched a bot once does not keep a feed for each."""
+    from mazzo.arena.person import PageFeeds
+    from mazzo.viewer.play import FEED_LINGER
+
+    now = [0.0]
+    feeds = PageFeeds(lambda name: name in {"cy-1", "di-1", "ed-1"}, clock=lambda: now[0])
+    with pytest.raises(KeyError):
+        feeds["not-a-dial-in-bot"]
+    assert "cy-1" not in feeds  # looking does not make one
+    for name in ("cy-1", "di-1"):
+        page = feeds[name].lines()
+        feeds[name].push({"type": "deal"})
+        assert await anext(page) == b'{"type":"deal"}\n'
+        await page.aclose()
+    now[0] = FEED_LINGER - 1
+    assert "cy-1" in feeds and len(feeds) == 2  # a reload may come
+    now[0] = FEED_LINGER + 1
+    assert "cy-1" not in feeds and len(feeds) == 1  # its bot moved: dropped
+    assert feeds["ed-1"].kept == deque() and sorted(feeds) == ["ed-1"]  # di-1's too

@@ -28,6 +28,7 @@ clock and duplicate sets.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Iterator, Mapping
 
 from starlette.requests import Request
@@ -41,12 +42,18 @@ from mazzo.viewer.play import PLAY_PATH, PlayWatcher, SeatFeed, play_routes
 
 
 class PageFeeds(Mapping[str, SeatFeed]):
-    """The feeds of the people's pages, by bot name: one is made when a page asks for
-    it (``get``), for a name ``known`` says is a dial-in bot; ``in`` and iteration see
-    only those made, so the referee's watch draws for no bot without a page."""
+    """The feeds of the people's pages (a person's, an owner watching), by bot name:
+    one is made when a page asks for it (``get``), for a name ``known`` says is a
+    dial-in bot; ``in`` and iteration see only those made, so the referee's watch
+    draws for no bot without a page. A feed no page wants any more
+    (``SeatFeed.wanted``) is dropped, with what it kept, when ``in`` looks it up (at
+    its bot's next move) or when a page asks for another: their number and memory are
+    those of the bots that pages follow, not of every bot ever followed."""
 
-    def __init__(self, known: Callable[[str], bool]) -> None:
-        self.known = known
+    def __init__(
+        self, known: Callable[[str], bool], clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.known, self.clock = known, clock
         self._feeds: dict[str, SeatFeed] = {}
 
     def __getitem__(self, name: str) -> SeatFeed:
@@ -54,11 +61,18 @@ class PageFeeds(Mapping[str, SeatFeed]):
         if found is None:
             if not self.known(name):
                 raise KeyError(name)
-            found = self._feeds[name] = SeatFeed()
+            for stale in [n for n, feed in self._feeds.items() if not feed.wanted()]:
+                del self._feeds[stale]
+            found = self._feeds[name] = SeatFeed(self.clock)
         return found
 
     def __contains__(self, name: object) -> bool:
-        return name in self._feeds
+        if not isinstance(name, str) or name not in self._feeds:
+            return False
+        if not self._feeds[name].wanted():
+            del self._feeds[name]  # its lines too: a page that comes later starts afresh
+            return False
+        return True
 
     def __iter__(self) -> Iterator[str]:
         return iter(list(self._feeds))
